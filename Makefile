@@ -1,0 +1,71 @@
+# Cactus: thin entry points over cargo and the firmware build (docs/testing.md explains each).
+#
+#   make setup   install missing system packages (scripts/setup)
+#   make build   the `cactus` binary (release) and the firmware test programs
+#   make demo    build, then run a test program on cactus-sim and print its statistics
+#   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
+#                printed is "N passed, M failed" summed over every step
+#   make bench   cactus-sim speed against QEMU (cactus bench sim-speed)
+
+SHELL  := /bin/bash
+CARGO  ?= cargo
+CACTUS := target/release/cactus
+DEMO   ?= build/tests/isa/c_mix.elf
+RANDOM_COUNT ?= 200
+RANDOM_SEED  ?= 1
+LOGS   := build/test-logs
+SUMMARY := $(LOGS)/summary
+
+.PHONY: setup build cactus firmware demo test bench
+
+setup:
+	bash scripts/setup
+
+cactus:
+	$(CARGO) build --release -p cactus-cli
+
+firmware:
+	$(MAKE) -C tests
+
+build: cactus firmware
+
+demo: setup build
+	$(CACTUS) run $(DEMO)
+
+# step NAME, COMMAND: runs COMMAND and records one passed or failed step.
+define step
+	@echo "== $(1): $(2)"
+	@if $(2); then echo "1 0 $(1)" >> $(SUMMARY); \
+	 else echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): FAILED"; fi
+endef
+
+# counted NAME, COMMAND: runs a difftest COMMAND and records its own "N passed, M failed"
+# (one failure if it printed none, e.g. on bad input). Skipped, as one failure, if the
+# cactus step failed: a stale binary must not report on code that does not build.
+define counted
+	@echo "== $(1): $(2)"
+	@if grep -qx "0 1 cactus" $(SUMMARY); then \
+	   echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): SKIPPED (cactus did not build)"; exit 0; fi; \
+	 set -o pipefail; $(2) | tee $(LOGS)/$(1).log || true; \
+	 last=$$(tail -n 1 $(LOGS)/$(1).log); \
+	 if [[ "$$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$$ ]]; then \
+	   echo "$${BASH_REMATCH[1]} $${BASH_REMATCH[2]} $(1)" >> $(SUMMARY); \
+	 else echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): FAILED (no result line)"; fi
+endef
+
+# Every step runs even if an earlier one failed, so one run shows everything that is wrong.
+test: setup
+	@mkdir -p $(LOGS) && rm -f $(SUMMARY)
+	$(call step,fmt,$(CARGO) fmt --all -- --check)
+	$(call step,clippy,$(CARGO) clippy --workspace --all-targets -- -D warnings)
+	$(call step,firmware,$(MAKE) -C tests)
+	$(call step,cargo-test,$(CARGO) test --workspace --release)
+	$(call step,cactus,$(CARGO) build --release -p cactus-cli)
+	$(call counted,difftest,$(CACTUS) difftest build/tests/isa/*.elf build/bench/sim-speed/*-small.elf)
+	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
+	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
+	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
+	     $(SUMMARY)
+
+bench: build
+	$(CACTUS) bench sim-speed

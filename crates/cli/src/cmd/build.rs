@@ -1,0 +1,67 @@
+//! `cactus build MANIFEST`: validate a workload manifest, generate its task table, compile and
+//! link the firmware (cached on content) and print the ELF's path on stdout.
+
+use anyhow::Result;
+use cactus_firmware::{BuildOptions, Built, Manifest, Overrides};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Manifest overrides shared by `cactus build` and `cactus run MANIFEST.toml`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ManifestArgs {
+    /// Override the manifest's kernel.stack (stack strategy, e.g. `static`).
+    #[arg(long, value_name = "STRATEGY")]
+    pub stack: Option<String>,
+    /// Override the manifest's kernel.target (`sim`: trace device; `qemu`: no trace device).
+    #[arg(long, value_name = "TARGET")]
+    pub target: Option<String>,
+    /// Parent directory of the build cache (default: build/firmware in the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+}
+
+impl ManifestArgs {
+    /// True when any manifest option was given.
+    pub fn any(&self) -> bool {
+        self.stack.is_some() || self.target.is_some() || self.build_dir.is_some()
+    }
+}
+
+/// Options of `cactus build` (docs/manifest.md).
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// The workload manifest (TOML).
+    pub manifest: PathBuf,
+    #[command(flatten)]
+    pub overrides: ManifestArgs,
+}
+
+/// Loads `path`, applies the overrides and builds it (or finds it built); says which on
+/// stderr.
+pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Built)> {
+    let mut manifest = Manifest::load(path)?;
+    manifest.apply(&Overrides {
+        stack: args.stack.clone(),
+        target: args.target.clone(),
+    })?;
+    let options = BuildOptions {
+        out_root: args.build_dir.clone(),
+        ..BuildOptions::default()
+    };
+    let built = cactus_firmware::build(&manifest, &options)?;
+    let state = if built.up_to_date {
+        "up to date"
+    } else {
+        "built"
+    };
+    eprintln!("cactus: {} {state}: {}", manifest.name, built.elf.display());
+    Ok((manifest, built))
+}
+
+/// Runs `cactus build`: prints the ELF path on stdout; any error is bad input (exit 2).
+pub fn main(args: BuildArgs) -> Result<ExitCode> {
+    let (_, built) = build_manifest(&args.manifest, &args.overrides)?;
+    println!("{}", built.elf.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,162 @@
+//! `cactus run`: load an RV32 ELF into cactus-sim, stream its UART output to stdout, run it
+//! (freely or under gdb), then report statistics and how the run ended. Given a workload
+//! manifest (`.toml`), it first builds the firmware (cached, like `cactus build`) and ends with
+//! the per-task report.
+
+use crate::cmd::build::{build_manifest, ManifestArgs};
+use crate::report::{self, Ending, StatsFormat};
+use anyhow::{bail, Context, Result};
+use cactus_sim::{Machine, MachineConfig, OracleMode, Profile, RunOutcome};
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options of `cactus run` (docs/cli.md documents each one and the exit codes).
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The RV32 ELF executable to run, or a workload manifest (`.toml`) to build and run.
+    pub elf: PathBuf,
+    /// Manifest overrides (only with a manifest).
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
+    /// Machine profile: a built-in name (`mcu`, `ideal`) or the path of a TOML profile file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "mcu")]
+    pub profile: String,
+    /// Stop the run with exit code 3 once this many cycles have been simulated.
+    #[arg(long, value_name = "N")]
+    pub max_cycles: Option<u64>,
+    /// Record events (trace device, traps, oracle violations) and write them as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// How to print the statistics on stderr after the run.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+    pub stats: StatsFormat,
+    /// Also write the statistics as JSON to FILE (same object as `--stats json`).
+    #[arg(long, value_name = "FILE")]
+    pub stats_out: Option<PathBuf>,
+    /// What an ownership-oracle violation does: count it and go on, or end the run (exit 4).
+    #[arg(long, value_enum, default_value_t = OracleArg::Record)]
+    pub oracle: OracleArg,
+    /// Do not run freely: serve the GDB remote protocol on 127.0.0.1:PORT (0 picks a free port).
+    #[arg(long, value_name = "PORT")]
+    pub gdb: Option<u16>,
+}
+
+/// `--oracle` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OracleArg {
+    /// Count violations, list them in the statistics and the trace, keep running.
+    Record,
+    /// End the run at the first violation with exit code 4.
+    Stop,
+}
+
+/// Runs `cactus run`. Bad input (unreadable or invalid ELF, unknown profile, bad profile file,
+/// unwritable output) is an `Err`; otherwise the exit code says how the guest ended.
+pub fn main(mut args: RunArgs) -> Result<ExitCode> {
+    let profile = resolve_profile(&args.profile)?;
+    let manifest = if args.elf.extension().is_some_and(|e| e == "toml") {
+        let (manifest, built) = build_manifest(&args.elf, &args.manifest)?;
+        args.elf = built.elf;
+        Some(manifest)
+    } else {
+        if args.manifest.any() {
+            bail!("--stack, --target and --build-dir apply to a manifest (.toml), not to an ELF");
+        }
+        None
+    };
+    let bytes = std::fs::read(&args.elf)
+        .with_context(|| format!("cannot read ELF file {}", args.elf.display()))?;
+    let mut config = MachineConfig::new(profile);
+    config.oracle = match args.oracle {
+        OracleArg::Record => OracleMode::Record,
+        OracleArg::Stop => OracleMode::Stop,
+    };
+    config.max_cycles = args.max_cycles;
+    // A manifest run reads its deadline-miss markers from the events.
+    config.record_events = args.trace.is_some() || manifest.is_some();
+    let mut machine = Machine::new(config);
+    machine
+        .load_elf(&bytes)
+        .with_context(|| format!("cannot load {}", args.elf.display()))?;
+    machine.set_uart_sink(Box::new(report::StdoutSink));
+
+    let ending = match args.gdb {
+        Some(port) => run_under_gdb(&mut machine, port)?,
+        None => Ending::Outcome(run_to_end(&mut machine)),
+    };
+    std::io::stdout().flush().ok();
+
+    if let Some(path) = &args.trace {
+        report::write_trace(path, &args.elf, &machine)?;
+    }
+    let mut summary = report::summary_json(&args.elf, &args.profile, &ending, &machine);
+    if let Some(manifest) = &manifest {
+        summary["firmware"] =
+            report::firmware::to_json(manifest, &machine.stats(), machine.events());
+    }
+    if let Some(path) = &args.stats_out {
+        report::write_json_file(path, &summary)?;
+    }
+    report::print_stats(args.stats, &summary, &machine);
+    if let (Some(manifest), StatsFormat::Table) = (&manifest, args.stats) {
+        eprint!(
+            "{}",
+            report::firmware::render(manifest, &machine.stats(), machine.events())
+        );
+    }
+    report::print_ending(&ending);
+    Ok(ExitCode::from(ending.exit_code()))
+}
+
+/// A built-in profile by name, else a profile file by path.
+fn resolve_profile(spec: &str) -> Result<Profile> {
+    if let Some(profile) = Profile::builtin(spec) {
+        return Ok(profile);
+    }
+    let path = Path::new(spec);
+    let looks_like_path = spec.contains(std::path::MAIN_SEPARATOR) || spec.ends_with(".toml");
+    if !looks_like_path && !path.exists() {
+        bail!(
+            "unknown profile {spec:?}: built-in profiles are {}; or give the path of a TOML \
+             profile file",
+            Profile::builtin_names().join(", ")
+        );
+    }
+    Ok(Profile::load(path)?)
+}
+
+/// Runs until an outcome other than a breakpoint (no breakpoints are set on a free run).
+fn run_to_end(machine: &mut Machine) -> RunOutcome {
+    loop {
+        match machine.run() {
+            RunOutcome::Breakpoint { .. } => continue,
+            outcome => return outcome,
+        }
+    }
+}
+
+/// Waits for gdb on 127.0.0.1:PORT and serves one session; a detach lets the guest run on.
+fn run_under_gdb(machine: &mut Machine, port: u16) -> Result<Ending> {
+    let listener = TcpListener::bind(("127.0.0.1", port))
+        .with_context(|| format!("cannot listen for gdb on 127.0.0.1:{port}"))?;
+    let local = listener
+        .local_addr()
+        .context("cannot read the gdb listening address")?;
+    eprintln!("waiting for gdb on {local}");
+    let (stream, peer) = listener
+        .accept()
+        .with_context(|| format!("cannot accept a gdb connection on {local}"))?;
+    eprintln!("gdb connected from {peer}");
+    let end = cactus_gdb::serve(machine, stream).context("gdb session failed")?;
+    Ok(match end {
+        cactus_gdb::SessionEnd::Ended(outcome) => Ending::Outcome(outcome),
+        cactus_gdb::SessionEnd::Detached => {
+            eprintln!("gdb detached; running on");
+            Ending::Outcome(run_to_end(machine))
+        }
+        cactus_gdb::SessionEnd::Killed => Ending::Killed { pc: machine.pc() },
+    })
+}

@@ -1,0 +1,51 @@
+//! `cactus`: the command-line front of Cactus. Every subcommand lives in its own file under
+//! `cmd/`; this file only parses the command line and dispatches.
+//!
+//! Exit codes (stable, scripts rely on them):
+//! - the guest's own exit code when a program ends normally through the finisher or `tohost`;
+//! - 2 for bad input (missing or malformed file, bad option, bad profile);
+//! - 3 for a guest fault with no handler, a double fault or `--max-cycles` exceeded;
+//! - 4 for an ownership-oracle violation under `--oracle stop`.
+
+mod cmd;
+mod report;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Cactus: stack sharing, instrumented firmware and a deterministic RISC-V simulator.
+#[derive(Parser)]
+#[command(name = "cactus", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an RV32 ELF on cactus-sim and print its output and statistics.
+    Run(cmd::run::RunArgs),
+    /// Build a firmware ELF from a workload manifest (TOML); prints the ELF's path.
+    Build(cmd::build::BuildArgs),
+    /// Run an ELF on cactus-sim and on QEMU and compare UART output and exit code.
+    Difftest(cmd::difftest::DifftestArgs),
+    /// Run benchmarks (`cactus bench sim-speed`).
+    Bench(cmd::bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => cmd::run::main(args),
+        Command::Build(args) => cmd::build::main(args),
+        Command::Difftest(args) => cmd::difftest::main(args),
+        Command::Bench(args) => cmd::bench::main(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("cactus: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

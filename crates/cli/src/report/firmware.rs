@@ -1,0 +1,258 @@
+//! The per-task report printed after `cactus run MANIFEST.toml`: for every task of the
+//! manifest, its priority, the cycles it ran (and their share of the run), how often it was
+//! switched in, its stack high water against the manifest's budget, and, for periodic tasks,
+//! releases and deadline misses (from the markers `cactus_fw_finish` commits). The same rows
+//! go into the `--stats json` summary as its `firmware` object.
+
+use cactus_firmware::codegen::{MARKER_MISSES, MARKER_RELEASES};
+use cactus_firmware::Manifest;
+use cactus_sim::{Event, EventKind, Stats};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+/// One task's figures; `None` where the run did not report them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskRow {
+    /// Kernel task id (the task's index in the manifest).
+    pub id: u32,
+    /// Manifest name.
+    pub name: String,
+    /// Manifest priority.
+    pub priority: u8,
+    /// Cycles while the task was running.
+    pub cycles: Option<u64>,
+    /// Times the task was switched in.
+    pub switches: Option<u64>,
+    /// Highest stack use the kernel measured, bytes.
+    pub stack_hwm: Option<u32>,
+    /// The manifest's stack budget, bytes (guard included).
+    pub stack_budget: u32,
+    /// Periodic releases (periodic tasks only).
+    pub releases: Option<u32>,
+    /// Deadline misses (tasks with a deadline only).
+    pub deadline_misses: Option<u32>,
+}
+
+/// The rows of a firmware run, in manifest order. Task `i` of the manifest is kernel task id
+/// `i` (the generated table creates them in order).
+pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow> {
+    manifest
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let id = i as u32;
+            let st = stats.tasks.iter().find(|x| x.id == id);
+            TaskRow {
+                id,
+                name: t.name.clone(),
+                priority: t.priority,
+                cycles: st.map(|x| x.cycles),
+                switches: st.map(|x| x.switches),
+                stack_hwm: st.filter(|x| x.hwm_samples > 0).map(|x| x.stack_hwm),
+                stack_budget: t.stack,
+                releases: marker(events, MARKER_RELEASES + id).filter(|_| t.period_ms.is_some()),
+                deadline_misses: marker(events, MARKER_MISSES + id)
+                    .filter(|_| t.deadline_ms.is_some()),
+            }
+        })
+        .collect()
+}
+
+/// The rows as the `firmware` object of the `--stats json` summary:
+/// `{"name", "stack", "target", "tick_hz", "tasks": [TaskRow...]}`.
+pub fn to_json(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Value {
+    json!({
+        "name": manifest.name,
+        "stack": manifest.kernel.stack.name(),
+        "target": manifest.kernel.target.name(),
+        "tick_hz": manifest.kernel.tick_hz,
+        "tasks": rows(manifest, stats, events),
+    })
+}
+
+/// Renders the per-task table of a firmware run (figures the run did not report are `-`).
+pub fn render(manifest: &Manifest, stats: &Stats, events: &[Event]) -> String {
+    let mut out = String::new();
+    let _ = write_report(&mut out, manifest, stats, &rows(manifest, stats, events));
+    out
+}
+
+/// The value of the last marker `id`, if the run committed one.
+fn marker(events: &[Event], id: u32) -> Option<u32> {
+    events.iter().rev().find_map(|e| match e.kind {
+        EventKind::Marker { id: m, value } if m == id => Some(value),
+        _ => None,
+    })
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "-".to_string();
+    }
+    format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+}
+
+fn or_dash<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> std::fmt::Result {
+    writeln!(
+        out,
+        "── firmware {} (stack {}, target {}, {} Hz tick) ──",
+        m.name,
+        m.kernel.stack.name(),
+        m.kernel.target.name(),
+        m.kernel.tick_hz
+    )?;
+    writeln!(
+        out,
+        "  {:<12} {:>4} {:>12} {:>7} {:>9} {:>17} {:>6} {:>8} {:>6}",
+        "task",
+        "prio",
+        "cycles",
+        "share",
+        "switches",
+        "stack hwm/budget",
+        "used",
+        "releases",
+        "misses"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "  {:<12} {:>4} {:>12} {:>7} {:>9} {:>17} {:>6} {:>8} {:>6}",
+            r.name,
+            r.priority,
+            or_dash(r.cycles),
+            r.cycles
+                .map_or_else(|| "-".to_string(), |c| percent(c, s.cycles)),
+            or_dash(r.switches),
+            format!("{} / {}", or_dash(r.stack_hwm), r.stack_budget),
+            r.stack_hwm.map_or_else(
+                || "-".to_string(),
+                |h| percent(u64::from(h), u64::from(r.stack_budget))
+            ),
+            or_dash(r.releases),
+            or_dash(r.deadline_misses),
+        )?;
+    }
+    let task_cycles: u64 = rows.iter().filter_map(|r| r.cycles).sum();
+    let rest = s.cycles.saturating_sub(task_cycles);
+    writeln!(
+        out,
+        "  {:<17} {:>12} {:>7}   (sleep in wfi: {})",
+        "kernel and idle",
+        rest,
+        percent(rest, s.cycles),
+        s.sleep_cycles
+    )?;
+    if s.tasks.is_empty() {
+        writeln!(
+            out,
+            "  (no task events: the firmware was built without the trace device; use target = \"sim\")"
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cactus_firmware::{FaultPolicy, KernelOptions, StackStrategy, Target, Task};
+    use cactus_sim::{ModeStats, TaskStats};
+    use std::path::PathBuf;
+
+    fn task(name: &str, period: Option<u32>) -> Task {
+        Task {
+            name: name.into(),
+            sources: vec![],
+            entry: "f".into(),
+            priority: 4,
+            stack: 1024,
+            period_ms: period,
+            deadline_ms: period,
+            start_delay_ms: 0,
+            on_fault: FaultPolicy::Kill,
+            arg: 0,
+            cflags: vec![],
+            include: vec![],
+        }
+    }
+
+    fn event(id: u32, value: u32) -> Event {
+        Event {
+            cycle: 0,
+            instret: 0,
+            pc: 0,
+            kind: EventKind::Marker { id, value },
+        }
+    }
+
+    #[test]
+    fn rows_show_cycles_share_stack_and_deadline_misses() {
+        let m = Manifest {
+            path: PathBuf::from("m.toml"),
+            text: String::new(),
+            name: "fw".into(),
+            init: None,
+            cflags: vec![],
+            include: vec![],
+            kernel: KernelOptions {
+                stack: StackStrategy::Static,
+                tick_hz: 1000,
+                slice_ticks: 1,
+                target: Target::Sim,
+            },
+            tasks: vec![task("periodic", Some(5)), task("worker", None)],
+        };
+        let stats = Stats {
+            profile: "mcu".into(),
+            instructions: 0,
+            cycles: 1000,
+            seconds: 0.0,
+            energy_nj: 0.0,
+            classes: vec![],
+            regions: vec![],
+            device_accesses: 0,
+            machine_mode: ModeStats::default(),
+            user_mode: ModeStats::default(),
+            traps_by_cause: Default::default(),
+            interrupts: 0,
+            sleep_cycles: 600,
+            oracle_violations: 0,
+            violations: vec![],
+            markers: 3,
+            tasks: vec![TaskStats {
+                id: 0,
+                cycles: 250,
+                switches: 7,
+                stack_hwm: 256,
+                hwm_samples: 1,
+                ..TaskStats::default()
+            }],
+        };
+        let events = [
+            event(MARKER_RELEASES, 12),
+            event(MARKER_MISSES, 3),
+            event(MARKER_MISSES + 1, 9),
+        ];
+        let text = render(&m, &stats, &events);
+        let periodic: Vec<&str> = text.lines().nth(2).unwrap().split_whitespace().collect();
+        assert_eq!(
+            periodic,
+            ["periodic", "4", "250", "25.0%", "7", "256", "/", "1024", "25.0%", "12", "3"]
+        );
+        let worker: Vec<&str> = text.lines().nth(3).unwrap().split_whitespace().collect();
+        assert_eq!(
+            worker,
+            ["worker", "4", "-", "-", "-", "-", "/", "1024", "-", "-", "-"]
+        );
+        assert!(
+            text.contains("kernel and idle") && text.contains("750"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,271 @@
+//! The statistics as a readable table (the default `--stats table`, printed on stderr).
+
+use cactus_sim::{cause_name, Stats, TaskStats, NOBODY};
+use std::fmt::Write;
+
+/// Renders `stats` as an aligned, multi-line table. Classes, regions, traps and tasks with
+/// nothing to show are left out; every other figure is always present.
+pub fn render(stats: &Stats) -> String {
+    let mut out = String::new();
+    let _ = write_table(&mut out, stats);
+    out
+}
+
+fn write_table(out: &mut String, s: &Stats) -> std::fmt::Result {
+    writeln!(out, "── cactus-sim statistics (profile {}) ──", s.profile)?;
+    writeln!(out, "  instructions       {:>14}", s.instructions)?;
+    writeln!(
+        out,
+        "  cycles             {:>14}   ({} simulated)",
+        s.cycles,
+        seconds(s.seconds)
+    )?;
+    writeln!(
+        out,
+        "  CPI                {:>14}",
+        cpi(s.cycles, s.instructions)
+    )?;
+    writeln!(out, "  energy             {:>14}", energy(s.energy_nj))?;
+    if s.sleep_cycles > 0 {
+        writeln!(out, "  sleep cycles (wfi) {:>14}", s.sleep_cycles)?;
+    }
+    writeln!(out, "  by class                    count          energy")?;
+    for c in s.classes.iter().filter(|c| c.count > 0) {
+        writeln!(
+            out,
+            "    {:<18} {:>12} {:>15}",
+            c.class,
+            c.count,
+            energy(c.energy_nj)
+        )?;
+    }
+    writeln!(out, "  by memory region         accesses          energy")?;
+    for r in &s.regions {
+        writeln!(
+            out,
+            "    {:<18} {:>12} {:>15}",
+            r.name,
+            r.accesses,
+            energy(r.energy_nj)
+        )?;
+    }
+    writeln!(out, "    {:<18} {:>12}", "devices", s.device_accesses)?;
+    writeln!(out, "  by mode                    cycles    instructions")?;
+    for (name, m) in [("machine", &s.machine_mode), ("user", &s.user_mode)] {
+        writeln!(
+            out,
+            "    {:<18} {:>12} {:>15}",
+            name, m.cycles, m.instructions
+        )?;
+    }
+    if s.traps_by_cause.is_empty() {
+        writeln!(out, "  traps              {:>14}", "none")?;
+    } else {
+        writeln!(out, "  traps by cause                              count")?;
+        for (cause, count) in &s.traps_by_cause {
+            let label = format!("{cause:#x} {}", cause_name(*cause));
+            writeln!(out, "    {label:<40} {count:>7}")?;
+        }
+    }
+    writeln!(out, "  interrupts         {:>14}", s.interrupts)?;
+    writeln!(out, "  oracle violations  {:>14}", s.oracle_violations)?;
+    for v in s.violations.iter().take(5) {
+        writeln!(
+            out,
+            "    pc {:#010x}: {}-byte store at {:#010x} by {} into {}",
+            v.pc,
+            v.width,
+            v.addr,
+            task_label(v.task, &v.task_name),
+            task_label(v.owner, &v.owner_name)
+        )?;
+    }
+    if s.violations.len() > 5 {
+        writeln!(out, "    ... (all listed in --stats json)")?;
+    }
+    if s.markers > 0 {
+        writeln!(out, "  markers            {:>14}", s.markers)?;
+    }
+    if !s.tasks.is_empty() {
+        write_tasks(out, &s.tasks)?;
+    }
+    Ok(())
+}
+
+fn write_tasks(out: &mut String, tasks: &[TaskStats]) -> std::fmt::Result {
+    writeln!(
+        out,
+        "  tasks  {:>10} {:<12} {:>4} {:>9} {:>12} {:>12} {:>15} {:>5} {:>9} {:>9}",
+        "id",
+        "name",
+        "prio",
+        "switches",
+        "cycles",
+        "instructions",
+        "stack hwm/budget",
+        "ovf",
+        "lent",
+        "borrowed"
+    )?;
+    for t in tasks {
+        let stack = format!("{}/{}", t.stack_hwm, t.stack_budget);
+        writeln!(
+            out,
+            "         {:>10} {:<12} {:>4} {:>9} {:>12} {:>12} {:>15} {:>5} {:>9} {:>9}{}",
+            t.id,
+            t.name,
+            t.priority,
+            t.switches,
+            t.cycles,
+            t.instructions,
+            stack,
+            t.overflows,
+            t.lent_bytes,
+            t.borrowed_bytes,
+            match t.exit_reason {
+                None => String::new(),
+                Some(0) => "  exited: returned".to_string(),
+                Some(1) => "  exited: killed".to_string(),
+                Some(2) => "  exited: faulted".to_string(),
+                Some(r) => format!("  exited: reason {r}"),
+            }
+        )?;
+    }
+    Ok(())
+}
+
+fn task_label(id: u32, name: &str) -> String {
+    match (id, name) {
+        (NOBODY, _) => "nobody".to_string(),
+        (id, "") => format!("task {id}"),
+        (id, name) => format!("task {id} ({name})"),
+    }
+}
+
+/// Cycles per instruction with three decimals, or "-" before the first instruction.
+fn cpi(cycles: u64, instructions: u64) -> String {
+    if instructions == 0 {
+        return "-".to_string();
+    }
+    format!("{:.3}", cycles as f64 / instructions as f64)
+}
+
+/// Energy in the largest unit that keeps the number at least 1 (nJ, µJ, mJ, J).
+fn energy(nj: f64) -> String {
+    if nj < 1e3 {
+        format!("{nj:.3} nJ")
+    } else if nj < 1e6 {
+        format!("{:.3} µJ", nj / 1e3)
+    } else if nj < 1e9 {
+        format!("{:.3} mJ", nj / 1e6)
+    } else {
+        format!("{:.3} J", nj / 1e9)
+    }
+}
+
+/// Simulated time in ns, µs, ms or s.
+fn seconds(s: f64) -> String {
+    if s < 1e-6 {
+        format!("{:.1} ns", s * 1e9)
+    } else if s < 1e-3 {
+        format!("{:.3} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{s:.3} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cactus_sim::{ClassStats, ModeStats, RegionStats};
+    use std::collections::BTreeMap;
+
+    fn sample() -> Stats {
+        Stats {
+            profile: "mcu".to_string(),
+            instructions: 1000,
+            cycles: 2500,
+            seconds: 2.5e-5,
+            energy_nj: 12_345.0,
+            classes: vec![
+                ClassStats {
+                    class: "alu",
+                    count: 900,
+                    energy_nj: 10.8,
+                },
+                ClassStats {
+                    class: "div",
+                    count: 0,
+                    energy_nj: 0.0,
+                },
+            ],
+            regions: vec![RegionStats {
+                name: "ram".into(),
+                accesses: 100,
+                energy_nj: 0.6,
+            }],
+            device_accesses: 18,
+            machine_mode: ModeStats {
+                cycles: 2000,
+                instructions: 800,
+            },
+            user_mode: ModeStats {
+                cycles: 500,
+                instructions: 200,
+            },
+            traps_by_cause: BTreeMap::from([(2, 1), (0x8000_0007, 3)]),
+            interrupts: 3,
+            sleep_cycles: 0,
+            oracle_violations: 0,
+            violations: vec![],
+            tasks: vec![TaskStats {
+                id: 1,
+                name: "blink".into(),
+                switches: 4,
+                ..Default::default()
+            }],
+            markers: 0,
+        }
+    }
+
+    #[test]
+    fn the_table_shows_every_headline_figure() {
+        let text = render(&sample());
+        for expected in [
+            "profile mcu",
+            "1000",
+            "2500",
+            "25.000 µs",
+            "CPI",
+            "2.500",
+            "12.345 µJ",
+            "alu",
+            "ram",
+            "machine",
+            "user",
+            "illegal instruction",
+            "machine timer interrupt",
+            "interrupts",
+            "oracle violations",
+            "blink",
+        ] {
+            assert!(
+                text.contains(expected),
+                "{expected:?} missing from:\n{text}"
+            );
+        }
+        assert!(!text.contains("div"), "zero classes are left out:\n{text}");
+    }
+
+    #[test]
+    fn units_scale_with_the_value() {
+        assert_eq!(energy(12.0), "12.000 nJ");
+        assert_eq!(energy(1_500.0), "1.500 µJ");
+        assert_eq!(energy(2.0e6), "2.000 mJ");
+        assert_eq!(seconds(1.0e-8), "10.0 ns");
+        assert_eq!(seconds(0.5), "500.000 ms");
+        assert_eq!(cpi(10, 0), "-");
+    }
+}

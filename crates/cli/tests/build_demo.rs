@@ -1,0 +1,151 @@
+//! `cactus build` and `cactus run MANIFEST.toml` on real firmware: the demo workload builds,
+//! is cached, runs to a self-checked exit 0 with a per-task report, and behaves the same on
+//! QEMU; the generated wrappers keep start delays, periods and deadlines.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use support::*;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn demo() -> String {
+    repo()
+        .join("workloads/demo/demo.toml")
+        .display()
+        .to_string()
+}
+
+/// The report row of `task` split into columns.
+fn row<'a>(report: &'a str, task: &str) -> Vec<&'a str> {
+    report
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|cols| cols.first() == Some(&task))
+        .unwrap_or_else(|| panic!("no row for {task} in:\n{report}"))
+}
+
+#[test]
+fn a_second_identical_build_is_up_to_date() {
+    let dir = scratch("build-cache");
+    let out_dir = dir.display().to_string();
+    let first = cactus(&["build", &demo(), "--build-dir", &out_dir]);
+    assert_eq!(code(&first), 0, "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("demo built: "),
+        "{}",
+        stderr(&first)
+    );
+    let elf = stdout(&first).trim().to_string();
+    assert!(
+        elf.starts_with(&out_dir) && elf.ends_with("/demo.elf"),
+        "{elf}"
+    );
+    assert!(Path::new(&elf).is_file());
+    let second = cactus(&["build", &demo(), "--build-dir", &out_dir]);
+    assert_eq!(code(&second), 0);
+    assert!(
+        stderr(&second).contains("demo up to date: "),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(stdout(&second).trim(), elf);
+}
+
+#[test]
+fn the_demo_runs_to_its_self_check_and_reports_every_task() {
+    let dir = scratch("demo-run");
+    let out = cactus(&["run", &demo(), "--build-dir", &dir.display().to_string()]);
+    let (so, se) = (stdout(&out), stderr(&out));
+    assert_eq!(code(&out), 0, "stdout:\n{so}\nstderr:\n{se}");
+    assert!(so.contains("PASS demo"), "{so}");
+    assert_eq!(
+        so.matches("block ").count(),
+        6,
+        "every 8th of 48 blocks is logged:\n{so}"
+    );
+    assert!(
+        se.contains("── firmware demo (stack static, target sim, 1000 Hz tick) ──"),
+        "{se}"
+    );
+    let sensor = row(&se, "sensor");
+    // task prio cycles share switches hwm / budget used releases misses
+    assert_eq!(sensor[1], "20");
+    assert_eq!((sensor[6], sensor[7]), ("/", "512"));
+    assert_eq!(sensor[9], "1536", "one release per sample");
+    assert_eq!(sensor[10], "0", "the sensor meets every deadline");
+    for (task, prio, budget) in [("consumer", "10", "1024"), ("logger", "2", "1024")] {
+        let r = row(&se, task);
+        assert_eq!((r[1], r[6], r[7]), (prio, "/", budget), "{r:?}");
+        let hwm: u32 = r[5]
+            .parse()
+            .unwrap_or_else(|_| panic!("no high water for {task}: {r:?}"));
+        assert!(hwm > 0 && hwm < 1024, "{r:?}");
+        assert!(r[2].parse::<u64>().unwrap() > 0, "{task} ran: {r:?}");
+        assert_eq!((r[9], r[10]), ("-", "-"), "not periodic: {r:?}");
+    }
+}
+
+#[test]
+fn the_qemu_build_of_the_demo_passes_the_difftest() {
+    let dir = scratch("demo-difftest");
+    let built = cactus(&[
+        "build",
+        &demo(),
+        "--target",
+        "qemu",
+        "--build-dir",
+        &dir.display().to_string(),
+    ]);
+    assert_eq!(code(&built), 0, "{}", stderr(&built));
+    let elf = stdout(&built).trim().to_string();
+    let out = cactus(&["difftest", &elf]);
+    assert!(
+        stdout(&out).contains("1 passed, 0 failed"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
+
+#[test]
+fn generated_wrappers_keep_delays_periods_and_deadlines() {
+    let dir = scratch("wrappers");
+    let manifest = fixtures().join("firmware/wrappers.toml");
+    let stats = dir.join("stats.json");
+    let out = cactus(&[
+        "run",
+        manifest.to_str().unwrap(),
+        "--build-dir",
+        &dir.display().to_string(),
+        "--stats-out",
+        stats.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "job 0 at tick 3 arg 42\nlate starts at tick 7\njob 1 at tick 8 arg 42\n\
+         job 2 at tick 13 arg 42\njob 3 at tick 18 arg 42\nreleases 4 misses 1\n"
+    );
+    let report = stderr(&out);
+    let tick = row(&report, "tick");
+    assert_eq!((tick[9], tick[10]), ("4", "1"), "{tick:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let tasks = &json["firmware"]["tasks"];
+    assert_eq!(json["firmware"]["name"], "wrappers");
+    assert_eq!(
+        (tasks[1]["name"].as_str(), tasks[1]["releases"].as_u64()),
+        (Some("tick"), Some(4))
+    );
+    assert_eq!(tasks[1]["deadline_misses"], 1);
+    assert_eq!(
+        tasks[0]["releases"],
+        serde_json::Value::Null,
+        "late is not periodic"
+    );
+    assert_eq!(tasks[0]["stack_budget"], 768);
+    assert!(tasks[0]["stack_hwm"].as_u64().unwrap() > 0);
+}

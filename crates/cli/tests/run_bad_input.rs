@@ -1,0 +1,107 @@
+//! Every kind of bad input to `cactus run` gives exit code 2 and one clear line naming the
+//! file and the problem, never a panic.
+
+mod support;
+
+use std::path::Path;
+use support::*;
+
+fn assert_bad_input(out: &std::process::Output, names: &str, problem: &str) {
+    let err = stderr(out);
+    assert_eq!(code(out), 2, "stderr:\n{err}");
+    assert!(err.contains(names), "{names:?} not named in:\n{err}");
+    assert!(
+        err.to_lowercase().contains(&problem.to_lowercase()),
+        "{problem:?} not in:\n{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(stdout(out).is_empty(), "nothing may run: {}", stdout(out));
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn a_missing_file() {
+    let dir = scratch("missing");
+    let elf = dir.join("no-such.elf");
+    assert_bad_input(&cactus_run(&elf, &[]), path_str(&elf), "cannot read");
+}
+
+#[test]
+fn a_file_that_is_not_elf() {
+    let dir = scratch("not-elf");
+    let elf = dir.join("notes.txt");
+    std::fs::write(&elf, "just some text\n").unwrap();
+    assert_bad_input(&cactus_run(&elf, &[]), path_str(&elf), "not an ELF");
+}
+
+#[test]
+fn a_64_bit_elf() {
+    let dir = scratch("rv64");
+    let elf = dir.join("rv64.elf");
+    run_ok(
+        std::process::Command::new(CC)
+            .args(["-march=rv64imac", "-mabi=lp64", "-nostdlib", "-T"])
+            .arg(fixtures().join("link.ld"))
+            .arg(fixtures().join("rv64.S"))
+            .arg("-o")
+            .arg(&elf),
+    );
+    assert_bad_input(&cactus_run(&elf, &[]), path_str(&elf), "class");
+}
+
+#[test]
+fn an_elf_for_another_machine() {
+    let dir = scratch("x86");
+    let good = build(&dir, "hello");
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes[18..20].copy_from_slice(&3u16.to_le_bytes()); // e_machine = EM_386
+    let elf = dir.join("x86.elf");
+    std::fs::write(&elf, bytes).unwrap();
+    assert_bad_input(&cactus_run(&elf, &[]), path_str(&elf), "machine 3");
+}
+
+#[test]
+fn segments_outside_memory() {
+    let dir = scratch("far");
+    let elf = build_with(&dir, "hello", "far.ld");
+    assert_bad_input(&cactus_run(&elf, &[]), path_str(&elf), "0x40000000");
+}
+
+#[test]
+fn an_unknown_profile_name() {
+    let dir = scratch("unknown-profile");
+    let elf = build(&dir, "hello");
+    let out = cactus_run(&elf, &["--profile", "nosuch"]);
+    assert_bad_input(&out, "nosuch", "unknown profile");
+    assert!(
+        stderr(&out).contains("mcu"),
+        "built-in names listed: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_profile_file_with_an_unknown_key() {
+    let dir = scratch("bad-profile");
+    let elf = build(&dir, "hello");
+    let mcu = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../profiles/mcu.toml"),
+    )
+    .expect("profiles/mcu.toml");
+    let profile = dir.join("bad.toml");
+    std::fs::write(&profile, format!("bogus_key = 1\n{mcu}")).unwrap();
+    let out = cactus_run(&elf, &["--profile", path_str(&profile)]);
+    assert_bad_input(&out, path_str(&profile), "bogus_key");
+}
+
+#[test]
+fn a_missing_profile_file() {
+    let dir = scratch("missing-profile");
+    let elf = build(&dir, "hello");
+    let profile = dir.join("none.toml");
+    let out = cactus_run(&elf, &["--profile", path_str(&profile)]);
+    assert_bad_input(&out, path_str(&profile), "cannot read");
+}

@@ -1,0 +1,222 @@
+//! `cactus run --gdb PORT` driven by a real gdb (gdb-multiarch): break at main, continue,
+//! read pc, single-step, read the stack, continue to the guest's exit; and a fault seen as
+//! SIGILL. The debugged programs are the cactus-gdb test fixtures (crates/gdb/tests/fixtures),
+//! built here with `-g`.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::*;
+
+const GDB: &str = "/usr/bin/gdb-multiarch";
+
+/// Builds `NAME.c` of the cactus-gdb test fixtures with their crt0 and link script.
+fn build_gdb_program(dir: &Path, name: &str) -> PathBuf {
+    let fx = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gdb/tests/fixtures");
+    let compile = |src: &str, obj: &Path| {
+        run_ok(
+            Command::new(CC)
+                .args(["-g", "-O0", "-Wall", "-Wextra", "-Werror"])
+                .args(["-march=rv32imac_zicsr_zifencei", "-mabi=ilp32", "-c"])
+                .arg(fx.join(src))
+                .arg("-o")
+                .arg(obj),
+        )
+    };
+    let (crt0, prog) = (dir.join("crt0.o"), dir.join(format!("{name}.o")));
+    let elf = dir.join(format!("{name}.elf"));
+    compile("crt0.S", &crt0);
+    compile(&format!("{name}.c"), &prog);
+    run_ok(
+        Command::new(CC)
+            .args([
+                "-march=rv32imac",
+                "-mabi=ilp32",
+                "-nostdlib",
+                "-nostartfiles",
+                "-T",
+            ])
+            .arg(fx.join("link.ld"))
+            .args([&crt0, &prog])
+            .arg("-o")
+            .arg(&elf),
+    );
+    elf
+}
+
+/// Waits for `child` at most `limit`, killing it on expiry; returns its exit code.
+fn wait_for(child: &mut Child, limit: Duration, what: &str) -> i32 {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status.code().unwrap_or(-1);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// What one debugging session produced.
+struct Session {
+    /// gdb's stdout and stderr.
+    gdb: String,
+    /// The guest's UART output (cactus's stdout).
+    guest: String,
+    /// cactus's stderr after the "waiting for gdb" line.
+    cactus: String,
+    /// cactus's exit code.
+    code: i32,
+}
+
+impl Session {
+    fn transcript(&self) -> String {
+        format!("gdb:\n{}\ncactus stderr:\n{}", self.gdb, self.cactus)
+    }
+}
+
+/// Starts `cactus run --gdb 0 ELF`, reads the port it announces, runs gdb-multiarch in batch
+/// mode with `commands` against it, and collects both sides.
+fn debug_session(elf: &Path, commands: &[&str]) -> Session {
+    let mut cactus = Command::new(env!("CARGO_BIN_EXE_cactus"))
+        .args(["run", "--gdb", "0", "--stats", "none"])
+        .arg(elf)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cactus");
+    let mut err = BufReader::new(cactus.stderr.take().unwrap());
+    let mut first = String::new();
+    err.read_line(&mut first).expect("read cactus stderr");
+    let addr = first
+        .trim()
+        .strip_prefix("waiting for gdb on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {first:?}"))
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let rest_of_stderr = std::thread::spawn(move || {
+        let mut rest = String::new();
+        err.read_to_string(&mut rest).expect("read cactus stderr");
+        rest
+    });
+    let mut gdb = Command::new(GDB);
+    gdb.args(["-nx", "-batch"])
+        .args(["-ex", "set architecture riscv:rv32"])
+        .args(["-ex", &format!("target remote {addr}")]);
+    for command in commands {
+        gdb.args(["-ex", command]);
+    }
+    let mut gdb = gdb
+        .arg(elf)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {GDB}: {e}"));
+    let mut gdb_out = String::new();
+    gdb.stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut gdb_out)
+        .unwrap();
+    gdb.stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut gdb_out)
+        .unwrap();
+    wait_for(&mut gdb, Duration::from_secs(60), "gdb");
+    let code = wait_for(&mut cactus, Duration::from_secs(60), "cactus run --gdb");
+    let mut guest = String::new();
+    cactus
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut guest)
+        .unwrap();
+    Session {
+        gdb: gdb_out,
+        guest,
+        cactus: rest_of_stderr.join().unwrap(),
+        code,
+    }
+}
+
+#[test]
+fn gdb_breaks_at_main_steps_reads_memory_and_sees_the_exit_code() {
+    let dir = scratch("gdb-session");
+    let elf = build_gdb_program(&dir, "prog");
+    let commands = [
+        "break main",
+        "continue",
+        "info registers pc",
+        "stepi",
+        "x/4wx $sp",
+        "continue",
+    ];
+    let s = debug_session(&elf, &commands);
+    let transcript = s.transcript();
+    assert!(s.gdb.contains("Breakpoint 1 at 0x"), "{transcript}");
+    assert!(s.gdb.contains("Breakpoint 1, main () at"), "{transcript}");
+    let main = symbol(&elf, "main");
+    let pc_line = s
+        .gdb
+        .lines()
+        .find(|l| l.starts_with("pc "))
+        .unwrap_or_else(|| panic!("no pc line:\n{transcript}"));
+    assert!(pc_line.contains("<main+"), "{transcript}");
+    let pc = u32::from_str_radix(
+        pc_line
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .trim_start_matches("0x"),
+        16,
+    )
+    .unwrap();
+    assert!(
+        pc > main && pc < main + 32,
+        "pc {pc:#x} not just after main {main:#x}"
+    );
+    // x/4wx $sp prints one line: the stack address (top of RAM is 0x8001_0000) then 4 words.
+    let x_line = s
+        .gdb
+        .lines()
+        .find(|l| l.starts_with("0x8000ff"))
+        .unwrap_or_else(|| panic!("no memory dump:\n{transcript}"));
+    assert_eq!(x_line.matches("0x").count(), 5, "{x_line}");
+    assert!(s.gdb.contains("exited with code 07"), "{transcript}");
+    assert_eq!(s.guest, "gdb test program\n", "{transcript}");
+    assert_eq!(s.code, 7, "{transcript}");
+    assert!(
+        s.cactus.contains("gdb connected from 127.0.0.1"),
+        "{transcript}"
+    );
+}
+
+#[test]
+fn a_fault_under_gdb_stops_with_sigill_then_terminates_and_cactus_exits_3() {
+    let dir = scratch("gdb-fault");
+    let elf = build_gdb_program(&dir, "fault");
+    let bad = symbol(&elf, "bad_insn");
+    let s = debug_session(&elf, &["continue", "info registers pc", "continue"]);
+    let transcript = s.transcript();
+    assert!(
+        s.gdb.contains("Program received signal SIGILL"),
+        "{transcript}"
+    );
+    assert!(
+        s.gdb.contains(&format!("pc             {bad:#x}")),
+        "{transcript}"
+    );
+    assert!(
+        s.gdb.contains("Program terminated with signal SIGILL"),
+        "{transcript}"
+    );
+    assert_eq!(s.code, 3, "{transcript}");
+    assert!(s.cactus.contains("illegal instruction"), "{transcript}");
+}

@@ -1,0 +1,120 @@
+//! `cactus run` on programs that end in each way: exit 0, a failing code, a code too large for
+//! an exit status, an unhandled fault, and the cycle limit.
+
+mod support;
+
+use support::*;
+
+#[test]
+fn a_passing_program_exits_0_with_its_uart_text_on_stdout() {
+    let dir = scratch("pass");
+    let out = cactus_run(&build(&dir, "hello"), &["--stats", "none"]);
+    assert_eq!(code(&out), 0, "stderr:\n{}", stderr(&out));
+    assert_eq!(stdout(&out), "hello from cactus\n");
+}
+
+#[test]
+fn a_failing_program_exits_with_its_code() {
+    let dir = scratch("fail");
+    let out = cactus_run(&build(&dir, "fail"), &["--stats", "none"]);
+    assert_eq!(code(&out), 7, "stderr:\n{}", stderr(&out));
+    assert_eq!(stdout(&out), "check failed\n");
+    assert!(
+        stderr(&out).contains("exited with code 7"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_exit_code_above_255_becomes_255() {
+    let dir = scratch("bigexit");
+    let out = cactus_run(&build(&dir, "bigexit"), &["--stats", "none"]);
+    assert_eq!(code(&out), 255, "stderr:\n{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exited with code 300"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_illegal_instruction_without_handler_exits_3_with_a_report() {
+    let dir = scratch("illegal");
+    let elf = build(&dir, "illegal");
+    let bad = symbol(&elf, "bad_insn");
+    let out = cactus_run(&elf, &["--stats", "none"]);
+    assert_eq!(code(&out), 3, "stderr:\n{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.to_lowercase().contains("illegal"), "{err}");
+    assert!(
+        err.contains(&format!("{bad:08x}")),
+        "pc {bad:#010x} missing:\n{err}"
+    );
+    // The report lists registers: a0 holds the value main set just before the fault.
+    assert!(err.contains("00001234"), "a0 missing:\n{err}");
+}
+
+#[test]
+fn exceeding_max_cycles_exits_3() {
+    let dir = scratch("spin");
+    let out = cactus_run(
+        &build(&dir, "spin"),
+        &["--max-cycles", "10000", "--stats", "json"],
+    );
+    assert_eq!(code(&out), 3, "stderr:\n{}", stderr(&out));
+    let err = stderr(&out);
+    let json_line = err
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("stats json line");
+    let summary: serde_json::Value = serde_json::from_str(json_line).expect("valid json");
+    assert_eq!(summary["ending"]["kind"], "cycle_limit");
+    let cycles = summary["stats"]["cycles"].as_u64().expect("cycles");
+    assert!((10_000..10_100).contains(&cycles), "cycles {cycles}");
+}
+
+#[test]
+fn the_default_table_reports_instructions_and_cycles_on_stderr() {
+    let dir = scratch("table");
+    let out = cactus_run(&build(&dir, "hello"), &[]);
+    assert_eq!(code(&out), 0, "stderr:\n{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "hello from cactus\n",
+        "the table must not go to stdout"
+    );
+    let err = stderr(&out);
+    for word in ["instructions", "cycles", "CPI", "energy", "machine"] {
+        assert!(err.contains(word), "{word} missing from the table:\n{err}");
+    }
+}
+
+#[test]
+fn an_oracle_violation_under_oracle_stop_exits_4_with_a_report() {
+    let dir = scratch("violation-stop");
+    let elf = build(&dir, "violation");
+    let store = symbol(&elf, "bad_store");
+    let out = cactus_run(&elf, &["--oracle", "stop", "--stats", "none"]);
+    assert_eq!(code(&out), 4, "stderr:\n{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("ownership violation"), "{err}");
+    assert!(
+        err.contains(&format!("{store:#010x}")),
+        "pc {store:#010x} missing:\n{err}"
+    );
+}
+
+#[test]
+fn an_oracle_violation_is_counted_and_the_run_goes_on_by_default() {
+    let dir = scratch("violation-record");
+    let out = cactus_run(&build(&dir, "violation"), &["--stats", "json"]);
+    assert_eq!(code(&out), 0, "stderr:\n{}", stderr(&out));
+    let err = stderr(&out);
+    let json_line = err
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("stats json line");
+    let summary: serde_json::Value = serde_json::from_str(json_line).expect("valid json");
+    assert_eq!(summary["stats"]["oracle_violations"], 1, "{summary:#}");
+}

@@ -1,0 +1,115 @@
+//! The generated C: task numbering, wrappers in ticks, trace use by target, determinism.
+
+use super::*;
+use crate::manifest::{FaultPolicy, KernelOptions, StackStrategy};
+use std::path::PathBuf;
+
+fn task(name: &str, entry: &str) -> Task {
+    Task {
+        name: name.into(),
+        sources: vec![PathBuf::from("/x.c")],
+        entry: entry.into(),
+        priority: 3,
+        stack: 512,
+        period_ms: None,
+        deadline_ms: None,
+        start_delay_ms: 0,
+        on_fault: FaultPolicy::Kill,
+        arg: 0,
+        cflags: vec![],
+        include: vec![],
+    }
+}
+
+fn manifest(target: Target) -> Manifest {
+    let mut a = task("sensor", "sample");
+    a.period_ms = Some(10);
+    a.deadline_ms = Some(4);
+    a.start_delay_ms = 4;
+    a.arg = -1;
+    a.on_fault = FaultPolicy::Restart;
+    let mut b = task("logger", "log_main");
+    b.start_delay_ms = 20;
+    Manifest {
+        path: PathBuf::from("m.toml"),
+        text: String::new(),
+        name: "fw".into(),
+        init: Some("app_init".into()),
+        cflags: vec![],
+        include: vec![],
+        kernel: KernelOptions {
+            stack: StackStrategy::Static,
+            tick_hz: 500,
+            slice_ticks: 2,
+            target,
+        },
+        tasks: vec![a, b, task("plain", "plain_main")],
+    }
+}
+
+#[test]
+fn the_header_numbers_tasks_in_manifest_order() {
+    let h = header(&manifest(Target::Sim));
+    for want in [
+        "#define FW_NAME \"fw\"",
+        "#define FW_TICK_HZ 500u",
+        "#define FW_NTASKS 3",
+        "FW_TASK_SENSOR = 0,",
+        "FW_TASK_LOGGER = 1,",
+        "FW_TASK_PLAIN = 2,",
+        "void cactus_fw_finish(uint32_t code) __attribute__((noreturn));",
+    ] {
+        assert!(h.contains(want), "{want:?} missing from:\n{h}");
+    }
+}
+
+#[test]
+fn periodic_and_delayed_tasks_get_wrappers_in_ticks() {
+    let s = source(&manifest(Target::Sim));
+    for want in [
+        "void app_init(void);",
+        "    app_init();\n",
+        "static void fw_run_sensor(void *arg)",
+        // At 500 Hz: 4 ms delay = 2 ticks, 10 ms period = 5 ticks, 4 ms deadline = 2 ticks.
+        "cactus_sleep(2u); /* start_delay_ms = 4 */",
+        "if (cactus_now() - release >= 2u) /* deadline_ms = 4 */",
+        "fw_misses[0]++;",
+        "cactus_sleep_until(&release, 5u); /* period_ms = 10 */",
+        "static void fw_run_logger(void *arg)",
+        "cactus_sleep(10u); /* start_delay_ms = 20 */",
+        "    log_main(arg);",
+        ".name = \"sensor\", .entry = fw_run_sensor, .arg = (void *)(uintptr_t)0xffffffffu,",
+        ".stack_size = 512, .prio = 3, .on_fault = CACTUS_ON_FAULT_RESTART },",
+        ".name = \"plain\", .entry = plain_main,",
+        ".slice_ticks = 2, .tasks = fw_tasks, .ntasks = FW_NTASKS,",
+    ] {
+        assert!(s.contains(want), "{want:?} missing from:\n{s}");
+    }
+    assert!(
+        !s.contains("fw_run_plain"),
+        "a plain task runs its entry directly"
+    );
+}
+
+#[test]
+fn only_simulator_builds_touch_the_trace_device() {
+    let sim = source(&manifest(Target::Sim));
+    assert!(sim.contains("#include \"cactus/trace.h\""));
+    assert!(
+        sim.contains("cactus_trace_stack_hwm((uint32_t)i, st.used, st.base + st.size - st.limit);")
+    );
+    let qemu = source(&manifest(Target::Qemu));
+    assert!(
+        !qemu.contains("trace.h") && !qemu.contains("cactus_trace_"),
+        "{qemu}"
+    );
+    assert!(qemu.contains("cactus_marker(FW_MARKER_MISSES + (uint32_t)i, fw_misses[i]);"));
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let m = manifest(Target::Sim);
+    assert_eq!(source(&m), source(&m));
+    assert_eq!(header(&m), header(&m));
+    assert_eq!(task_enum("adc_1"), "FW_TASK_ADC_1");
+}

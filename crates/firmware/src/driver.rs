@@ -1,0 +1,272 @@
+//! `cactus build`: from a validated manifest to a firmware ELF, cached on content.
+//!
+//! The cache directory is `<out_root>/<name>-<hash>/` (default `<root>/build/firmware`), where
+//! the hash covers the generated C (so every manifest value and override), the manifest text,
+//! every source and every header it includes (as `gcc -MM` resolves them, wherever they are),
+//! the kernel's public headers, linker script and built library, the compiler version and all
+//! flags. A directory holds a complete build or does not exist: a build happens in a temporary
+//! directory renamed into place at the end, so an interrupted or failed build leaves nothing
+//! and concurrent builds of the same inputs agree.
+
+use crate::codegen;
+use crate::deps;
+use crate::error::BuildError;
+use crate::hash::ContentHash;
+use crate::manifest::Manifest;
+use crate::toolchain::{Toolchain, ARCH_FLAGS, COMPILE_FLAGS, LINK_FLAGS};
+use std::path::{Path, PathBuf};
+
+/// Where and with what a firmware is built.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// The Cactus source tree (with `kernel/`); found above the manifest or the current
+    /// directory when None.
+    pub root: Option<PathBuf>,
+    /// Parent of the cache directories; `<root>/build/firmware` when None.
+    pub out_root: Option<PathBuf>,
+    /// The cross toolchain.
+    pub toolchain: Toolchain,
+}
+
+/// A finished (or cached) build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The firmware ELF.
+    pub elf: PathBuf,
+    /// Its cache directory (also holds the generated C and the objects).
+    pub dir: PathBuf,
+    /// True when the ELF was already there and nothing was rebuilt.
+    pub up_to_date: bool,
+}
+
+fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
+    let path = path.to_path_buf();
+    move |source| BuildError::Io { what, path, source }
+}
+
+fn is_root(dir: &Path) -> bool {
+    dir.join("kernel/include/cactus/cactus.h").is_file()
+}
+
+/// The Cactus tree: the nearest directory above `start` (then above the current directory)
+/// holding `kernel/include/cactus/cactus.h`.
+pub fn find_root(start: &Path) -> Result<PathBuf, BuildError> {
+    let start = std::path::absolute(start).map_err(io("cannot resolve", start))?;
+    let cwd = std::env::current_dir().map_err(io("cannot resolve", Path::new(".")))?;
+    for base in [start.as_path(), cwd.as_path()] {
+        if let Some(root) = base.ancestors().find(|d| is_root(d)) {
+            return Ok(root.to_path_buf());
+        }
+    }
+    Err(BuildError::NoRoot { from: start })
+}
+
+/// One compilation: a C file and the flags it gets beyond the fixed ones.
+struct Unit {
+    source: PathBuf,
+    flags: Vec<String>,
+}
+
+/// Every distinct source of the manifest with its flags, in manifest order, then the glue.
+fn units(m: &Manifest, root: &Path, gen_dir: &Path) -> Vec<Unit> {
+    let base = |extra_inc: &[PathBuf], extra_flags: &[String]| {
+        let mut flags = vec![
+            format!("-I{}", root.join("kernel/include").display()),
+            format!("-I{}", gen_dir.display()),
+        ];
+        flags.extend(
+            m.include
+                .iter()
+                .chain(extra_inc)
+                .map(|d| format!("-I{}", d.display())),
+        );
+        flags.extend(m.cflags.iter().chain(extra_flags).cloned());
+        flags
+    };
+    let mut out: Vec<Unit> = Vec::new();
+    for t in &m.tasks {
+        for s in &t.sources {
+            if !out.iter().any(|u| &u.source == s) {
+                out.push(Unit {
+                    source: s.clone(),
+                    flags: base(&t.include, &t.cflags),
+                });
+            }
+        }
+    }
+    out.push(Unit {
+        source: gen_dir.join(codegen::SOURCE_NAME),
+        flags: base(&[], &[]),
+    });
+    out
+}
+
+/// Adds every file under `dir` (recursively, in sorted order).
+fn hash_dir(h: &mut ContentHash, dir: &Path) -> Result<(), BuildError> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io("cannot read", dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            hash_dir(h, &p)?;
+        } else {
+            hash_file(h, &p)?;
+        }
+    }
+    Ok(())
+}
+
+fn hash_file(h: &mut ContentHash, path: &Path) -> Result<(), BuildError> {
+    let data = std::fs::read(path).map_err(io("cannot read", path))?;
+    h.labelled(&path.display().to_string(), &data);
+    Ok(())
+}
+
+/// The cache key of `m` built against `library` (see the module documentation).
+fn cache_key(
+    m: &Manifest,
+    root: &Path,
+    library: &Path,
+    tc: &Toolchain,
+) -> Result<String, BuildError> {
+    let mut h = ContentHash::new();
+    h.labelled("cactus-firmware", env!("CARGO_PKG_VERSION").as_bytes());
+    h.labelled("compiler", tc.version()?.as_bytes());
+    for flags in [ARCH_FLAGS, COMPILE_FLAGS, LINK_FLAGS] {
+        h.piece(flags.join(" ").as_bytes());
+    }
+    h.labelled("manifest", m.text.as_bytes());
+    h.labelled(codegen::HEADER_NAME, codegen::header(m).as_bytes());
+    h.labelled(codegen::SOURCE_NAME, codegen::source(m).as_bytes());
+    // Sources and every header they include (as the compiler resolves them).
+    let gen = Path::new("<generated>");
+    for u in units(m, root, gen) {
+        h.piece(u.flags.join(" ").as_bytes());
+        if u.source.starts_with(gen) {
+            continue;
+        }
+        for dep in deps::dependencies(tc, &u.source, &u.flags)? {
+            if dep.is_file() {
+                hash_file(&mut h, &dep)?;
+            } else {
+                // Only the generated header may be missing: it is hashed above.
+                h.labelled("absent", dep.display().to_string().as_bytes());
+            }
+        }
+    }
+    hash_dir(&mut h, &root.join("kernel/include"))?;
+    hash_file(&mut h, &root.join("kernel/arch/rv32/link.ld"))?;
+    hash_file(&mut h, library)?;
+    Ok(h.short_hex())
+}
+
+/// Builds `m` (or finds it already built) and returns the ELF.
+pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
+    let root = match &opts.root {
+        Some(r) => r.clone(),
+        None => find_root(match m.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        })?,
+    };
+    let tc = &opts.toolchain;
+    let library = tc.kernel_library(&root, m.kernel.stack, m.kernel.target)?;
+    let key = cache_key(m, &root, &library, tc)?;
+    let out_root = opts
+        .out_root
+        .clone()
+        .unwrap_or_else(|| root.join("build/firmware"));
+    let dir = out_root.join(format!("{}-{key}", m.name));
+    let elf_name = format!("{}.elf", m.name);
+    if dir.join(&elf_name).is_file() {
+        return Ok(Built {
+            elf: dir.join(&elf_name),
+            dir,
+            up_to_date: true,
+        });
+    }
+    std::fs::create_dir_all(&out_root).map_err(io("cannot create", &out_root))?;
+    let tmp = tempdir_in(&out_root, &format!(".{}-{key}.", m.name))?;
+    let result = build_into(m, &root, &library, tc, &tmp, &elf_name);
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    if dir.exists() && !dir.join(&elf_name).is_file() {
+        // A directory without its ELF cannot come from this code; replace it.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if std::fs::rename(&tmp, &dir).is_err() {
+        // Another build of the same inputs finished first: its result is the same.
+        let _ = std::fs::remove_dir_all(&tmp);
+        if !dir.join(&elf_name).is_file() {
+            return Err(BuildError::Io {
+                what: "cannot move the build into",
+                path: dir,
+                source: std::io::Error::other("rename failed"),
+            });
+        }
+    }
+    Ok(Built {
+        elf: dir.join(&elf_name),
+        dir,
+        up_to_date: false,
+    })
+}
+
+/// A fresh directory `<parent>/<prefix><unique>`.
+fn tempdir_in(parent: &Path, prefix: &str) -> Result<PathBuf, BuildError> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    for attempt in 0..100u32 {
+        let p = parent.join(format!(
+            "{prefix}tmp-{}-{nanos}-{attempt}",
+            std::process::id()
+        ));
+        match std::fs::create_dir(&p) {
+            Ok(()) => return Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(io("cannot create", &p)(e)),
+        }
+    }
+    Err(io("cannot create a build directory in", parent)(
+        std::io::Error::other("too many attempts"),
+    ))
+}
+
+/// Writes the glue, compiles every unit and links, all inside `dir`.
+fn build_into(
+    m: &Manifest,
+    root: &Path,
+    library: &Path,
+    tc: &Toolchain,
+    dir: &Path,
+    elf_name: &str,
+) -> Result<(), BuildError> {
+    for (name, text) in [
+        (codegen::HEADER_NAME, codegen::header(m)),
+        (codegen::SOURCE_NAME, codegen::source(m)),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(io("cannot write", &p))?;
+    }
+    let obj_dir = dir.join("obj");
+    std::fs::create_dir_all(&obj_dir).map_err(io("cannot create", &obj_dir))?;
+    let mut objects = Vec::new();
+    for (i, u) in units(m, root, dir).iter().enumerate() {
+        let stem = u
+            .source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let obj = obj_dir.join(format!("{i:02}-{stem}.o"));
+        tc.compile(&u.source, &obj, &u.flags)?;
+        objects.push(obj);
+    }
+    let script = root.join("kernel/arch/rv32/link.ld");
+    tc.link(&objects, library, &script, &m.cflags, &dir.join(elf_name))
+}

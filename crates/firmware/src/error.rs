@@ -1,0 +1,87 @@
+//! Typed errors of manifest parsing and firmware builds. Every manifest error names the file,
+//! the line (when known), the key path and the problem; every build error names the step and
+//! the file or tool involved, with the tool's own output.
+
+use std::path::PathBuf;
+
+/// A manifest that cannot be read or is not a valid firmware description.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    /// The manifest file cannot be read.
+    #[error("cannot read manifest {}: {source}", path.display())]
+    Io {
+        /// The manifest path as given.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The manifest is malformed or fails validation.
+    #[error("{file}{}: {}{problem}", line.map(|l| format!(":{l}")).unwrap_or_default(),
+        if key.is_empty() { String::new() } else { format!("`{key}`: ") })]
+    Invalid {
+        /// The manifest path (or the option that overrode a value, e.g. `--stack`).
+        file: String,
+        /// 1-based line of the offending value, when known.
+        line: Option<usize>,
+        /// Key path such as `task[1].priority` (empty for the whole document).
+        key: String,
+        /// What is wrong, in words.
+        problem: String,
+    },
+}
+
+/// A firmware build that failed; nothing is left in the cache for it.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The manifest is invalid.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// A file or directory could not be read or written.
+    #[error("{what} {}: {source}", path.display())]
+    Io {
+        /// What was being done ("cannot write", ...).
+        what: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A tool (cross compiler, make) could not be started.
+    #[error("cannot run {tool}: {source} (the RISC-V cross toolchain comes from the Debian packages gcc-riscv64-unknown-elf and picolibc-riscv64-unknown-elf; run scripts/setup)")]
+    Tool {
+        /// The program name.
+        tool: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The Cactus source tree (kernel/) was not found.
+    #[error("cannot find the Cactus source tree (a directory with kernel/include/cactus/cactus.h) above {} or the current directory", from.display())]
+    NoRoot {
+        /// Where the search started.
+        from: PathBuf,
+    },
+    /// Building the kernel library failed.
+    #[error("building the kernel library {library} failed:\n{output}")]
+    Kernel {
+        /// The library file name.
+        library: String,
+        /// What make and the compiler printed.
+        output: String,
+    },
+    /// Compiling one C file failed.
+    #[error("compiling {} failed:\n{output}", source_file.display())]
+    Compile {
+        /// The C file.
+        source_file: PathBuf,
+        /// What the compiler printed.
+        output: String,
+    },
+    /// Linking the ELF failed.
+    #[error("linking {} failed:\n{output}", elf.display())]
+    Link {
+        /// The ELF being written.
+        elf: PathBuf,
+        /// What the linker printed.
+        output: String,
+    },
+}

@@ -1,0 +1,21 @@
+//! Cactus firmware from workload manifests (docs/manifest.md).
+//!
+//! - [`Manifest`]: a TOML description of a firmware (kernel options, tasks), validated so that
+//!   every error names the file, line, key and problem.
+//! - [`codegen`]: the generated C glue (task table, start-delay and periodic wrappers with
+//!   deadline-miss counting, the end-of-run report, `main`).
+//! - [`build()`]: compiles the kernel library and the sources with the RISC-V cross compiler
+//!   and links the ELF, cached on the content of every input ([`hash`]).
+
+pub mod codegen;
+pub mod deps;
+pub mod error;
+pub mod hash;
+pub mod manifest;
+pub mod toolchain;
+
+mod driver;
+
+pub use driver::{build, find_root, BuildOptions, Built};
+pub use error::{BuildError, ManifestError};
+pub use manifest::{FaultPolicy, KernelOptions, Manifest, Overrides, StackStrategy, Target, Task};

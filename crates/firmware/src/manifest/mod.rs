@@ -1,0 +1,233 @@
+//! Workload manifests (docs/manifest.md): a TOML file naming a firmware's kernel options and
+//! tasks. [`Manifest::load`] parses and validates one; a [`Manifest`] value is always valid
+//! (priorities in range, periods a whole number of ticks, sources that exist, ...).
+
+mod raw;
+mod task;
+mod validate;
+
+use crate::error::ManifestError;
+use std::path::{Path, PathBuf};
+
+/// Kernel stack strategies a firmware can link against (one kernel library each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StackStrategy {
+    /// One contiguous, painted stack per task from a pool (`kernel/stack/static.c`).
+    Static,
+}
+
+impl StackStrategy {
+    /// Every known strategy, in documentation order.
+    pub const ALL: &'static [StackStrategy] = &[StackStrategy::Static];
+
+    /// The manifest spelling, also the `<strategy>` of `libcactus-<strategy>-<trace>.a`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StackStrategy::Static => "static",
+        }
+    }
+
+    /// Parses a manifest spelling; the error lists the known strategies.
+    pub fn parse(text: &str) -> Result<StackStrategy, String> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|s| s.name() == text)
+            .ok_or_else(|| {
+                let known: Vec<_> = Self::ALL
+                    .iter()
+                    .map(|s| format!("\"{}\"", s.name()))
+                    .collect();
+                format!(
+                    "unknown stack strategy \"{text}\"; known strategies: {}",
+                    known.join(", ")
+                )
+            })
+    }
+
+    /// Stack memory the strategy can hand out in total, in bytes (all budgets must fit).
+    pub fn pool_bytes(self) -> u32 {
+        match self {
+            // 48 KiB pool minus its 64-byte red zone (kernel/stack/static.c).
+            StackStrategy::Static => 48 * 1024 - 64,
+        }
+    }
+}
+
+/// Where the firmware runs: selects the kernel's trace backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// cactus-sim: links `trace_sim` (trace device events, per-task statistics).
+    Sim,
+    /// QEMU (or any machine without the trace device): links `trace_none`.
+    Qemu,
+}
+
+impl Target {
+    /// The manifest spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Sim => "sim",
+            Target::Qemu => "qemu",
+        }
+    }
+
+    /// The `<trace>` of `libcactus-<strategy>-<trace>.a`.
+    pub fn trace_backend(self) -> &'static str {
+        match self {
+            Target::Sim => "sim",
+            Target::Qemu => "none",
+        }
+    }
+
+    /// Parses a manifest spelling.
+    pub fn parse(text: &str) -> Result<Target, String> {
+        match text {
+            "sim" => Ok(Target::Sim),
+            "qemu" => Ok(Target::Qemu),
+            _ => Err(format!(
+                "unknown target \"{text}\"; known targets: \"sim\", \"qemu\""
+            )),
+        }
+    }
+}
+
+/// What the kernel does with a task that faults or overflows its stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultPolicy {
+    /// Terminate the task (`CACTUS_ON_FAULT_KILL`).
+    Kill,
+    /// Restart it from its entry on a fresh stack (`CACTUS_ON_FAULT_RESTART`).
+    Restart,
+    /// Stop the system (`CACTUS_ON_FAULT_HALT`).
+    Halt,
+}
+
+impl FaultPolicy {
+    /// The C enumerator of `enum cactus_fault_policy`.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            FaultPolicy::Kill => "CACTUS_ON_FAULT_KILL",
+            FaultPolicy::Restart => "CACTUS_ON_FAULT_RESTART",
+            FaultPolicy::Halt => "CACTUS_ON_FAULT_HALT",
+        }
+    }
+}
+
+/// Kernel options (`[kernel]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelOptions {
+    /// Stack strategy (kernel library variant).
+    pub stack: StackStrategy,
+    /// Tick rate in Hz; divides the 10 MHz timer exactly.
+    pub tick_hz: u32,
+    /// Round-robin slice in ticks (at least 1).
+    pub slice_ticks: u32,
+    /// Trace backend.
+    pub target: Target,
+}
+
+/// One task, validated. Times are whole numbers of ticks at the manifest's `tick_hz`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Task {
+    /// Name: a C identifier of at most 31 bytes, unique in the manifest.
+    pub name: String,
+    /// C sources, absolute paths of existing files.
+    pub sources: Vec<PathBuf>,
+    /// Entry function (`void f(void *arg)`): the task body, or the job run every period.
+    pub entry: String,
+    /// Priority 0..=31 (31 highest).
+    pub priority: u8,
+    /// Stack budget in bytes (the strategy's guard included).
+    pub stack: u32,
+    /// Release period in ms, if periodic.
+    pub period_ms: Option<u32>,
+    /// Relative deadline in ms (periodic tasks only, at most the period).
+    pub deadline_ms: Option<u32>,
+    /// Delay before the first run (or first release), in ms.
+    pub start_delay_ms: u32,
+    /// Fault policy.
+    pub on_fault: FaultPolicy,
+    /// Argument passed to the entry, as an integer.
+    pub arg: i64,
+    /// Extra compiler flags for this task's sources.
+    pub cflags: Vec<String>,
+    /// Extra include directories for this task's sources (absolute).
+    pub include: Vec<PathBuf>,
+}
+
+/// A validated manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// The manifest file as given.
+    pub path: PathBuf,
+    /// Its full text (part of the build hash).
+    pub text: String,
+    /// Firmware name: a C identifier, also the ELF's file name.
+    pub name: String,
+    /// Optional `void f(void)` called by `main` before the kernel starts.
+    pub init: Option<String>,
+    /// Compiler flags for every source.
+    pub cflags: Vec<String>,
+    /// Include directories for every source (absolute).
+    pub include: Vec<PathBuf>,
+    /// Kernel options.
+    pub kernel: KernelOptions,
+    /// Tasks in creation order; task `i` gets kernel task id `i`.
+    pub tasks: Vec<Task>,
+}
+
+/// Command-line overrides of manifest values (`--stack`, `--target`), validated like the
+/// manifest's own values.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// Replaces `kernel.stack`.
+    pub stack: Option<String>,
+    /// Replaces `kernel.target`.
+    pub target: Option<String>,
+}
+
+impl Manifest {
+    /// Reads and validates the manifest at `path`; relative paths inside it are relative to
+    /// its directory.
+    pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Manifest::parse(&text, path)
+    }
+
+    /// Validates manifest `text` that was read from `path` (named in errors; its directory
+    /// anchors relative source paths).
+    pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
+        validate::parse(text, path)
+    }
+
+    /// Applies command-line overrides; a bad value is an error naming the option.
+    pub fn apply(&mut self, overrides: &Overrides) -> Result<(), ManifestError> {
+        let bad = |option: &str, problem: String| ManifestError::Invalid {
+            file: option.to_string(),
+            line: None,
+            key: String::new(),
+            problem,
+        };
+        if let Some(stack) = &overrides.stack {
+            self.kernel.stack = StackStrategy::parse(stack).map_err(|p| bad("--stack", p))?;
+            validate::check_pool(self).map_err(|p| bad("--stack", p))?;
+        }
+        if let Some(target) = &overrides.target {
+            self.kernel.target = Target::parse(target).map_err(|p| bad("--target", p))?;
+        }
+        Ok(())
+    }
+
+    /// Converts milliseconds to ticks at this manifest's tick rate (exact for validated
+    /// values).
+    pub fn ms_to_ticks(&self, ms: u32) -> u64 {
+        u64::from(ms) * u64::from(self.kernel.tick_hz) / 1000
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,68 @@
+//! The manifest as written: serde types that mirror the TOML one to one, with spans on every
+//! value validation may complain about. Unknown keys are rejected here.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The whole document.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawManifest {
+    pub firmware: RawFirmware,
+    #[serde(default)]
+    pub kernel: RawKernel,
+    #[serde(default)]
+    pub task: Vec<RawTask>,
+}
+
+/// `[firmware]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawFirmware {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub init: Option<Spanned<String>>,
+    #[serde(default)]
+    pub cflags: Vec<String>,
+    #[serde(default)]
+    pub include: Vec<Spanned<String>>,
+}
+
+/// `[kernel]` (every key optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawKernel {
+    #[serde(default)]
+    pub stack: Option<Spanned<String>>,
+    #[serde(default)]
+    pub tick_hz: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub slice_ticks: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub target: Option<Spanned<String>>,
+}
+
+/// One `[[task]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTask {
+    pub name: Spanned<String>,
+    pub sources: Spanned<Vec<Spanned<String>>>,
+    pub entry: Spanned<String>,
+    pub priority: Spanned<i64>,
+    pub stack: Spanned<i64>,
+    #[serde(default)]
+    pub period_ms: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub deadline_ms: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub start_delay_ms: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub on_fault: Option<Spanned<String>>,
+    #[serde(default)]
+    pub arg: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub cflags: Vec<String>,
+    #[serde(default)]
+    pub include: Vec<Spanned<String>>,
+}

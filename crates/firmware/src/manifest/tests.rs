@@ -1,0 +1,287 @@
+//! Manifest validation: every error names the file, the line, the key and the problem.
+
+use super::*;
+use std::fs;
+
+/// A manifest file in a fresh directory holding `a.c` and `b.c`.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("a.c"),
+            "void fa(void *arg) { (void)arg; }\n",
+        )
+        .unwrap();
+        fs::write(
+            dir.path().join("b.c"),
+            "void fb(void *arg) { (void)arg; }\n",
+        )
+        .unwrap();
+        fs::create_dir(dir.path().join("inc")).unwrap();
+        Fixture { dir }
+    }
+
+    fn parse(&self, text: &str) -> Result<Manifest, ManifestError> {
+        let path = self.dir.path().join("m.toml");
+        fs::write(&path, text).unwrap();
+        Manifest::load(&path)
+    }
+
+    /// The error's (line, key, problem); panics if the manifest is valid.
+    fn error(&self, text: &str) -> (Option<usize>, String, String) {
+        match self.parse(text) {
+            Err(ManifestError::Invalid {
+                file,
+                line,
+                key,
+                problem,
+            }) => {
+                assert!(file.ends_with("m.toml"), "error names the file: {file}");
+                (line, key, problem)
+            }
+            other => panic!("expected a validation error, got {other:?}"),
+        }
+    }
+}
+
+const GOOD: &str = r#"[firmware]
+name = "fw"
+cflags = ["-DX=1"]
+include = ["inc"]
+
+[kernel]
+stack = "static"
+tick_hz = 1000
+slice_ticks = 2
+target = "qemu"
+
+[[task]]
+name = "a"
+sources = ["a.c"]
+entry = "fa"
+priority = 5
+stack = 500
+period_ms = 10
+deadline_ms = 5
+start_delay_ms = 3
+on_fault = "restart"
+arg = -1
+
+[[task]]
+name = "b"
+sources = ["b.c"]
+entry = "fb"
+priority = 31
+stack = 1024
+"#;
+
+#[test]
+fn a_full_manifest_parses_with_every_value() {
+    let f = Fixture::new();
+    let m = f.parse(GOOD).unwrap();
+    assert_eq!(m.name, "fw");
+    assert_eq!(m.cflags, ["-DX=1"]);
+    assert_eq!(m.include, [f.dir.path().join("inc")]);
+    assert_eq!(m.kernel.stack, StackStrategy::Static);
+    assert_eq!(m.kernel.target, Target::Qemu);
+    assert_eq!((m.kernel.tick_hz, m.kernel.slice_ticks), (1000, 2));
+    let a = &m.tasks[0];
+    assert_eq!(a.sources, [f.dir.path().join("a.c")]);
+    assert_eq!(
+        (a.priority, a.stack),
+        (5, 512),
+        "stacks round up to 16 bytes"
+    );
+    assert_eq!(
+        (a.period_ms, a.deadline_ms, a.start_delay_ms),
+        (Some(10), Some(5), 3)
+    );
+    assert_eq!((a.on_fault, a.arg), (FaultPolicy::Restart, -1));
+    let b = &m.tasks[1];
+    assert_eq!(
+        (b.period_ms, b.on_fault, b.start_delay_ms),
+        (None, FaultPolicy::Kill, 0)
+    );
+}
+
+#[test]
+fn defaults_fill_an_absent_kernel_table() {
+    let f = Fixture::new();
+    let text = "[firmware]\nname = \"fw\"\n[[task]]\nname = \"a\"\nsources = [\"a.c\"]\n\
+                entry = \"fa\"\npriority = 1\nstack = 256\n";
+    let m = f.parse(text).unwrap();
+    assert_eq!(
+        m.kernel,
+        KernelOptions {
+            stack: StackStrategy::Static,
+            tick_hz: 1000,
+            slice_ticks: 1,
+            target: Target::Sim,
+        }
+    );
+}
+
+#[test]
+fn an_unknown_key_names_its_line_and_path() {
+    let f = Fixture::new();
+    let text = GOOD.replace("priority = 31", "priority = 31\nprioity = 4");
+    let (line, key, problem) = f.error(&text);
+    assert_eq!(line, Some(29));
+    assert_eq!(key, "task[1].prioity");
+    assert!(problem.contains("unknown field `prioity`"), "{problem}");
+}
+
+#[test]
+fn a_missing_entry_names_the_task() {
+    let f = Fixture::new();
+    let (line, key, problem) = f.error(&GOOD.replace("entry = \"fb\"\n", ""));
+    assert_eq!((line, key.as_str()), (Some(24), "task[1]"));
+    assert!(problem.contains("missing field `entry`"), "{problem}");
+}
+
+#[test]
+fn a_priority_out_of_range_is_refused() {
+    let f = Fixture::new();
+    let (line, key, problem) = f.error(&GOOD.replace("priority = 31", "priority = 32"));
+    assert_eq!((line, key.as_str()), (Some(28), "task[1].priority"));
+    assert_eq!(problem, "32 is out of range (0..=31)");
+    let (_, key, problem) = f.error(&GOOD.replace("priority = 31", "priority = \"high\""));
+    assert_eq!(key, "task[1].priority");
+    assert!(problem.contains("invalid type"), "{problem}");
+}
+
+#[test]
+fn an_unknown_strategy_lists_the_known_ones() {
+    let f = Fixture::new();
+    let (line, key, problem) = f.error(&GOOD.replace("\"static\"", "\"mtss\""));
+    assert_eq!((line, key.as_str()), (Some(7), "kernel.stack"));
+    assert_eq!(
+        problem,
+        "unknown stack strategy \"mtss\"; known strategies: \"static\""
+    );
+}
+
+#[test]
+fn a_missing_source_file_is_named() {
+    let f = Fixture::new();
+    let (line, key, problem) = f.error(&GOOD.replace("\"b.c\"", "\"nope.c\""));
+    assert_eq!((line, key.as_str()), (Some(26), "task[1].sources[0]"));
+    assert!(
+        problem.starts_with("no such file: ") && problem.ends_with("nope.c"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn time_values_must_be_whole_ticks_and_consistent() {
+    let f = Fixture::new();
+    let (_, key, problem) = f.error(&GOOD.replace("deadline_ms = 5", "deadline_ms = 11"));
+    assert_eq!(key, "task[0].deadline_ms");
+    assert_eq!(problem, "11 ms is longer than the period (10 ms)");
+    let (_, key, problem) = f.error(
+        &GOOD
+            .replace("tick_hz = 1000", "tick_hz = 100")
+            .replace("period_ms = 10", "period_ms = 15"),
+    );
+    assert_eq!(key, "task[0].period_ms");
+    assert_eq!(
+        problem,
+        "15 ms is not a whole number of ticks at tick_hz = 100"
+    );
+    let (_, key, _) = f.error(&GOOD.replace("tick_hz = 1000", "tick_hz = 3"));
+    assert_eq!(key, "kernel.tick_hz");
+    let (_, key, problem) = f.error(
+        &GOOD
+            .replace("start_delay_ms = 3\n", "")
+            .replace("priority = 31", "priority = 31\ndeadline_ms = 1"),
+    );
+    assert_eq!(key, "task[1].deadline_ms");
+    assert_eq!(problem, "a deadline needs a period_ms");
+}
+
+#[test]
+fn names_targets_and_policies_are_checked() {
+    let f = Fixture::new();
+    let (_, key, problem) = f.error(&GOOD.replace("name = \"b\"", "name = \"A\""));
+    assert_eq!(key, "task[1].name");
+    assert!(problem.contains("used twice"), "{problem}");
+    let (_, key, _) = f.error(&GOOD.replace("name = \"b\"", "name = \"two words\""));
+    assert_eq!(key, "task[1].name");
+    let (_, key, problem) = f.error(&GOOD.replace("\"qemu\"", "\"fpga\""));
+    assert_eq!(
+        (key.as_str(), problem.as_str()),
+        (
+            "kernel.target",
+            "unknown target \"fpga\"; known targets: \"sim\", \"qemu\""
+        )
+    );
+    let (_, key, _) = f.error(&GOOD.replace("\"restart\"", "\"ignore\""));
+    assert_eq!(key, "task[0].on_fault");
+    let (_, key, _) = f.error(&GOOD.replace("include = [\"inc\"]", "include = [\"nodir\"]"));
+    assert_eq!(key, "firmware.include[0]");
+}
+
+#[test]
+fn a_shared_source_needs_the_same_flags_in_every_task() {
+    let f = Fixture::new();
+    let shared = GOOD.replace("\"b.c\"", "\"a.c\"");
+    assert!(f.parse(&shared).is_ok(), "same flags: compiled once");
+    let (line, key, problem) =
+        f.error(&shared.replace("stack = 1024", "stack = 1024\ncflags = [\"-O3\"]"));
+    assert_eq!((line, key.as_str()), (Some(26), "task[1].sources[0]"));
+    assert!(
+        problem.contains("is also a source of task \"a\""),
+        "{problem}"
+    );
+}
+
+#[test]
+fn stacks_must_fit_the_pool_together() {
+    let f = Fixture::new();
+    let (line, key, problem) = f.error(&GOOD.replace("stack = 1024", "stack = 49000"));
+    assert_eq!((line, key.as_str()), (None, "task"));
+    assert_eq!(
+        problem,
+        "the task stacks total 49520 bytes; the static strategy's pool holds 49088"
+    );
+}
+
+#[test]
+fn overrides_are_validated_like_manifest_values() {
+    let f = Fixture::new();
+    let mut m = f.parse(GOOD).unwrap();
+    m.apply(&Overrides {
+        stack: None,
+        target: Some("sim".into()),
+    })
+    .unwrap();
+    assert_eq!(m.kernel.target, Target::Sim);
+    let err = m
+        .apply(&Overrides {
+            stack: Some("segmented".into()),
+            target: None,
+        })
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--stack: unknown stack strategy \"segmented\"; known strategies: \"static\""
+    );
+}
+
+#[test]
+fn the_error_text_reads_file_line_key_problem() {
+    let err = ManifestError::Invalid {
+        file: "demo.toml".into(),
+        line: Some(12),
+        key: "task[1].priority".into(),
+        problem: "40 is out of range (0..=31)".into(),
+    };
+    assert_eq!(
+        err.to_string(),
+        "demo.toml:12: `task[1].priority`: 40 is out of range (0..=31)"
+    );
+}

@@ -1,0 +1,272 @@
+//! From the written manifest ([`super::raw`]) to a valid [`Manifest`]: every check names the
+//! key path and the line of the offending value.
+
+use super::raw::{RawManifest, RawTask};
+use super::{KernelOptions, Manifest, StackStrategy, Target, Task};
+use crate::error::ManifestError;
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// Task slots of the kernel library (`CACTUS_MAX_TASKS`).
+pub const MAX_TASKS: usize = 40;
+/// The kernel's timer frequency (`PORT_TIMER_HZ`): `tick_hz` must divide it.
+const TIMER_HZ: i64 = 10_000_000;
+
+/// Validation context: the text (for line numbers) and the file name (for messages).
+pub(super) struct Ctx<'a> {
+    pub text: &'a str,
+    pub file: String,
+    pub dir: PathBuf,
+}
+
+impl Ctx<'_> {
+    pub(super) fn line(&self, span: Range<usize>) -> usize {
+        self.text[..span.start.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    pub(super) fn err(
+        &self,
+        span: Option<Range<usize>>,
+        key: &str,
+        problem: impl Into<String>,
+    ) -> ManifestError {
+        ManifestError::Invalid {
+            file: self.file.clone(),
+            line: span.map(|s| self.line(s)),
+            key: key.to_string(),
+            problem: problem.into(),
+        }
+    }
+
+    pub(super) fn at<T>(
+        &self,
+        v: &Spanned<T>,
+        key: &str,
+        problem: impl Into<String>,
+    ) -> ManifestError {
+        self.err(Some(v.span()), key, problem)
+    }
+
+    /// An integer in `range`, else an error naming it.
+    pub(super) fn int(
+        &self,
+        v: &Spanned<i64>,
+        key: &str,
+        range: Range<i64>,
+    ) -> Result<u32, ManifestError> {
+        let x = *v.get_ref();
+        if !range.contains(&x) {
+            let hi = range.end - 1;
+            return Err(self.at(
+                v,
+                key,
+                format!("{x} is out of range ({}..={hi})", range.start),
+            ));
+        }
+        Ok(x as u32)
+    }
+
+    pub(super) fn path(
+        &self,
+        v: &Spanned<String>,
+        key: &str,
+        want_dir: bool,
+    ) -> Result<PathBuf, ManifestError> {
+        let p = self.dir.join(v.get_ref());
+        let ok = if want_dir { p.is_dir() } else { p.is_file() };
+        if !ok {
+            let what = if want_dir { "directory" } else { "file" };
+            return Err(self.at(v, key, format!("no such {what}: {}", p.display())));
+        }
+        Ok(p)
+    }
+}
+
+/// A C identifier of at most 31 bytes (the trace device reads 31 bytes of a task name).
+pub(super) fn is_c_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s.len() <= 31
+}
+
+/// A serde key path without toml's private `Spanned` segments ("." for the root becomes "").
+fn clean_key(path: &str) -> String {
+    if path == "." {
+        return String::new();
+    }
+    path.split('.')
+        .filter(|seg| !seg.starts_with("$__serde_spanned"))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// Parses and validates `text` read from `path`.
+pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let cx = Ctx {
+        text,
+        file: path.display().to_string(),
+        dir,
+    };
+    let raw: RawManifest = serde_path_to_error::deserialize(toml::Deserializer::new(text))
+        .map_err(|e| {
+            let key = clean_key(&e.path().to_string());
+            let inner = e.into_inner();
+            cx.err(inner.span(), &key, inner.message().trim_end().to_string())
+        })?;
+
+    let name = raw.firmware.name.get_ref().clone();
+    if !is_c_ident(&name) {
+        return Err(cx.at(
+            &raw.firmware.name,
+            "firmware.name",
+            format!("\"{name}\" is not a C identifier of at most 31 characters"),
+        ));
+    }
+    let init = match &raw.firmware.init {
+        Some(i) if !is_c_ident(i.get_ref()) => {
+            return Err(cx.at(i, "firmware.init", "not a C function name"))
+        }
+        i => i.as_ref().map(|i| i.get_ref().clone()),
+    };
+    let include = raw
+        .firmware
+        .include
+        .iter()
+        .enumerate()
+        .map(|(i, d)| cx.path(d, &format!("firmware.include[{i}]"), true))
+        .collect::<Result<Vec<_>, _>>()?;
+    let kernel = kernel_options(&cx, &raw)?;
+
+    if raw.task.is_empty() {
+        return Err(cx.err(None, "task", "the manifest has no [[task]]"));
+    }
+    if raw.task.len() > MAX_TASKS {
+        return Err(cx.at(
+            &raw.task[MAX_TASKS].name,
+            "task",
+            format!(
+                "{} tasks; the kernel has {MAX_TASKS} task slots",
+                raw.task.len()
+            ),
+        ));
+    }
+    let mut names = BTreeSet::new();
+    let mut tasks = Vec::new();
+    for (i, t) in raw.task.iter().enumerate() {
+        let task = super::task::task(&cx, i, t, &kernel)?;
+        // Names become C enumerators in upper case (FW_TASK_<NAME>): compare them so.
+        if !names.insert(task.name.to_ascii_uppercase()) {
+            return Err(cx.at(
+                &t.name,
+                &format!("task[{i}].name"),
+                format!(
+                    "task name \"{}\" is used twice (names are compared ignoring case)",
+                    task.name
+                ),
+            ));
+        }
+        check_shared_sources(&cx, &tasks, &task, i, t)?;
+        tasks.push(task);
+    }
+    let manifest = Manifest {
+        path: path.to_path_buf(),
+        text: text.to_string(),
+        name,
+        init,
+        cflags: raw.firmware.cflags.clone(),
+        include,
+        kernel,
+        tasks,
+    };
+    check_pool(&manifest).map_err(|p| cx.err(None, "task", p))?;
+    Ok(manifest)
+}
+
+fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, ManifestError> {
+    let k = &raw.kernel;
+    let stack = match &k.stack {
+        Some(s) => StackStrategy::parse(s.get_ref()).map_err(|p| cx.at(s, "kernel.stack", p))?,
+        None => StackStrategy::Static,
+    };
+    let target = match &k.target {
+        Some(t) => Target::parse(t.get_ref()).map_err(|p| cx.at(t, "kernel.target", p))?,
+        None => Target::Sim,
+    };
+    let tick_hz = match &k.tick_hz {
+        Some(v) => {
+            let hz = cx.int(v, "kernel.tick_hz", 1..100_001)?;
+            if TIMER_HZ % i64::from(hz) != 0 {
+                return Err(cx.at(
+                    v,
+                    "kernel.tick_hz",
+                    format!(
+                        "{hz} Hz does not divide the kernel's 10 MHz timer, so ticks would drift"
+                    ),
+                ));
+            }
+            hz
+        }
+        None => 1000,
+    };
+    let slice_ticks = match &k.slice_ticks {
+        Some(v) => cx.int(v, "kernel.slice_ticks", 1..1_000_001)?,
+        None => 1,
+    };
+    Ok(KernelOptions {
+        stack,
+        tick_hz,
+        slice_ticks,
+        target,
+    })
+}
+
+/// A source listed by several tasks is compiled once: their flags for it must agree.
+fn check_shared_sources(
+    cx: &Ctx,
+    earlier: &[Task],
+    task: &Task,
+    i: usize,
+    raw: &RawTask,
+) -> Result<(), ManifestError> {
+    for (j, src) in task.sources.iter().enumerate() {
+        let other = earlier.iter().find(|o| {
+            o.sources.contains(src) && (o.cflags != task.cflags || o.include != task.include)
+        });
+        if let Some(o) = other {
+            return Err(cx.at(
+                &raw.sources.get_ref()[j],
+                &format!("task[{i}].sources[{j}]"),
+                format!(
+                    "{} is also a source of task \"{}\", with other cflags or include \
+                     directories; a shared source is compiled once, so they must agree",
+                    src.display(),
+                    o.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every task's stack fits the strategy's pool together.
+pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
+    let total: u64 = m.tasks.iter().map(|t| u64::from(t.stack)).sum();
+    let pool = m.kernel.stack.pool_bytes();
+    if total > u64::from(pool) {
+        return Err(format!(
+            "the task stacks total {total} bytes; the {} strategy's pool holds {pool}",
+            m.kernel.stack.name()
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! The RISC-V cross toolchain and the kernel's Makefile, as the firmware build uses them
+//! (flags from docs/kernel.md: compile with `_zicsr_zifencei`, name libgcc by path at link).
+
+use crate::error::BuildError;
+use crate::manifest::{StackStrategy, Target};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Architecture flags for compiling and for the LTO link (the kernel needs `_zicsr`).
+pub const ARCH_FLAGS: &[&str] = &["-march=rv32imac_zicsr_zifencei", "-mabi=ilp32"];
+/// Flags every C file of a firmware is compiled with (before the manifest's own).
+pub const COMPILE_FLAGS: &[&str] = &[
+    "-O2",
+    "-g",
+    "-std=c11",
+    "-ffreestanding",
+    "-flto",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+];
+/// Link flags (before the linker script, objects and libraries).
+pub const LINK_FLAGS: &[&str] = &[
+    "-O2",
+    "-flto",
+    "-nostdlib",
+    "-nostartfiles",
+    "-Wl,--gc-sections",
+    "-Wl,-u,_start",
+];
+
+/// The cross compiler, named by its prefix (default `riscv64-unknown-elf-`).
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// Prefix of the tool names, e.g. `riscv64-unknown-elf-`.
+    pub prefix: String,
+}
+
+impl Default for Toolchain {
+    fn default() -> Self {
+        Toolchain {
+            prefix: "riscv64-unknown-elf-".to_string(),
+        }
+    }
+}
+
+/// Runs `cmd`, returning its output; a command that cannot start is a [`BuildError::Tool`].
+fn run(cmd: &mut Command, tool: &str) -> Result<Output, BuildError> {
+    cmd.output().map_err(|source| BuildError::Tool {
+        tool: tool.to_string(),
+        source,
+    })
+}
+
+/// stdout and stderr of a finished command, as one text.
+fn transcript(out: &Output) -> String {
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    text.trim_end().to_string()
+}
+
+impl Toolchain {
+    /// The compiler driver's name.
+    pub fn gcc(&self) -> String {
+        format!("{}gcc", self.prefix)
+    }
+
+    /// The compiler's `--version` first line (part of the build hash).
+    pub fn version(&self) -> Result<String, BuildError> {
+        let out = run(Command::new(self.gcc()).arg("--version"), &self.gcc())?;
+        Ok(String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string())
+    }
+
+    /// The rv32imac/ilp32 libgcc, by path (the `_zicsr` driver would pick a 64-bit multilib).
+    pub fn libgcc(&self) -> Result<PathBuf, BuildError> {
+        let out = run(
+            Command::new(self.gcc()).args([
+                "-march=rv32imac",
+                "-mabi=ilp32",
+                "-print-libgcc-file-name",
+            ]),
+            &self.gcc(),
+        )?;
+        Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+    }
+
+    /// Compiles `source` to `object` with the firmware flags plus `extra`.
+    pub fn compile(
+        &self,
+        source: &Path,
+        object: &Path,
+        extra: &[String],
+    ) -> Result<(), BuildError> {
+        let out = run(
+            Command::new(self.gcc())
+                .args(ARCH_FLAGS)
+                .args(COMPILE_FLAGS)
+                .args(extra)
+                .arg("-c")
+                .arg(source)
+                .arg("-o")
+                .arg(object),
+            &self.gcc(),
+        )?;
+        if !out.status.success() {
+            return Err(BuildError::Compile {
+                source_file: source.to_path_buf(),
+                output: transcript(&out),
+            });
+        }
+        Ok(())
+    }
+
+    /// Links `objects` with the kernel `library` under `script` into `elf`.
+    pub fn link(
+        &self,
+        objects: &[PathBuf],
+        library: &Path,
+        script: &Path,
+        extra: &[String],
+        elf: &Path,
+    ) -> Result<(), BuildError> {
+        let out = run(
+            Command::new(self.gcc())
+                .args(ARCH_FLAGS)
+                .args(LINK_FLAGS)
+                .args(extra)
+                .arg("-T")
+                .arg(script)
+                .args(objects)
+                .arg(library)
+                .arg(self.libgcc()?)
+                .arg("-o")
+                .arg(elf),
+            &self.gcc(),
+        )?;
+        if !out.status.success() {
+            return Err(BuildError::Link {
+                elf: elf.to_path_buf(),
+                output: transcript(&out),
+            });
+        }
+        Ok(())
+    }
+
+    /// Brings `build/kernel/libcactus-<strategy>-<trace>.a` up to date with the kernel's own
+    /// Makefile (under a lock file, so concurrent firmware builds do not race on it) and
+    /// returns its path.
+    pub fn kernel_library(
+        &self,
+        root: &Path,
+        strategy: StackStrategy,
+        target: Target,
+    ) -> Result<PathBuf, BuildError> {
+        let dir = root.join("build").join("kernel");
+        let io = |what, path: &Path| {
+            let path = path.to_path_buf();
+            move |source| BuildError::Io { what, path, source }
+        };
+        std::fs::create_dir_all(&dir).map_err(io("cannot create", &dir))?;
+        let name = format!("libcactus-{}-{}.a", strategy.name(), target.trace_backend());
+        let library = dir.join(&name);
+        let lock_path = dir.join(".firmware-build.lock");
+        let lock = File::create(&lock_path).map_err(io("cannot create", &lock_path))?;
+        lock.lock().map_err(io("cannot lock", &lock_path))?;
+        let out = run(
+            Command::new("make")
+                .arg("-s")
+                .arg("-C")
+                .arg(root.join("kernel"))
+                .arg(format!("STRATEGY={}", strategy.name()))
+                .arg(format!("CROSS={}", self.prefix))
+                .arg(&library),
+            "make",
+        )?;
+        drop(lock);
+        if !out.status.success() {
+            return Err(BuildError::Kernel {
+                library: name,
+                output: transcript(&out),
+            });
+        }
+        Ok(library)
+    }
+}

@@ -1,0 +1,172 @@
+//! Running the machine on gdb's behalf: single steps, continues in bounded slices (so a
+//! Ctrl-C from gdb is noticed), breakpoints, and the translation of a machine outcome into
+//! the stop gdb is told about.
+
+use crate::target::DebugTarget;
+use cactus_sim::{FaultKind, RunOutcome};
+use gdbstub::common::Signal;
+use gdbstub::stub::SingleThreadStopReason;
+
+/// Instructions executed between two checks of the connection for a Ctrl-C while continuing.
+pub const POLL_INTERVAL: u64 = 1 << 16;
+
+/// What gdb asked the target to do on the next resume.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ResumeMode {
+    /// Execute one instruction (or take one trap), then stop.
+    Step,
+    /// Run until a breakpoint, an outcome, or data from gdb.
+    Continue,
+}
+
+/// The result of letting the target run.
+pub(crate) enum Progress {
+    /// The target stopped; tell gdb why.
+    Stopped(SingleThreadStopReason<u32>),
+    /// gdb sent data (normally a Ctrl-C) while the target was running; it is paused.
+    IncomingData,
+}
+
+/// The signal gdb is told about for an outcome that stops the guest without ending it:
+/// SIGILL for an illegal instruction, SIGBUS for a misaligned access, SIGSEGV for an access
+/// fault or an ownership-oracle violation, SIGTRAP for `ebreak`, SIGSYS for an `ecall` with no
+/// handler, SIGABRT for a `wfi` deadlock or a reset request, SIGXCPU for the cycle limit;
+/// SIGTRAP for a breakpoint and anything else.
+pub fn signal_for(outcome: &RunOutcome) -> Signal {
+    match outcome {
+        RunOutcome::Fault(report)
+            if matches!(report.kind, FaultKind::Deadlock | FaultKind::Reset) =>
+        {
+            Signal::SIGABRT
+        }
+        RunOutcome::Fault(report) => match report.cause {
+            0 | 4 | 6 => Signal::SIGBUS,
+            1 | 5 | 7 => Signal::SIGSEGV,
+            2 => Signal::SIGILL,
+            3 => Signal::SIGTRAP,
+            8 | 9 | 11 => Signal::SIGSYS,
+            _ => Signal::SIGTRAP,
+        },
+        RunOutcome::CycleLimit(_) => Signal::SIGXCPU,
+        RunOutcome::OracleViolation(_) => Signal::SIGSEGV,
+        RunOutcome::Exited { .. } | RunOutcome::Breakpoint { .. } => Signal::SIGTRAP,
+    }
+}
+
+/// The exit status gdb is told about: the guest's code, or 255 when it does not fit a byte.
+fn exit_status(code: u32) -> u8 {
+    u8::try_from(code).unwrap_or(u8::MAX)
+}
+
+impl DebugTarget<'_> {
+    /// Lets the target run as gdb last asked. `incoming` reports whether gdb has sent data;
+    /// it is polled every [`POLL_INTERVAL`] instructions while continuing.
+    pub(crate) fn advance(&mut self, mut incoming: impl FnMut() -> bool) -> Progress {
+        if let Some(signal) = self.pending_signal.take() {
+            // gdb passes the signal of a fault stop back when the user continues: like a
+            // process, the target dies of it.
+            if let Some(outcome) = self.stopped_by.take() {
+                self.final_outcome = Some(outcome);
+                return Progress::Stopped(SingleThreadStopReason::Terminated(signal));
+            }
+        }
+        self.stopped_by = None;
+        match self.mode {
+            ResumeMode::Step => match self.machine.step() {
+                None => Progress::Stopped(SingleThreadStopReason::DoneStep),
+                Some(outcome) => Progress::Stopped(self.stop_for(outcome)),
+            },
+            ResumeMode::Continue => self.continue_until_stop(&mut incoming),
+        }
+    }
+
+    fn continue_until_stop(&mut self, incoming: &mut dyn FnMut() -> bool) -> Progress {
+        // The instruction gdb resumes at runs even if it carries a breakpoint.
+        let mut first = true;
+        loop {
+            for _ in 0..POLL_INTERVAL {
+                if !first && self.breakpoints.contains(&self.machine.pc()) {
+                    return Progress::Stopped(SingleThreadStopReason::SwBreak(()));
+                }
+                first = false;
+                if let Some(outcome) = self.machine.step() {
+                    return Progress::Stopped(self.stop_for(outcome));
+                }
+            }
+            if incoming() {
+                return Progress::IncomingData;
+            }
+        }
+    }
+
+    /// Records an outcome and turns it into the stop reported to gdb.
+    fn stop_for(&mut self, outcome: RunOutcome) -> SingleThreadStopReason<u32> {
+        match outcome {
+            RunOutcome::Exited { code } => {
+                self.final_outcome = Some(outcome);
+                SingleThreadStopReason::Exited(exit_status(code))
+            }
+            RunOutcome::Breakpoint { .. } => SingleThreadStopReason::SwBreak(()),
+            other => {
+                let signal = signal_for(&other);
+                self.stopped_by = Some(other);
+                SingleThreadStopReason::Signal(signal)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{exit_status, signal_for};
+    use cactus_sim::{FaultKind, FaultReport, Mode, RunOutcome};
+    use gdbstub::common::Signal;
+
+    fn fault(kind: FaultKind, cause: u32) -> RunOutcome {
+        let report = FaultReport {
+            kind,
+            cause,
+            cause_name: String::new(),
+            pc: 0x8000_0000,
+            tval: 0,
+            mode: Mode::Machine,
+            regs: [0; 32],
+            cycles: 0,
+            instret: 0,
+        };
+        match kind {
+            FaultKind::CycleLimit => RunOutcome::CycleLimit(Box::new(report)),
+            _ => RunOutcome::Fault(Box::new(report)),
+        }
+    }
+
+    #[test]
+    fn each_fault_maps_to_the_signal_a_process_would_get() {
+        let cases = [
+            (FaultKind::Unhandled, 2, Signal::SIGILL),
+            (FaultKind::Unhandled, 4, Signal::SIGBUS),
+            (FaultKind::Unhandled, 5, Signal::SIGSEGV),
+            (FaultKind::DoubleFault, 7, Signal::SIGSEGV),
+            (FaultKind::Unhandled, 3, Signal::SIGTRAP),
+            (FaultKind::Unhandled, 11, Signal::SIGSYS),
+            (FaultKind::Deadlock, 0, Signal::SIGABRT),
+            (FaultKind::Reset, 0, Signal::SIGABRT),
+            (FaultKind::CycleLimit, 0, Signal::SIGXCPU),
+        ];
+        for (kind, cause, signal) in cases {
+            assert_eq!(
+                signal_for(&fault(kind, cause)),
+                signal,
+                "{kind:?} cause {cause}"
+            );
+        }
+    }
+
+    #[test]
+    fn exit_status_clamps_codes_beyond_a_byte() {
+        assert_eq!(exit_status(0), 0);
+        assert_eq!(exit_status(7), 7);
+        assert_eq!(exit_status(255), 255);
+        assert_eq!(exit_status(300), 255);
+    }
+}

@@ -1,0 +1,19 @@
+//! cactus-lab: experiments and harnesses around cactus-sim.
+//!
+//! - [`qemu`]: run an ELF on QEMU's virt machine, the behavioural reference.
+//! - [`sim_run`]: run an ELF in-process on cactus-sim.
+//! - [`difftest`]: compare the two (UART output and exit code); [`diff_render`] shows where
+//!   outputs differ.
+//! - [`randprog`]: seeded random RV32IMAC programs that print their final state;
+//!   [`toolchain`] assembles and links them; [`random_difftest`] runs many in parallel.
+//! - [`sim_speed`]: cactus-sim's speed as a ratio against QEMU ([`speed_table`] renders it).
+
+pub mod diff_render;
+pub mod difftest;
+pub mod qemu;
+pub mod random_difftest;
+pub mod randprog;
+pub mod sim_run;
+pub mod sim_speed;
+pub mod speed_table;
+pub mod toolchain;

@@ -1,0 +1,13 @@
+//! Memory-mapped devices of the default machine (QEMU virt's addresses) plus the
+//! simulation-only trace device. Each device decodes offsets inside its own window; the bus
+//! (`bus.rs`) routes addresses to windows.
+
+pub(crate) mod clint;
+pub(crate) mod finisher;
+pub(crate) mod htif;
+pub(crate) mod trace;
+pub(crate) mod uart;
+
+/// Extra cycles charged for any access to a device window (except the trace device, which is
+/// free): a fixed small bus latency, independent of the profile.
+pub const DEVICE_LATENCY: u32 = 1;

@@ -1,0 +1,137 @@
+//! Events recorded during a run: trace-device events, traps and oracle violations. Each carries
+//! the cycle, the retired-instruction count and the pc of the instruction that caused it.
+
+use serde::Serialize;
+
+/// The "no task" id of the trace protocol.
+pub const NOBODY: u32 = 0xFFFF_FFFF;
+
+/// One recorded event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Event {
+    /// `mcycle` (simulated cycles) when the event happened.
+    pub cycle: u64,
+    /// Instructions retired before the event.
+    pub instret: u64,
+    /// pc of the instruction that caused the event (the interrupted pc for interrupts).
+    pub pc: u32,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// What an [`Event`] records. Serialized with a `type` tag in snake_case.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// `TASK_CREATE`.
+    TaskCreate {
+        /// Task id.
+        task: u32,
+        /// Priority.
+        priority: u32,
+        /// Name read from guest memory (lossy UTF-8, at most 31 bytes).
+        name: String,
+    },
+    /// `TASK_SWITCH` (`task` may be NOBODY).
+    TaskSwitch {
+        /// Task now running.
+        task: u32,
+    },
+    /// `TASK_EXIT`.
+    TaskExit {
+        /// Task id.
+        task: u32,
+        /// 0 returned, 1 killed, 2 faulted.
+        reason: u32,
+    },
+    /// `REGION_ASSIGN`.
+    RegionAssign {
+        /// First byte.
+        base: u32,
+        /// Bytes.
+        size: u32,
+        /// Owner (NOBODY = guard).
+        owner: u32,
+    },
+    /// `REGION_RELEASE`.
+    RegionRelease {
+        /// First byte.
+        base: u32,
+        /// Bytes.
+        size: u32,
+    },
+    /// `REGION_LEND`.
+    RegionLend {
+        /// First byte.
+        base: u32,
+        /// Bytes.
+        size: u32,
+        /// Lender task.
+        lender: u32,
+        /// Borrower task.
+        borrower: u32,
+        /// Bytes that actually moved (those owned by the lender).
+        moved: u32,
+    },
+    /// `STACK_HWM`.
+    StackHwm {
+        /// Task id.
+        task: u32,
+        /// Bytes used (high water).
+        used: u32,
+        /// Budget in bytes.
+        budget: u32,
+    },
+    /// `OVERFLOW`.
+    Overflow {
+        /// Task id.
+        task: u32,
+        /// sp at detection.
+        sp: u32,
+        /// Requested bytes.
+        requested: u32,
+        /// 0 killed, 1 restarted, 2 halted, 3 grown.
+        action: u32,
+    },
+    /// `MARKER`.
+    Marker {
+        /// Marker id.
+        id: u32,
+        /// Value.
+        value: u32,
+    },
+    /// `KERNEL_ENTER`.
+    KernelEnter,
+    /// `KERNEL_LEAVE`.
+    KernelLeave,
+    /// An event code the protocol does not define.
+    Unknown {
+        /// The code written.
+        code: u32,
+        /// ARG0..ARG3 at that time.
+        args: [u32; 4],
+    },
+    /// A trap was taken (exception or interrupt).
+    Trap {
+        /// mcause value.
+        cause: u32,
+        /// mtval value.
+        tval: u32,
+    },
+    /// `mret` returned to `target` in `mode`.
+    Mret {
+        /// New pc.
+        target: u32,
+    },
+    /// An ownership-oracle violation.
+    OracleViolation {
+        /// First byte of the store.
+        addr: u32,
+        /// Store width in bytes.
+        width: u32,
+        /// Running task.
+        task: u32,
+        /// Owner of the first foreign byte.
+        owner: u32,
+    },
+}

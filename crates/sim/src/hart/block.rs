@@ -1,0 +1,314 @@
+//! Predecoded basic blocks and their cache.
+//!
+//! A block is a run of compact instructions ([`CInst`]) starting at one pc, ending after a
+//! branch or jump, before/at a system instruction (CSR, ecall, ebreak, mret, wfi, fence.i:
+//! the block's optional *terminator*), at a 4 KiB page boundary, before a breakpoint, before
+//! an undecodable or unfetchable instruction, or after [`MAX_BODY`] instructions. Each block
+//! carries its static cycle sum and per-class counts, so the executor adds them once per block.
+//!
+//! Where blocks start and which halfwords they cover is kept per 4 KiB page in
+//! [`CodeMap`] (`codemap.rs`).
+
+use crate::cost::{CostClass, NUM_CLASSES};
+use crate::memory::{Memory, PAGE_CODE};
+use cactus_isa::{decode, Class, Op};
+
+/// Most instructions in a block body.
+pub(crate) const MAX_BODY: usize = 96;
+use crate::hart::codemap::{CodeMap, CodePage, NONE};
+/// Register index that absorbs writes to x0.
+pub(crate) const X0_SINK: u8 = 32;
+
+/// One compact predecoded instruction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CInst {
+    /// The operation.
+    pub(crate) op: Op,
+    /// Destination register; x0 is remapped to [`X0_SINK`].
+    pub(crate) rd: u8,
+    /// Source 1 (or the uimm of `csrr*i`).
+    pub(crate) rs1: u8,
+    /// Source 2.
+    pub(crate) rs2: u8,
+    /// Immediate (as decoded; for `jal` and branches the absolute target).
+    pub(crate) imm: u32,
+    /// Address of this instruction.
+    pub(crate) pc: u32,
+    /// Static cycles of the instructions before this one in the block.
+    pub(crate) pre: u32,
+}
+
+/// One predecoded block.
+#[derive(Clone, Debug)]
+pub(crate) struct Block {
+    /// pc after the last instruction (fall-through / link address).
+    pub(crate) end_pc: u32,
+    /// Index of the first instruction in the cache's instruction vector.
+    pub(crate) start: u32,
+    /// Number of body instructions (executed by the hot loop).
+    pub(crate) body: u32,
+    /// True if a system instruction follows the body (at `start + body`).
+    pub(crate) has_term: bool,
+    /// Static cycles of the body.
+    pub(crate) cycles: u64,
+    /// pc after the body: the terminator's pc, or `end_pc`.
+    pub(crate) fall_pc: u32,
+}
+
+/// Mutable per-block state: how often the whole body ran, and cached successors so that
+/// chaining needs no page-table lookup. Block ids are only valid until the next flush, which
+/// clears this together with the blocks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockState {
+    /// Times the whole body was executed.
+    pub(crate) execs: u64,
+    /// Block at the block's `end_pc` (fall-through), or NONE.
+    pub(crate) fall: u32,
+    /// Last other successor pc seen (taken branch, jump target).
+    pub(crate) other_pc: u32,
+    /// Its block, or NONE.
+    pub(crate) other: u32,
+}
+
+/// "No block" in links and page tables.
+pub(crate) const NO_BLOCK: u32 = NONE;
+
+/// Why no block could be built at a pc: the trap to take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FetchTrap {
+    pub(crate) cause: u32,
+    pub(crate) tval: u32,
+}
+
+/// Static cost information the translator needs.
+pub(crate) struct StaticCosts {
+    /// Cycles per class.
+    pub(crate) cycles: [u32; NUM_CLASSES],
+    /// Latency of region 0, added to every memory instruction's static cost.
+    pub(crate) ram_latency: u32,
+}
+
+/// The block cache.
+pub(crate) struct BlockCache {
+    pub(crate) map: CodeMap,
+    page_nums: Vec<u32>,
+    pub(crate) blocks: Vec<Block>,
+    pub(crate) insts: Vec<CInst>,
+    /// Static per-class counts of each block's body, branches counted as not taken
+    /// (parallel to `blocks`).
+    pub(crate) counts: Vec<[u32; NUM_CLASSES]>,
+    /// Execution counts and cached successors (parallel to `blocks`).
+    pub(crate) state: Vec<BlockState>,
+    /// Class counts of blocks dropped by flushes (execs × counts).
+    pub(crate) flushed_counts: [u64; NUM_CLASSES],
+    /// Static costs used to build blocks.
+    pub(crate) costs: StaticCosts,
+}
+
+/// The cost class an op is charged as statically (branches as not taken).
+pub(crate) fn static_class(op: Op) -> CostClass {
+    match op.class() {
+        Class::Alu => CostClass::Alu,
+        Class::Branch => CostClass::BranchNotTaken,
+        Class::Jump => CostClass::Jump,
+        Class::Load => CostClass::Load,
+        Class::Store => CostClass::Store,
+        Class::Mul => CostClass::Mul,
+        Class::Div => CostClass::Div,
+        Class::Csr => CostClass::Csr,
+        Class::Amo => CostClass::Amo,
+        Class::Fence => CostClass::Fence,
+        Class::System if op == Op::Mret => CostClass::Mret,
+        Class::System => CostClass::System,
+    }
+}
+
+/// Static cycles of one instruction.
+pub(crate) fn static_cycles(op: Op, costs: &StaticCosts) -> u32 {
+    let class = static_class(op);
+    let mem = matches!(class, CostClass::Load | CostClass::Store | CostClass::Amo);
+    costs.cycles[class as usize] + if mem { costs.ram_latency } else { 0 }
+}
+
+/// True if the op ends a block as its terminator (executed outside the hot loop).
+fn is_terminator(op: Op) -> bool {
+    matches!(op.class(), Class::Csr | Class::System) || op == Op::FenceI
+}
+
+/// True if the op ends a block as the last body instruction.
+fn ends_block(op: Op) -> bool {
+    matches!(op.class(), Class::Branch | Class::Jump)
+}
+
+impl BlockCache {
+    /// An empty cache.
+    pub(crate) fn new(costs: StaticCosts) -> BlockCache {
+        BlockCache {
+            costs,
+            map: CodeMap::new(),
+            counts: Vec::new(),
+            state: Vec::new(),
+            page_nums: Vec::new(),
+            blocks: Vec::new(),
+            insts: Vec::new(),
+            flushed_counts: [0; NUM_CLASSES],
+        }
+    }
+
+    /// The block starting at `pc`, if predecoded.
+    #[inline]
+    pub(crate) fn lookup(&self, pc: u32) -> Option<u32> {
+        self.map.lookup(pc)
+    }
+
+    /// True if any byte of `addr..addr+len` is covered by predecoded code.
+    pub(crate) fn covers(&self, addr: u32, len: u32) -> bool {
+        self.map.covers(addr, len)
+    }
+
+    fn page(&mut self, mem: &mut Memory, page: u32) -> &mut CodePage {
+        let (page_ref, new) = self.map.page_mut(page);
+        if new {
+            self.page_nums.push(page);
+            mem.set_flag(page << 12, 1, PAGE_CODE);
+        }
+        page_ref
+    }
+
+    fn mark(&mut self, mem: &mut Memory, pc: u32, len: u32) {
+        for a in [pc, pc.wrapping_add(len - 2)] {
+            let h = ((a >> 1) & 0x7FF) as usize;
+            self.page(mem, a >> 12).cov[h / 64] |= 1 << (h % 64);
+        }
+    }
+
+    /// Drops every block (folding their counts into `flushed_counts`) and clears the code
+    /// page flags.
+    pub(crate) fn flush(&mut self, mem: &mut Memory) {
+        self.flushed_counts = self.class_counts();
+        for &p in &self.page_nums {
+            mem.clear_page_flag(p, PAGE_CODE);
+        }
+        self.map.clear(&self.page_nums);
+        self.page_nums.clear();
+        self.blocks.clear();
+        self.counts.clear();
+        self.state.clear();
+        self.insts.clear();
+    }
+
+    /// Class counts of all whole-body executions so far.
+    pub(crate) fn class_counts(&self) -> [u64; NUM_CLASSES] {
+        let mut out = self.flushed_counts;
+        for (counts, st) in self.counts.iter().zip(self.state.iter()) {
+            for (acc, &c) in out.iter_mut().zip(counts.iter()) {
+                *acc += st.execs * u64::from(c);
+            }
+        }
+        out
+    }
+
+    /// Predecodes the block at `pc`. `stop_before(pc)` says where a block must not continue
+    /// (breakpoints). Err if the very first instruction cannot be fetched or decoded.
+    pub(crate) fn translate(
+        &mut self,
+        mem: &mut Memory,
+        pc: u32,
+        stop_before: &dyn Fn(u32) -> bool,
+    ) -> Result<u32, FetchTrap> {
+        let start = self.insts.len() as u32;
+        let mut cur = pc;
+        let mut pre = 0u32;
+        let mut counts = [0u32; NUM_CLASSES];
+        let mut body = 0u32;
+        let mut has_term = false;
+        let mut term_len = 0u32;
+        loop {
+            if cur != pc && (cur >> 12 != pc >> 12 || stop_before(cur)) {
+                break;
+            }
+            let Some(lo) = mem.fetch_u16(cur) else {
+                if cur == pc {
+                    return Err(FetchTrap {
+                        cause: 1,
+                        tval: cur,
+                    });
+                }
+                break;
+            };
+            let raw = if lo & 3 == 3 {
+                match mem.fetch_u16(cur.wrapping_add(2)) {
+                    Some(hi) => u32::from(lo) | u32::from(hi) << 16,
+                    None if cur == pc => {
+                        return Err(FetchTrap {
+                            cause: 1,
+                            tval: cur.wrapping_add(2),
+                        })
+                    }
+                    None => break,
+                }
+            } else {
+                u32::from(lo)
+            };
+            let d = match decode(raw) {
+                Ok(d) => d,
+                Err(e) if cur == pc => {
+                    return Err(FetchTrap {
+                        cause: 2,
+                        tval: e.raw,
+                    })
+                }
+                Err(_) => break,
+            };
+            let i = d.inst;
+            let len = u32::from(d.len);
+            let imm = match i.op.class() {
+                Class::Branch => cur.wrapping_add(i.imm as u32),
+                _ if i.op == Op::Jal => cur.wrapping_add(i.imm as u32),
+                _ => i.imm as u32,
+            };
+            let rd = if i.rd == 0 { X0_SINK } else { i.rd };
+            self.insts.push(CInst {
+                op: i.op,
+                rd,
+                rs1: i.rs1,
+                rs2: i.rs2,
+                imm,
+                pc: cur,
+                pre,
+            });
+            self.mark(mem, cur, len);
+            cur = cur.wrapping_add(len);
+            if is_terminator(i.op) {
+                has_term = true;
+                term_len = len;
+                break;
+            }
+            pre += static_cycles(i.op, &self.costs);
+            counts[static_class(i.op) as usize] += 1;
+            body += 1;
+            if ends_block(i.op) || body as usize >= MAX_BODY {
+                break;
+            }
+        }
+        let id = self.blocks.len() as u32;
+        self.blocks.push(Block {
+            end_pc: cur,
+            start,
+            body,
+            has_term,
+            cycles: u64::from(pre),
+            fall_pc: cur.wrapping_sub(term_len),
+        });
+        self.counts.push(counts);
+        self.state.push(BlockState {
+            execs: 0,
+            fall: NONE,
+            other_pc: 0,
+            other: NONE,
+        });
+        let h = ((pc >> 1) & 0x7FF) as usize;
+        self.page(mem, pc >> 12).entry[h] = id;
+        Ok(id)
+    }
+}

@@ -1,0 +1,140 @@
+//! Block terminators: CSR instructions, `ecall`, `ebreak`, `mret`, `wfi`, `fence.i`. They run
+//! outside the hot loop with exact counters (the block body before them is already accounted).
+//!
+//! `wfi` never spins: if an enabled interrupt is pending it is a no-op; otherwise the hart
+//! sleeps until the CLINT timer deadline (cycles jump there). With MTIE clear nothing can wake
+//! the hart and the run ends as [`FaultKind::Deadlock`]. In U-mode `wfi` is illegal (QEMU).
+
+use crate::cost::CostClass;
+use crate::hart::block::CInst;
+use crate::hart::csr::CsrKind;
+use crate::hart::{Mode, MIP_MTIP};
+use crate::machine::{Machine, RunOutcome};
+use crate::report::FaultKind;
+use cactus_isa::Op;
+
+/// Illegal instruction.
+const CAUSE_ILLEGAL: u32 = 2;
+
+impl Machine {
+    /// Retires one terminator of `class` and moves to `next`.
+    fn retire_one(&mut self, class: CostClass, next: u32) {
+        self.hart.cycle += u64::from(self.class_cycles[class as usize]);
+        self.hart.instret += 1;
+        self.extra_counts[class as usize] += 1;
+        self.hart.just_trapped = false;
+        self.hart.pc = next;
+    }
+
+    /// The raw bits of the instruction at `pc` (for mtval on illegal instruction).
+    fn raw_bits(&self, pc: u32) -> u32 {
+        let lo = self.bus.mem.fetch_u16(pc).unwrap_or(0);
+        if lo & 3 != 3 {
+            return u32::from(lo);
+        }
+        let hi = self.bus.mem.fetch_u16(pc.wrapping_add(2)).unwrap_or(0);
+        u32::from(lo) | u32::from(hi) << 16
+    }
+
+    fn illegal(&mut self, pc: u32) -> Option<RunOutcome> {
+        let bits = self.raw_bits(pc);
+        self.take_trap(CAUSE_ILLEGAL, bits, pc)
+    }
+
+    /// Executes terminator `ins`; `next` is the pc after it. Returns an outcome if the run
+    /// ends.
+    pub(crate) fn exec_terminator(&mut self, ins: CInst, next: u32) -> Option<RunOutcome> {
+        let pc = ins.pc;
+        self.hart.pc = pc;
+        match ins.op {
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
+                let kind = match ins.op {
+                    Op::Csrrw | Op::Csrrwi => CsrKind::Write,
+                    Op::Csrrs | Op::Csrrsi => CsrKind::Set,
+                    _ => CsrKind::Clear,
+                };
+                let imm_form = matches!(ins.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci);
+                let src = if imm_form {
+                    u32::from(ins.rs1)
+                } else {
+                    self.hart.reg(ins.rs1.into())
+                };
+                let cost = u64::from(self.class_cycles[CostClass::Csr as usize]);
+                let rd_x0 = ins.rd == crate::hart::block::X0_SINK;
+                match self.csr_op(ins.imm as u16, kind, src, rd_x0, ins.rs1 == 0, cost) {
+                    Ok(v) => {
+                        self.hart.x[ins.rd as usize] = v;
+                        self.retire_one(CostClass::Csr, next);
+                        self.next_event = 0;
+                        None
+                    }
+                    Err(()) => self.illegal(pc),
+                }
+            }
+            Op::Ecall => {
+                let cause = if self.hart.mode == Mode::User { 8 } else { 11 };
+                self.take_trap(cause, 0, pc)
+            }
+            Op::Ebreak => self.take_trap(3, 0, pc),
+            Op::Mret => {
+                if self.hart.mode != Mode::Machine {
+                    return self.illegal(pc);
+                }
+                self.hart.cycle += u64::from(self.class_cycles[CostClass::Mret as usize]);
+                self.hart.instret += 1;
+                self.extra_counts[CostClass::Mret as usize] += 1;
+                self.hart.just_trapped = false;
+                self.do_mret();
+                None
+            }
+            Op::Wfi => {
+                // QEMU 7.2 (which has S-mode) makes wfi illegal in U-mode whatever TW says;
+                // we follow it so the same ELF behaves the same.
+                if self.hart.mode == Mode::User {
+                    return self.illegal(pc);
+                }
+                self.retire_one(CostClass::System, next);
+                self.next_event = 0;
+                if self.mip() & self.hart.mie != 0 {
+                    return None;
+                }
+                let deadline = if self.hart.mie & MIP_MTIP != 0 {
+                    self.bus.clint.timer_deadline(self.hart.cycle)
+                } else {
+                    None
+                };
+                match deadline {
+                    Some(d) => {
+                        if let Some(max) = self.max_cycles {
+                            if d > max {
+                                self.hart.cycle = self.hart.cycle.max(max);
+                                let pc = self.hart.pc;
+                                return Some(RunOutcome::CycleLimit(self.fault_report(
+                                    FaultKind::CycleLimit,
+                                    0,
+                                    0,
+                                    pc,
+                                )));
+                            }
+                        }
+                        self.sleep_cycles += d - self.hart.cycle;
+                        self.hart.cycle = d;
+                        None
+                    }
+                    None => Some(RunOutcome::Fault(self.fault_report(
+                        FaultKind::Deadlock,
+                        0,
+                        0,
+                        pc,
+                    ))),
+                }
+            }
+            Op::FenceI => {
+                self.retire_one(CostClass::Fence, next);
+                self.cache.flush(&mut self.bus.mem);
+                None
+            }
+            _ => unreachable!("{:?} is not a block terminator", ins.op),
+        }
+    }
+}

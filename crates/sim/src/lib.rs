@@ -1,0 +1,43 @@
+//! cactus-sim: a deterministic RV32IMAC + Zicsr + Zifencei machine with M and U modes, QEMU
+//! virt's memory map (RAM, 16550 UART, CLINT, test finisher), HTIF `tohost`, the
+//! simulation-only trace device and ownership oracle (docs/trace-device.md), and a per-class
+//! cycle and energy model read from TOML profiles (docs/profiles.md).
+//!
+//! Design (docs/simulator-design.md): instructions are decoded once by `cactus_isa::decode`
+//! into basic blocks of compact instructions, cached per 4 KiB page; a block body runs in a
+//! tight `match` loop and its static cycles and class counts are added once per block.
+//! Same ELF + profile + options always give the same cycles, instructions, energy and events.
+
+mod bus;
+mod config;
+mod cost;
+mod devices;
+mod error;
+mod events;
+mod hart;
+mod loader;
+mod machine;
+mod machine_access;
+mod memory;
+mod oracle;
+mod profile;
+mod report;
+mod stats;
+mod stats_build;
+
+pub use config::{MachineConfig, OracleMode};
+pub use cost::{CostClass, COST_CLASSES, NUM_CLASSES};
+pub use devices::clint::CLINT_BASE;
+pub use devices::finisher::FINISHER_BASE;
+pub use devices::trace::{TRACE_BASE, TRACE_ID, TRACE_VERSION};
+pub use devices::uart::UART_BASE;
+pub use devices::DEVICE_LATENCY;
+pub use error::{LoadError, MemError, ProfileError};
+pub use events::{Event, EventKind, NOBODY};
+pub use hart::csr::MISA;
+pub use hart::Mode;
+pub use loader::ElfInfo;
+pub use machine::{Machine, RunOutcome};
+pub use profile::{CycleTable, EnergyTable, MemoryRegion, Misaligned, Profile};
+pub use report::{cause_name, FaultKind, FaultReport, ViolationReport, ABI_NAMES};
+pub use stats::{ClassStats, ModeStats, RegionStats, Stats, TaskStats, MAX_LISTED_VIOLATIONS};

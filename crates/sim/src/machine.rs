@@ -1,0 +1,325 @@
+//! The machine: hart + bus + block cache, and the public run/step/inspect API
+//! (see /work/notes/sim-api.md). The run loop looks up (or predecodes) the block at pc, runs
+//! its body in the hot loop, adds the block's static cycles and counts once, runs the block's
+//! terminator if any, and checks interrupts and the cycle limit only when the cycle counter
+//! passes the precomputed next-event cycle.
+
+use crate::bus::{Bus, Ctx, Pending};
+use crate::config::{MachineConfig, OracleMode};
+use crate::cost::{CostClass, COST_CLASSES, NUM_CLASSES};
+use crate::devices::clint::Clint;
+use crate::devices::trace::TraceDevice;
+use crate::devices::uart::Uart;
+use crate::error::LoadError;
+use crate::hart::block::{static_class, BlockCache, FetchTrap, StaticCosts};
+use crate::hart::exec::{run_blocks, DynCosts, Exit};
+use crate::hart::Hart;
+use crate::loader::{load_elf, ElfInfo};
+use crate::memory::{Memory, PAGE_HTIF};
+use crate::oracle::Oracle;
+use crate::profile::{Misaligned, Profile};
+use crate::report::{FaultKind, FaultReport, ViolationReport};
+use crate::stats::{ModeStats, TaskTable};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How a run (or step) ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunOutcome {
+    /// The guest ended through the test finisher (0x5555 -> 0, (code<<16)|0x3333 -> code) or
+    /// tohost ((code<<1)|1 -> code).
+    Exited {
+        /// Exit code.
+        code: u32,
+    },
+    /// Exception with no handler (mtvec == 0), a double fault, a wfi deadlock or a reset
+    /// request (see [`FaultKind`]).
+    Fault(Box<FaultReport>),
+    /// max_cycles reached.
+    CycleLimit(Box<FaultReport>),
+    /// A breakpoint was reached (pc not yet executed).
+    Breakpoint {
+        /// The breakpoint address.
+        pc: u32,
+    },
+    /// An ownership-oracle violation under [`OracleMode::Stop`].
+    OracleViolation(Box<ViolationReport>),
+}
+
+/// One simulated RV32IMAC machine.
+pub struct Machine {
+    pub(crate) hart: Hart,
+    pub(crate) bus: Bus,
+    pub(crate) cache: BlockCache,
+    pub(crate) profile: Profile,
+    pub(crate) class_cycles: [u32; NUM_CLASSES],
+    pub(crate) dyn_costs: DynCosts,
+    pub(crate) max_cycles: Option<u64>,
+    pub(crate) breakpoints: BTreeSet<u32>,
+    pub(crate) next_event: u64,
+    pub(crate) taken: u64,
+    /// Class counts not covered by whole-block executions: partial bodies, terminators, trap
+    /// entries.
+    pub(crate) extra_counts: [u64; NUM_CLASSES],
+    pub(crate) traps_by_cause: BTreeMap<u32, u64>,
+    pub(crate) interrupts: u64,
+    /// [user, machine].
+    pub(crate) mode_stats: [ModeStats; 2],
+    pub(crate) mode_since: (u64, u64),
+    pub(crate) sleep_cycles: u64,
+    pub(crate) elf: Option<ElfInfo>,
+}
+
+impl Machine {
+    /// A machine after reset (pc 0, M-mode, zeroed memory) for `config`.
+    pub fn new(config: MachineConfig) -> Machine {
+        let profile = config.profile;
+        let mut class_cycles = [0u32; NUM_CLASSES];
+        for c in COST_CLASSES {
+            class_cycles[c as usize] = profile.cycles().get(c);
+        }
+        let ram_latency = profile.memory()[0].latency;
+        let mis_mask = match profile.misaligned() {
+            Misaligned::Emulate => [0; 5],
+            Misaligned::Trap => [0, 0, 1, 0, 3],
+        };
+        let bus = Bus {
+            mem: Memory::new(profile.memory()),
+            uart: Uart::new(),
+            clint: Clint::new(profile.clock_hz(), profile.timebase_hz()),
+            trace: TraceDevice::new(),
+            oracle: Oracle::new(),
+            oracle_stop: config.oracle == OracleMode::Stop,
+            tasks: TaskTable::new(),
+            tohost: None,
+            reservation: None,
+            record_events: config.record_events,
+            events: Vec::new(),
+            violations: Vec::new(),
+            pending: None,
+            irq_dirty: false,
+            code_dirty: false,
+            trace_loads: 0,
+            trace_stores: 0,
+            device_accesses: 0,
+            markers: 0,
+            mis_mask,
+            ram_latency,
+        };
+        let taken_delta = u64::from(class_cycles[CostClass::BranchTaken as usize])
+            .wrapping_sub(u64::from(class_cycles[CostClass::BranchNotTaken as usize]));
+        Machine {
+            hart: Hart::new(),
+            bus,
+            cache: BlockCache::new(StaticCosts {
+                cycles: class_cycles,
+                ram_latency,
+            }),
+            profile,
+            class_cycles,
+            dyn_costs: DynCosts { taken_delta },
+            max_cycles: config.max_cycles,
+            breakpoints: BTreeSet::new(),
+            next_event: 0,
+            taken: 0,
+            extra_counts: [0; NUM_CLASSES],
+            traps_by_cause: BTreeMap::new(),
+            interrupts: 0,
+            mode_stats: [ModeStats::default(); 2],
+            mode_since: (0, 0),
+            sleep_cycles: 0,
+            elf: None,
+        }
+    }
+
+    /// The profile the machine runs with.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Loads an ELF: checks ELF32, RISC-V, little-endian, executable; copies PT_LOAD segments
+    /// (zero-filling bss) into memory regions; sets pc = entry; finds `tohost`. Nothing is
+    /// written if any check fails.
+    pub fn load_elf(&mut self, bytes: &[u8]) -> Result<ElfInfo, LoadError> {
+        let info = load_elf(&mut self.bus.mem, bytes)?;
+        self.cache.flush(&mut self.bus.mem);
+        self.hart.pc = info.entry;
+        self.bus.tohost = info.tohost;
+        if let Some(t) = info.tohost {
+            self.bus.mem.set_flag(t, 4, PAGE_HTIF);
+        }
+        self.elf = Some(info.clone());
+        Ok(info)
+    }
+
+    /// Context for events raised outside the hot loop.
+    pub(crate) fn ctx_now(&self, pc: u32) -> Ctx {
+        Ctx {
+            cycle: self.hart.cycle,
+            mcycle: self.hart.cycle.wrapping_add(self.hart.mcycle_off),
+            instret: self.hart.instret,
+            pc,
+            in_trap: self.hart.in_trap,
+            static_cost: 0,
+        }
+    }
+
+    /// Runs until an outcome. Never panics on guest behaviour. A writer UART sink is flushed
+    /// before returning.
+    pub fn run(&mut self) -> RunOutcome {
+        let outcome = self.run_inner();
+        self.bus.uart.flush();
+        outcome
+    }
+
+    fn run_inner(&mut self) -> RunOutcome {
+        let mut first = true;
+        loop {
+            if self.hart.cycle >= self.next_event {
+                if let Some(o) = self.check_events() {
+                    return o;
+                }
+            }
+            if !first && !self.breakpoints.is_empty() && self.breakpoints.contains(&self.hart.pc) {
+                return RunOutcome::Breakpoint { pc: self.hart.pc };
+            }
+            first = false;
+            if let Some(o) = self.exec_block(u32::MAX) {
+                return o;
+            }
+        }
+    }
+
+    /// Executes exactly one instruction (or takes one trap/interrupt). None = nothing ended.
+    pub fn step(&mut self) -> Option<RunOutcome> {
+        if let Some(max) = self.max_cycles {
+            if self.hart.cycle >= max {
+                let pc = self.hart.pc;
+                return Some(RunOutcome::CycleLimit(self.fault_report(
+                    FaultKind::CycleLimit,
+                    0,
+                    0,
+                    pc,
+                )));
+            }
+        }
+        if let Some(cause) = self.pending_interrupt() {
+            let pc = self.hart.pc;
+            return self.take_trap(cause, 0, pc);
+        }
+        let out = self.exec_block(1);
+        self.next_event = 0;
+        out
+    }
+
+    /// Looks up or predecodes the block at pc and runs up to `limit` instructions of it.
+    fn exec_block(&mut self, limit: u32) -> Option<RunOutcome> {
+        let pc = self.hart.pc;
+        let id = match self.cache.lookup(pc) {
+            Some(id) => id,
+            None => {
+                let bps = &self.breakpoints;
+                match self
+                    .cache
+                    .translate(&mut self.bus.mem, pc, &|a| bps.contains(&a))
+                {
+                    Ok(id) => id,
+                    Err(FetchTrap { cause, tval }) => return self.take_trap(cause, tval, pc),
+                }
+            }
+        };
+        let chain = limit == u32::MAX && self.breakpoints.is_empty();
+        let exit = run_blocks(
+            &mut self.hart,
+            &mut self.bus,
+            &mut self.cache,
+            id,
+            limit,
+            self.next_event,
+            chain,
+            &self.dyn_costs,
+            &mut self.taken,
+        );
+        match exit {
+            Exit::Continue => None,
+            Exit::Retired {
+                id,
+                n,
+                extra,
+                stopped,
+            } => {
+                self.account(id, n, extra);
+                let block = &self.cache.blocks[id as usize];
+                let term = (!stopped && n == block.body && block.has_term && limit > n)
+                    .then(|| (self.cache.insts[(block.start + n) as usize], block.end_pc));
+                // NOTE: after_stop may flush the cache; `block` is not used past this point.
+                if let Some(o) = self.after_stop() {
+                    return Some(o);
+                }
+                let (term, next) = term?;
+                self.exec_terminator(term, next)
+            }
+            Exit::Exception {
+                id,
+                n,
+                extra,
+                cause,
+                tval,
+            } => {
+                self.account(id, n, extra);
+                let epc = self.cache.insts[(self.cache.blocks[id as usize].start + n) as usize].pc;
+                self.hart.pc = epc;
+                self.take_trap(cause, tval, epc)
+            }
+        }
+    }
+
+    /// Adds the cost of `n` retired body instructions of block `id` plus `extra` cycles.
+    fn account(&mut self, id: u32, n: u32, extra: u64) {
+        let block = &self.cache.blocks[id as usize];
+        if n == block.body {
+            self.cache.state[id as usize].execs += 1;
+            self.hart.cycle = self
+                .hart
+                .cycle
+                .wrapping_add(block.cycles)
+                .wrapping_add(extra);
+        } else {
+            let start = block.start as usize;
+            let insts = &self.cache.insts[start..start + n as usize + 1];
+            for ins in &insts[..n as usize] {
+                self.extra_counts[static_class(ins.op) as usize] += 1;
+            }
+            let pre = u64::from(insts[n as usize].pre);
+            self.hart.cycle = self.hart.cycle.wrapping_add(pre).wrapping_add(extra);
+        }
+        self.hart.instret += u64::from(n);
+        if n > 0 {
+            self.hart.just_trapped = false;
+        }
+    }
+
+    /// Handles what a stopped block left behind: code invalidation, device changes, exits.
+    fn after_stop(&mut self) -> Option<RunOutcome> {
+        if self.bus.code_dirty {
+            self.bus.code_dirty = false;
+            self.cache.flush(&mut self.bus.mem);
+        }
+        if self.bus.irq_dirty {
+            self.bus.irq_dirty = false;
+            self.next_event = 0;
+        }
+        match self.bus.pending.take()? {
+            Pending::Exit(code) => Some(RunOutcome::Exited { code }),
+            Pending::Reset => {
+                let pc = self.hart.pc;
+                Some(RunOutcome::Fault(self.fault_report(
+                    FaultKind::Reset,
+                    0,
+                    0,
+                    pc,
+                )))
+            }
+            Pending::Violation(v) => Some(RunOutcome::OracleViolation(v)),
+        }
+    }
+}

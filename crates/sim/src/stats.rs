@@ -1,0 +1,224 @@
+//! Run statistics: instruction and cycle counts, energy, per-class and per-mode figures, traps,
+//! oracle violations and per-task figures from the trace device. Energy is computed here, from
+//! counters, never in the hot loop.
+
+use crate::cost::{CostClass, COST_CLASSES};
+use crate::events::NOBODY;
+use crate::report::ViolationReport;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// At most this many violations are listed in [`Stats::violations`] (all are counted).
+pub const MAX_LISTED_VIOLATIONS: usize = 1000;
+
+/// Per-task figures gathered from trace-device events.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TaskStats {
+    /// Task id.
+    pub id: u32,
+    /// Name from TASK_CREATE (empty if never created).
+    pub name: String,
+    /// Priority from TASK_CREATE.
+    pub priority: u32,
+    /// Times the task was switched in.
+    pub switches: u64,
+    /// Cycles while the task was running (between TASK_SWITCH events).
+    pub cycles: u64,
+    /// Instructions retired while the task was running.
+    pub instructions: u64,
+    /// Highest STACK_HWM `used` value seen.
+    pub stack_hwm: u32,
+    /// Budget from the last STACK_HWM sample.
+    pub stack_budget: u32,
+    /// Number of STACK_HWM samples.
+    pub hwm_samples: u64,
+    /// OVERFLOW events for the task.
+    pub overflows: u64,
+    /// Bytes this task lent to others (REGION_LEND, bytes that moved).
+    pub lent_bytes: u64,
+    /// Bytes this task borrowed.
+    pub borrowed_bytes: u64,
+    /// Exit reason from TASK_EXIT, if it exited.
+    pub exit_reason: Option<u32>,
+}
+
+/// Task bookkeeping driven by trace events.
+pub(crate) struct TaskTable {
+    tasks: BTreeMap<u32, TaskStats>,
+    running: u32,
+    since_cycle: u64,
+    since_instret: u64,
+}
+
+impl TaskTable {
+    pub(crate) fn new() -> TaskTable {
+        TaskTable {
+            tasks: BTreeMap::new(),
+            running: NOBODY,
+            since_cycle: 0,
+            since_instret: 0,
+        }
+    }
+
+    fn entry(&mut self, id: u32) -> &mut TaskStats {
+        self.tasks.entry(id).or_insert_with(|| TaskStats {
+            id,
+            ..TaskStats::default()
+        })
+    }
+
+    pub(crate) fn create(&mut self, id: u32, priority: u32, name: &str) {
+        let t = self.entry(id);
+        t.name = name.to_string();
+        t.priority = priority;
+    }
+
+    pub(crate) fn switch_to(&mut self, id: u32, cycle: u64, instret: u64) {
+        self.account(cycle, instret);
+        self.running = id;
+        if id != NOBODY {
+            self.entry(id).switches += 1;
+        }
+    }
+
+    fn account(&mut self, cycle: u64, instret: u64) {
+        let (dc, di) = (
+            cycle.saturating_sub(self.since_cycle),
+            instret.saturating_sub(self.since_instret),
+        );
+        self.since_cycle = cycle;
+        self.since_instret = instret;
+        if self.running != NOBODY {
+            let t = self.entry(self.running);
+            t.cycles += dc;
+            t.instructions += di;
+        }
+    }
+
+    pub(crate) fn exit(&mut self, id: u32, reason: u32) {
+        self.entry(id).exit_reason = Some(reason);
+    }
+
+    pub(crate) fn lend(&mut self, lender: u32, borrower: u32, moved: u32) {
+        self.entry(lender).lent_bytes += u64::from(moved);
+        self.entry(borrower).borrowed_bytes += u64::from(moved);
+    }
+
+    pub(crate) fn hwm(&mut self, id: u32, used: u32, budget: u32) {
+        let t = self.entry(id);
+        t.stack_hwm = t.stack_hwm.max(used);
+        t.stack_budget = budget;
+        t.hwm_samples += 1;
+    }
+
+    pub(crate) fn overflow(&mut self, id: u32) {
+        self.entry(id).overflows += 1;
+    }
+
+    /// Name of a task ("" if unknown or NOBODY).
+    pub(crate) fn name(&self, id: u32) -> String {
+        self.tasks
+            .get(&id)
+            .map(|t| t.name.clone())
+            .unwrap_or_default()
+    }
+
+    /// Snapshot with the running task's time accounted up to (cycle, instret).
+    pub(crate) fn snapshot(&self, cycle: u64, instret: u64) -> Vec<TaskStats> {
+        let mut out: Vec<TaskStats> = self.tasks.values().cloned().collect();
+        if let Some(t) = out.iter_mut().find(|t| t.id == self.running) {
+            t.cycles += cycle.saturating_sub(self.since_cycle);
+            t.instructions += instret.saturating_sub(self.since_instret);
+        }
+        out
+    }
+}
+
+/// Count and energy of one cost class.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassStats {
+    /// Class name (profile key, or "trace").
+    pub class: &'static str,
+    /// Instructions (or trap entries) of the class.
+    pub count: u64,
+    /// Energy in nJ.
+    pub energy_nj: f64,
+}
+
+/// Data accesses and energy of one memory region.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegionStats {
+    /// Region name from the profile.
+    pub name: String,
+    /// Data accesses (loads, stores, AMOs) that hit the region.
+    pub accesses: u64,
+    /// Energy in nJ.
+    pub energy_nj: f64,
+}
+
+/// Cycles and instructions spent in one privilege mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ModeStats {
+    /// Cycles.
+    pub cycles: u64,
+    /// Instructions retired.
+    pub instructions: u64,
+}
+
+/// Statistics of a run so far. Deterministic: same ELF, profile and options give equal Stats.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    /// Profile name.
+    pub profile: String,
+    /// Instructions retired.
+    pub instructions: u64,
+    /// Simulated cycles.
+    pub cycles: u64,
+    /// Simulated time in seconds (cycles / clock_hz).
+    pub seconds: f64,
+    /// Total energy in nJ (classes plus region accesses).
+    pub energy_nj: f64,
+    /// Per-class counts and energy, in a fixed order.
+    pub classes: Vec<ClassStats>,
+    /// Per-region accesses and energy, in profile order.
+    pub regions: Vec<RegionStats>,
+    /// Device-window accesses (UART, CLINT, finisher; trace accesses are a class).
+    pub device_accesses: u64,
+    /// M-mode figures.
+    pub machine_mode: ModeStats,
+    /// U-mode figures.
+    pub user_mode: ModeStats,
+    /// Traps taken by mcause (interrupts have bit 31 set), ascending.
+    pub traps_by_cause: BTreeMap<u32, u64>,
+    /// Interrupts taken.
+    pub interrupts: u64,
+    /// Cycles skipped by `wfi` sleeping until the timer deadline (included in `cycles`).
+    pub sleep_cycles: u64,
+    /// Oracle violations (all of them).
+    pub oracle_violations: u64,
+    /// The first violations (at most MAX_LISTED_VIOLATIONS).
+    pub violations: Vec<ViolationReport>,
+    /// Per-task figures, by task id.
+    pub tasks: Vec<TaskStats>,
+    /// MARKER events committed.
+    pub markers: u64,
+}
+
+/// Builds the per-class list from counts and the profile's energy table.
+pub(crate) fn class_stats(
+    counts: &[u64; crate::cost::NUM_CLASSES],
+    energy: &crate::profile::EnergyTable,
+) -> Vec<ClassStats> {
+    COST_CLASSES
+        .iter()
+        .map(|&c| ClassStats {
+            class: c.key(),
+            count: counts[c as usize],
+            energy_nj: if c == CostClass::Trace {
+                0.0
+            } else {
+                counts[c as usize] as f64 * energy.get(c) / 1000.0
+            },
+        })
+        .collect()
+}

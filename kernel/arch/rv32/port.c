@@ -1,0 +1,63 @@
+/* RV32 machine-mode port: context initialisation, trap dispatch and the layout checks that tie
+ * the assembly in trap.S to struct port_context. */
+#include <stddef.h>
+#include "port.h"
+
+_Static_assert(offsetof(struct port_context, ra) == CTX_RA, "CTX_RA");
+_Static_assert(offsetof(struct port_context, sp) == CTX_SP, "CTX_SP");
+_Static_assert(offsetof(struct port_context, t0) == CTX_X(5), "t0");
+_Static_assert(offsetof(struct port_context, s0) == CTX_X(8), "s0");
+_Static_assert(offsetof(struct port_context, s1) == CTX_X(9), "s1");
+_Static_assert(offsetof(struct port_context, a0) == CTX_A0, "a0");
+_Static_assert(offsetof(struct port_context, a1) == CTX_A1, "a1");
+_Static_assert(offsetof(struct port_context, a2) == CTX_A2, "a2");
+_Static_assert(offsetof(struct port_context, a7) == CTX_X(17), "a7");
+_Static_assert(offsetof(struct port_context, s2) == CTX_X(18), "s2");
+_Static_assert(offsetof(struct port_context, s11) == CTX_X(27), "s11");
+_Static_assert(offsetof(struct port_context, t3) == CTX_X(28), "t3");
+_Static_assert(offsetof(struct port_context, t6) == CTX_X(31), "t6");
+_Static_assert(offsetof(struct port_context, pc) == CTX_PC, "pc");
+_Static_assert(sizeof(struct port_context) == CTX_SIZE, "context size");
+
+struct port_context *volatile port_current;
+
+extern char port_kstack_bottom[], port_kstack_top[];
+
+void port_context_init(struct port_context *ctx, void (*entry)(void *), void *arg, uintptr_t sp,
+                       void (*exit_fn)(void))
+{
+    uint32_t *w = (uint32_t *)ctx;
+    for (size_t i = 0; i < sizeof(*ctx) / 4; i++)
+        w[i] = 0;
+    ctx->ra = (uint32_t)(uintptr_t)exit_fn;
+    ctx->sp = (uint32_t)sp;
+    ctx->a0 = (uint32_t)(uintptr_t)arg;
+    ctx->pc = (uint32_t)(uintptr_t)entry;
+}
+
+int port_in_kernel_stack(uintptr_t sp)
+{
+    return sp >= (uintptr_t)port_kstack_bottom && sp <= (uintptr_t)port_kstack_top;
+}
+
+#define MCAUSE_INTERRUPT 0x80000000u
+#define IRQ_M_TIMER 7u
+
+/* Exceptions: kept out of port_trap so the timer path stays a frameless tail call. */
+static __attribute__((noinline)) void port_exception(uint32_t mcause)
+{
+    /* Whichever task this trap resumes runs with interrupts enabled (trap.S exits with mret and
+     * relies on MPIE = 1; a task that faulted with interrupts masked left MPIE = 0). */
+    __asm__ volatile("csrs mstatus, %0" ::"r"(MSTATUS_MPIE));
+    uint32_t tval;
+    __asm__ volatile("csrr %0, mtval" : "=r"(tval));
+    k_exception(mcause, port_current->pc, tval);
+}
+
+void port_trap(uint32_t mcause)
+{
+    if (__builtin_expect(mcause == (MCAUSE_INTERRUPT | IRQ_M_TIMER), 1))
+        k_tick_interrupt();
+    else
+        port_exception(mcause);
+}

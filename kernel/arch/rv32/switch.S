@@ -1,0 +1,110 @@
+/* Voluntary kernel entry (yield and every other kernel call) and the resumption of voluntary
+ * contexts, for RV32 M-mode. Kernel calls are plain calls with interrupts masked, so only the
+ * callee-saved state (ra, sp, s0-s11) and the result (a0) belong to a voluntary context; see
+ * docs/kernel.md. Offsets come from port.h (checked in port.c).
+ *
+ * NOTE: the yield path is measured instruction by instruction (`cactus bench kernel`): keep it
+ * straight-line, and keep port_resume right after the call to k_yield (it falls through). */
+#include "port.h"
+
+#define SAVE(r, n) sw r, CTX_X(n)(t6)
+#define SAVEA(r, n) sw r, CTX_X(n)(a0)
+#define LOADA(r, n) lw r, CTX_X(n)(a0)
+
+    .section .text.port, "ax"
+
+/* ---- First resumption of port_current (interrupts masked) ---------------------------------- */
+    .globl port_start
+port_start:
+    lui t0, %hi(port_current)
+    lw a0, %lo(port_current)(t0)
+    j port_resume
+
+/* ---- Voluntary yield: eager save of the callee-saved state, then k_yield() ----------------- */
+    .globl port_yield
+    .globl cactus_yield
+port_yield:
+cactus_yield:
+    csrci mstatus, MSTATUS_MIE
+    csrr a0, mscratch               /* a0 = own context: k_yield's argument */
+    sw ra, CTX_RA(a0)
+    sw sp, CTX_SP(a0)
+    SAVEA(s0, 8)
+    SAVEA(s1, 9)
+    SAVEA(s2, 18)
+    SAVEA(s3, 19)
+    SAVEA(s4, 20)
+    SAVEA(s5, 21)
+    SAVEA(s6, 22)
+    SAVEA(s7, 23)
+    SAVEA(s8, 24)
+    SAVEA(s9, 25)
+    SAVEA(s10, 26)
+    SAVEA(s11, 27)
+    sw zero, CTX_PC(a0)
+    la sp, port_kstack_top
+    call k_yield                    /* a0 = the context to resume (port_current) */
+    /* fall through */
+
+/* ---- Resume context a0 from kernel code that is not a trap (interrupts masked) ------------- */
+port_resume:
+    csrw mscratch, a0
+    lw t0, CTX_PC(a0)
+    bnez t0, 1f
+    lw ra, CTX_RA(a0)
+    lw sp, CTX_SP(a0)
+    LOADA(s0, 8)
+    LOADA(s1, 9)
+    LOADA(s2, 18)
+    LOADA(s3, 19)
+    LOADA(s4, 20)
+    LOADA(s5, 21)
+    LOADA(s6, 22)
+    LOADA(s7, 23)
+    LOADA(s8, 24)
+    LOADA(s9, 25)
+    LOADA(s10, 26)
+    LOADA(s11, 27)
+    LOADA(a0, 10)                   /* the result of the call the task made; base register last */
+    csrsi mstatus, MSTATUS_MIE
+    ret
+1:  mv t6, a0
+    j port_resume_full
+
+/* ---- Generic kernel call: a0-a3 arguments, a4 = C function; lazy save --------------------- */
+    .globl port_syscall
+port_syscall:
+    csrci mstatus, MSTATUS_MIE
+    csrr t6, mscratch
+    sw ra, CTX_RA(t6)
+    sw sp, CTX_SP(t6)
+    sw zero, CTX_PC(t6)
+    la sp, port_kstack_top
+    jalr a4                         /* C preserves s0-s11: they still hold the caller's values */
+    lui t0, %hi(port_current)
+    lw t1, %lo(port_current)(t0)
+    csrr t6, mscratch
+    bne t1, t6, 1f
+    lw t0, CTX_PC(t6)               /* the kernel rewrote our own context (restart) */
+    bnez t0, port_resume_full
+    lw ra, CTX_RA(t6)
+    lw sp, CTX_SP(t6)
+    csrsi mstatus, MSTATUS_MIE
+    ret
+1:  lw t0, CTX_PC(t6)               /* suspend the caller unless the kernel rewrote its context */
+    bnez t0, 2f
+    SAVE(a0, 10)
+    SAVE(s0, 8)
+    SAVE(s1, 9)
+    SAVE(s2, 18)
+    SAVE(s3, 19)
+    SAVE(s4, 20)
+    SAVE(s5, 21)
+    SAVE(s6, 22)
+    SAVE(s7, 23)
+    SAVE(s8, 24)
+    SAVE(s9, 25)
+    SAVE(s10, 26)
+    SAVE(s11, 27)
+2:  mv a0, t1
+    j port_resume

@@ -1,0 +1,151 @@
+/* Trap entry and exit, and the full-context restore, for RV32 M-mode.
+ *
+ * Invariants: mscratch holds the running task's context pointer whenever a task runs; kernel C
+ * code runs only on port_kstack (never on a task stack); on every exit path the context named by
+ * port_current is loaded into mscratch and resumed. Offsets come from port.h (checked in port.c).
+ *
+ * Lazy save: the entry stores only what C code may clobber (ra, sp, t0-t6, a0-a7) and mepc;
+ * s0-s11 still hold the interrupted task's values when port_trap returns (C preserves them), so
+ * they are stored only when another task is resumed. A trap that does not switch restores 16
+ * registers and returns; one that switches stores the other 12 first.
+ * Every exit leaves through mret with mstatus.MPP = M and MPIE = 1: an interrupt was taken with
+ * MIE = 1 (so MPIE = 1), and port_trap sets MPIE for exceptions. */
+#include "port.h"
+
+#define SAVE(r, n) sw r, CTX_X(n)(t6)
+#define LOAD(r, n) lw r, CTX_X(n)(t6)
+#define LOADA(r, n) lw r, CTX_X(n)(a0)
+
+    .section .text.port, "ax"
+
+/* ---- Trap entry (mtvec, direct mode) --------------------------------------------------- */
+    .globl port_trap_entry
+    .align 4
+port_trap_entry:
+    csrrw t6, mscratch, t6          /* t6 = context, mscratch = task's t6 */
+    sw ra, CTX_RA(t6)
+    sw sp, CTX_SP(t6)
+    SAVE(t0, 5)
+    SAVE(t1, 6)
+    SAVE(t2, 7)
+    SAVE(a0, 10)
+    SAVE(a1, 11)
+    SAVE(a2, 12)
+    SAVE(a3, 13)
+    SAVE(a4, 14)
+    SAVE(a5, 15)
+    SAVE(a6, 16)
+    SAVE(a7, 17)
+    SAVE(t3, 28)
+    SAVE(t4, 29)
+    SAVE(t5, 30)
+    csrrw t5, mscratch, t6          /* t5 = task's t6, mscratch = context again */
+    SAVE(t5, 31)
+    csrr t5, mepc
+    sw t5, CTX_PC(t6)
+    la sp, port_kstack_top
+    csrr a0, mcause
+    call port_trap
+    lui t0, %hi(port_current)
+    lw a0, %lo(port_current)(t0)
+    csrr t6, mscratch               /* the context the trap interrupted */
+    beq a0, t6, port_trap_same
+    /* Switch (falls through: the preemption path takes no branch here). t6 = context left
+     * (complete it with s0-s11), a0 = context to resume. Storing s0-s11 into a context the
+     * kernel rewrote (a killed or restarted task) is harmless: a fresh context starts at its
+     * entry function, which reads no callee-saved register. */
+    SAVE(s0, 8)
+    SAVE(s1, 9)
+    SAVE(s2, 18)
+    SAVE(s3, 19)
+    SAVE(s4, 20)
+    SAVE(s5, 21)
+    SAVE(s6, 22)
+    SAVE(s7, 23)
+    SAVE(s8, 24)
+    SAVE(s9, 25)
+    SAVE(s10, 26)
+    SAVE(s11, 27)
+    csrw mscratch, a0
+    lw t0, CTX_PC(a0)
+    bnez t0, 1f
+    /* Voluntary context resumed from a trap: leave through mret so the trap ends. */
+    lw ra, CTX_RA(a0)
+    lw sp, CTX_SP(a0)
+    LOADA(s0, 8)
+    LOADA(s1, 9)
+    LOADA(s2, 18)
+    LOADA(s3, 19)
+    LOADA(s4, 20)
+    LOADA(s5, 21)
+    LOADA(s6, 22)
+    LOADA(s7, 23)
+    LOADA(s8, 24)
+    LOADA(s9, 25)
+    LOADA(s10, 26)
+    LOADA(s11, 27)
+    csrw mepc, ra
+    LOADA(a0, 10)
+    mret
+1:  mv t6, a0
+    j port_resume_full
+
+port_trap_same:
+    /* Same task (its context may have been rewritten by a restart): s0-s11 are still live. */
+    lw t0, CTX_PC(t6)
+    csrw mepc, t0
+    lw ra, CTX_RA(t6)
+    lw sp, CTX_SP(t6)
+    LOAD(t0, 5)
+    LOAD(t1, 6)
+    LOAD(t2, 7)
+    LOAD(a0, 10)
+    LOAD(a1, 11)
+    LOAD(a2, 12)
+    LOAD(a3, 13)
+    LOAD(a4, 14)
+    LOAD(a5, 15)
+    LOAD(a6, 16)
+    LOAD(a7, 17)
+    LOAD(t3, 28)
+    LOAD(t4, 29)
+    LOAD(t5, 30)
+    LOAD(t6, 31)
+    mret
+
+/* ---- Full restore: t6 = context, t0 = its pc; interrupts masked ----------------------------- */
+    .globl port_resume_full
+port_resume_full:
+    csrw mepc, t0
+    li t0, MSTATUS_MPP_M | MSTATUS_MPIE
+    csrs mstatus, t0
+    lw ra, CTX_RA(t6)
+    lw sp, CTX_SP(t6)
+    LOAD(t0, 5)
+    LOAD(t1, 6)
+    LOAD(t2, 7)
+    LOAD(s0, 8)
+    LOAD(s1, 9)
+    LOAD(a0, 10)
+    LOAD(a1, 11)
+    LOAD(a2, 12)
+    LOAD(a3, 13)
+    LOAD(a4, 14)
+    LOAD(a5, 15)
+    LOAD(a6, 16)
+    LOAD(a7, 17)
+    LOAD(s2, 18)
+    LOAD(s3, 19)
+    LOAD(s4, 20)
+    LOAD(s5, 21)
+    LOAD(s6, 22)
+    LOAD(s7, 23)
+    LOAD(s8, 24)
+    LOAD(s9, 25)
+    LOAD(s10, 26)
+    LOAD(s11, 27)
+    LOAD(t3, 28)
+    LOAD(t4, 29)
+    LOAD(t5, 30)
+    LOAD(t6, 31)
+    mret

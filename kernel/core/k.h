@@ -1,0 +1,134 @@
+/* Kernel-internal definitions shared by the core files: the task control block, kernel state
+ * and the scheduling primitives. Only port.h is seen from the architecture. */
+#ifndef K_H
+#define K_H
+
+#include <stddef.h>
+#include "cactus/cactus.h"
+#include "port.h"
+#include "readyq.h"
+#include "timerq.h"
+
+#ifndef CACTUS_MAX_TASKS
+#define CACTUS_MAX_TASKS 40
+#endif
+
+enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT };
+
+#define TCB_IN_TIMER 0x1u /* timer node is queued */
+
+/* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
+ * The context must stay first: mscratch and port_current point at it. */
+struct k_tcb {
+    struct port_context ctx;      /*   0: registers (120 bytes) */
+    cactus_node link;             /* 120: ready list or wait list */
+    struct timer_node timer;      /* 128: sleep / timeout deadline */
+    uintptr_t stack_limit;        /* 136: lowest valid sp (set by the stack strategy) */
+    const cactus_task_desc *desc; /* 140: creation parameters (name, entry, arg, stack, policy) */
+    cactus_wait *wait_on;         /* 144: object blocked on, or NULL */
+    cactus_mutex *held;           /* 148: mutexes owned (for inheritance and release) */
+    uint8_t prio;                 /* 152: effective priority */
+    uint8_t base_prio;            /* 153: assigned priority */
+    uint8_t state;                /* 154: enum cactus_task_state (never RUNNING) */
+    uint8_t flags;                /* 155: TCB_* */
+};
+_Static_assert(offsetof(struct k_tcb, ctx) == 0, "context must be first");
+_Static_assert(sizeof(struct k_tcb) <= 160, "TCB exceeds the per-task overhead budget (160 bytes)");
+
+extern struct k_tcb k_tasks[CACTUS_MAX_TASKS];
+extern struct readyq k_ready;
+extern struct timerq k_timers;
+extern uint32_t k_tick;
+extern uint32_t k_ticks_idled; /* ticks skipped by tickless idle: periodic tick interrupts taken
+                                * = k_tick - k_ticks_idled (no counter on the tick path) */
+extern const cactus_config *k_cfg;
+extern cactus_stats k_stats;
+extern uint32_t k_slice_used;  /* ticks the running task has had in its slice (0 at a switch) */
+extern uint32_t k_slice_ticks; /* configured slice length */
+extern uint32_t k_switches;    /* task switches (k_stats.switches, kept apart: one gp-relative
+                                * increment on the switch paths) */
+
+/* Compiler barrier for the read-only queries tasks may poll in a loop (cactus_now, task state,
+ * counts): kernel state changes under interrupts, so every call must read memory afresh even
+ * when link-time optimisation inlines the query into the caller's loop. */
+static inline void k_fresh(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+static inline struct k_tcb *k_cur(void)
+{
+    return (struct k_tcb *)port_current;
+}
+static inline struct k_tcb *tcb_of_link(cactus_node *n)
+{
+    return (struct k_tcb *)((char *)n - offsetof(struct k_tcb, link));
+}
+static inline struct k_tcb *tcb_of_timer(struct timer_node *n)
+{
+    return (struct k_tcb *)((char *)n - offsetof(struct k_tcb, timer));
+}
+static inline int k_id(const struct k_tcb *t)
+{
+    return (int)(t - k_tasks);
+}
+static inline int k_alive(const struct k_tcb *t)
+{
+    return t->state >= CACTUS_TASK_READY && t->state <= CACTUS_TASK_SLEEPING;
+}
+/* Live task with this id, or NULL. */
+struct k_tcb *k_task(int id);
+
+/* sched.c */
+void k_make_ready(struct k_tcb *t);
+/* Blocks the caller on w (NULL: plain sleep) until woken or `timeout` ticks; returns the result
+ * given to k_wake, or timeout_result. */
+uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t timeout_result);
+/* Makes a blocked or sleeping task ready with `result` as its call's return value. */
+void k_wake(struct k_tcb *t, uintptr_t result);
+/* Runs the highest-priority ready task (idling first if none); applies the switch-time stack
+ * check to the task being left. */
+void k_reschedule(void);
+/* k_reschedule for a caller that knows the running task is alive (the tick interrupt). */
+void k_preempt(void);
+void k_set_prio(struct k_tcb *t, uint8_t prio);
+/* Takes t off the ready queue or its wait list and timer (before terminating it). */
+void k_unlink(struct k_tcb *t);
+/* Yields the running task `self` (see sched.c); returns the context to resume. */
+struct port_context *k_yield(struct port_context *self);
+
+/* A kernel call run by port_syscall on the kernel stack (a0..a3 as passed). */
+#define K_SYSCALL(name)                                                                            \
+    uintptr_t name(uintptr_t a0 __attribute__((unused)), uintptr_t a1 __attribute__((unused)),    \
+                   uintptr_t a2 __attribute__((unused)), uintptr_t a3 __attribute__((unused)))
+#define SYSCALL(fn, a, b, c, d)                                                                    \
+    port_syscall((uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d), fn)
+void k_wait_insert(cactus_wait *w, struct k_tcb *t);
+static inline struct k_tcb *k_wait_first(const cactus_wait *w)
+{
+    return w->head ? tcb_of_link(w->head) : 0;
+}
+
+/* time.c */
+void k_time_start(void);
+void k_idle(void);
+/* t's deadline passed (its timer node already popped): it leaves its wait list and becomes
+ * ready with its call's timeout result. */
+void k_timeout_expired(struct k_tcb *t);
+
+/* task.c */
+void k_terminate(struct k_tcb *t, uint8_t state);
+int k_task_reinit(struct k_tcb *t);
+
+/* mutex.c */
+void k_mutex_release_all(struct k_tcb *t);
+void k_pi_update(struct k_tcb *t);
+
+/* policy.c */
+void k_fault(struct k_tcb *t, cactus_fault *f);
+void k_halt(const cactus_fault *f, const char *why) __attribute__((noreturn));
+void k_panic(const char *why) __attribute__((noreturn));
+/* Prints why, calls the halt hook (with a NULL report) and exits with code. */
+void k_stop(uint32_t code, const char *why) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,90 @@
+/* Small public calls: sleeping, system exit, statistics, interrupt masking, markers and the
+ * out-of-stack entry for instrumented code. */
+#include "k.h"
+#include "../stack/stack.h"
+#include "../trace/ktrace.h"
+
+cactus_stats k_stats;
+const cactus_config *k_cfg;
+
+static K_SYSCALL(sys_sleep)
+{
+    if (a0 == 0) {
+        k_yield(&k_cur()->ctx);
+        return CACTUS_OK;
+    }
+    return k_block(0, (uint32_t)a0, CACTUS_TASK_SLEEPING, CACTUS_OK);
+}
+
+/* Sleeps until absolute tick a0 unless it has passed; returns 1 if it had. */
+static K_SYSCALL(sys_sleep_until)
+{
+    uint32_t target = (uint32_t)a0;
+    if (tick_before_eq(target, k_tick))
+        return 1;
+    k_block(0, target - k_tick, CACTUS_TASK_SLEEPING, CACTUS_OK);
+    return 0;
+}
+
+static K_SYSCALL(sys_overflow)
+{
+    struct k_tcb *cur = k_cur();
+    if (stack_out_of_stack(cur, cur->ctx.sp, (uint32_t)a0) == 0)
+        return CACTUS_OK;
+    cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .sp = cur->ctx.sp,
+                       .requested = (uint32_t)a0 };
+    k_fault(cur, &f);
+    k_reschedule();
+    return CACTUS_OK;
+}
+
+int cactus_sleep(uint32_t ticks)
+{
+    return (int)SYSCALL(sys_sleep, ticks, 0, 0, 0);
+}
+
+int cactus_sleep_until(uint32_t *last_wake, uint32_t period)
+{
+    *last_wake += period;
+    return (int)SYSCALL(sys_sleep_until, *last_wake, 0, 0, 0);
+}
+
+int cactus_stack_overflow(uint32_t requested)
+{
+    return (int)SYSCALL(sys_overflow, requested, 0, 0, 0);
+}
+
+void cactus_exit(uint32_t code)
+{
+    port_irq_save();
+    port_exit(code);
+}
+
+void cactus_get_stats(cactus_stats *out)
+{
+    uint32_t irq = port_irq_save();
+    *out = k_stats;
+    out->switches = k_switches;
+    out->tick_irqs = k_tick - k_ticks_idled;
+    port_irq_restore(irq);
+}
+
+uint32_t cactus_irq_save(void)
+{
+    return port_irq_save();
+}
+
+void cactus_irq_restore(uint32_t state)
+{
+    port_irq_restore(state);
+}
+
+void cactus_marker(uint32_t id, uint32_t value)
+{
+    ktrace_marker(id, value);
+}
+
+int cactus_oracle_violations(uint32_t *out)
+{
+    return ktrace_violations(out);
+}

@@ -1,0 +1,199 @@
+/* Tasks: creation (from the start-up table or at run time), exit, kill, restart and queries. */
+#include "k.h"
+#include "list.h"
+#include "../stack/stack.h"
+#include "../trace/ktrace.h"
+
+struct k_tcb k_tasks[CACTUS_MAX_TASKS];
+static int started;
+
+struct k_tcb *k_task(int id)
+{
+    if (id < 0 || id >= CACTUS_MAX_TASKS || !k_alive(&k_tasks[id]))
+        return 0;
+    return &k_tasks[id];
+}
+
+static int setup(struct k_tcb *t, const cactus_task_desc *d)
+{
+    t->desc = d;
+    t->prio = t->base_prio = d->prio;
+    t->wait_on = 0;
+    t->held = 0;
+    t->flags = 0;
+    uintptr_t sp = stack_alloc(t, d->stack_size);
+    if (!sp) {
+        t->state = CACTUS_TASK_FREE;
+        return CACTUS_ENOMEM;
+    }
+    port_context_init(&t->ctx, d->entry, d->arg, sp, cactus_task_exit);
+    ktrace_task_create((uint32_t)k_id(t), d->prio, d->name);
+    k_make_ready(t);
+    return k_id(t);
+}
+
+static int create(const cactus_task_desc *d)
+{
+    if (!d || !d->entry || d->prio >= CACTUS_PRIO_LEVELS || d->on_fault > CACTUS_ON_FAULT_HALT)
+        return CACTUS_EINVAL;
+    struct k_tcb *slot = 0;
+    for (int i = 0; i < CACTUS_MAX_TASKS && !slot; i++)
+        if (k_tasks[i].state == CACTUS_TASK_FREE)
+            slot = &k_tasks[i];
+    for (int i = 0; i < CACTUS_MAX_TASKS && !slot; i++)
+        if (!k_alive(&k_tasks[i]))
+            slot = &k_tasks[i];
+    if (!slot)
+        return CACTUS_ENOMEM;
+    return setup(slot, d);
+}
+
+void k_terminate(struct k_tcb *t, uint8_t state)
+{
+    k_unlink(t);
+    k_mutex_release_all(t);
+    uint32_t reason = state == CACTUS_TASK_KILLED ? 1 : state == CACTUS_TASK_FAULTED ? 2 : 0;
+    ktrace_task_exit((uint32_t)k_id(t), reason);
+    stack_free(t);
+    t->state = state;
+    t->ctx.pc = 1; /* not a voluntary context any more: the syscall exit must not save into it */
+}
+
+int k_task_reinit(struct k_tcb *t)
+{
+    k_terminate(t, CACTUS_TASK_KILLED);
+    return setup(t, t->desc);
+}
+
+static K_SYSCALL(sys_create)
+{
+    int id = create((const cactus_task_desc *)a0);
+    if (id >= 0)
+        k_reschedule();
+    return (uintptr_t)id;
+}
+
+static K_SYSCALL(sys_exit)
+{
+    k_terminate(k_cur(), CACTUS_TASK_EXITED);
+    k_reschedule();
+    return 0;
+}
+
+static K_SYSCALL(sys_kill)
+{
+    struct k_tcb *t = k_task((int)a0);
+    if (!t)
+        return (uintptr_t)CACTUS_ESRCH;
+    k_terminate(t, CACTUS_TASK_KILLED);
+    k_reschedule();
+    return CACTUS_OK;
+}
+
+static K_SYSCALL(sys_restart)
+{
+    struct k_tcb *t = k_task((int)a0);
+    if (!t)
+        return (uintptr_t)CACTUS_ESRCH;
+    int r = k_task_reinit(t);
+    k_reschedule();
+    return (uintptr_t)(r < 0 ? r : CACTUS_OK);
+}
+
+int cactus_task_create(const cactus_task_desc *d)
+{
+    if (!started)
+        return create(d);
+    return (int)SYSCALL(sys_create, d, 0, 0, 0);
+}
+
+void cactus_task_exit(void)
+{
+    SYSCALL(sys_exit, 0, 0, 0, 0);
+    k_panic("terminated task resumed");
+}
+
+int cactus_task_kill(int id)
+{
+    return (int)SYSCALL(sys_kill, id, 0, 0, 0);
+}
+
+int cactus_task_restart(int id)
+{
+    return (int)SYSCALL(sys_restart, id, 0, 0, 0);
+}
+
+int cactus_task_self(void)
+{
+    k_fresh();
+    return k_id(k_cur());
+}
+
+int cactus_task_state(int id)
+{
+    k_fresh();
+    if (id < 0 || id >= CACTUS_MAX_TASKS)
+        return CACTUS_ESRCH;
+    const struct k_tcb *t = &k_tasks[id];
+    if (started && t == k_cur() && k_alive(t))
+        return CACTUS_TASK_RUNNING;
+    return t->state;
+}
+
+int cactus_task_prio(int id)
+{
+    k_fresh();
+    struct k_tcb *t = k_task(id);
+    return t ? t->prio : CACTUS_ESRCH;
+}
+
+int cactus_task_stack(int id, cactus_stack_info *out)
+{
+    struct k_tcb *t = k_task(id);
+    if (!t)
+        return CACTUS_ESRCH;
+    uint32_t irq = port_irq_save();
+    stack_usage(t, out);
+    port_irq_restore(irq);
+    return CACTUS_OK;
+}
+
+const char *cactus_task_name(int id)
+{
+    if (id < 0 || id >= CACTUS_MAX_TASKS || !k_tasks[id].desc)
+        return "?";
+    return k_tasks[id].desc->name;
+}
+
+void cactus_start(const cactus_config *cfg)
+{
+    static cactus_config c;
+    port_irq_save();
+    c = *cfg;
+    if (!c.tick_hz)
+        c.tick_hz = 1000;
+    if (!c.slice_ticks)
+        c.slice_ticks = 1;
+    k_cfg = &c;
+    readyq_init(&k_ready);
+    timerq_init(&k_timers);
+    stack_init();
+    for (uint32_t i = 0; i < c.ntasks; i++) {
+        int id = create(&c.tasks[i]);
+        if (id < 0) {
+            kprintf("cactus: cannot create task '%s': error %d\n", c.tasks[i].name, id);
+            k_panic("start-up task table");
+        }
+    }
+    cactus_node *first = readyq_first(&k_ready);
+    if (!first)
+        k_stop(CACTUS_EXIT_IDLE, "no task to run");
+    started = 1;
+    k_time_start();
+    struct k_tcb *t = tcb_of_link(first);
+    ktrace_task_switch(t);
+    port_current = &t->ctx;
+    k_slice_ticks = c.slice_ticks;
+    k_slice_used = 0;
+    port_start();
+}

@@ -1,0 +1,75 @@
+/* Cactus kernel public API. Blocking calls take a timeout in ticks (CACTUS_NO_WAIT or
+ * CACTUS_FOREVER allowed) and must be called from task context with interrupts enabled. */
+#ifndef CACTUS_H
+#define CACTUS_H
+
+#include <stdint.h>
+#include "cactus/types.h"
+
+/* System */
+/* Creates cfg->tasks, starts the tick and runs the highest-priority task; never returns. */
+void cactus_start(const cactus_config *cfg) __attribute__((noreturn));
+/* Ends the whole run through the finisher (0 = success). */
+void cactus_exit(uint32_t code) __attribute__((noreturn));
+void cactus_get_stats(cactus_stats *out);
+/* Masks interrupts; returns the previous state for cactus_irq_restore. */
+uint32_t cactus_irq_save(void);
+void cactus_irq_restore(uint32_t state);
+
+/* Tasks */
+int cactus_task_create(const cactus_task_desc *d); /* returns the id (>= 0) or a status */
+void cactus_task_exit(void) __attribute__((noreturn));
+int cactus_task_kill(int id);    /* id may be the caller (then it does not return) */
+int cactus_task_restart(int id); /* back to its entry on a fresh stack */
+int cactus_task_self(void);
+int cactus_task_state(int id);   /* enum cactus_task_state, or CACTUS_ESRCH */
+int cactus_task_prio(int id);    /* effective priority (with inheritance) */
+int cactus_task_stack(int id, cactus_stack_info *out);
+const char *cactus_task_name(int id);
+void cactus_yield(void);
+
+/* Time (ticks since cactus_start) */
+uint32_t cactus_now(void);
+int cactus_sleep(uint32_t ticks);
+/* Sleeps until *last_wake + period and advances *last_wake by period (drift-free); returns 0
+ * after sleeping, 1 if that instant had already passed (no sleep). */
+int cactus_sleep_until(uint32_t *last_wake, uint32_t period);
+
+/* Semaphores: counting (max > 1) or binary (max == 1). */
+int cactus_sem_init(cactus_sem *s, uint32_t initial, uint32_t max);
+int cactus_sem_take(cactus_sem *s, uint32_t timeout);
+int cactus_sem_give(cactus_sem *s); /* CACTUS_EFULL when already at max */
+uint32_t cactus_sem_count(const cactus_sem *s);
+
+/* Mutexes with priority inheritance (non-recursive; released if the owner terminates). */
+int cactus_mutex_init(cactus_mutex *m);
+int cactus_mutex_lock(cactus_mutex *m, uint32_t timeout);
+int cactus_mutex_unlock(cactus_mutex *m);
+
+/* Message queues: items of item_size bytes copied in and out of buf[item_size * capacity]. */
+int cactus_queue_init(cactus_queue *q, void *buf, uint32_t item_size, uint32_t capacity);
+int cactus_queue_send(cactus_queue *q, const void *item, uint32_t timeout);
+int cactus_queue_recv(cactus_queue *q, void *item, uint32_t timeout);
+uint32_t cactus_queue_count(const cactus_queue *q);
+
+/* Event flags. wait returns the bits that satisfied it (before clearing), or 0 on timeout. */
+int cactus_event_init(cactus_event *e);
+int cactus_event_set(cactus_event *e, uint32_t bits);
+int cactus_event_clear(cactus_event *e, uint32_t bits);
+uint32_t cactus_event_wait(cactus_event *e, uint32_t mask, uint32_t opts, uint32_t timeout);
+uint32_t cactus_event_get(const cactus_event *e);
+
+/* Stack: entry for instrumented code that needs `requested` more bytes than the stack has. */
+int cactus_stack_overflow(uint32_t requested);
+
+/* Trace (simulation builds report to the trace device; QEMU builds do nothing). */
+void cactus_marker(uint32_t id, uint32_t value);
+/* Stores the ownership oracle's violation count; returns 0, or -1 without a trace device. */
+int cactus_oracle_violations(uint32_t *out);
+
+/* Console */
+/* printf to the UART: %d %u %x %X %s %c %p %%, optional 0 flag and width. Integer conversions
+ * take any 32-bit argument (int or int32_t/uint32_t); no format checking, so keep to those. */
+int kprintf(const char *fmt, ...);
+
+#endif /* CACTUS_H */

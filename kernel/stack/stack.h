@@ -1,0 +1,35 @@
+/* The stack-strategy interface. A build links exactly one implementation (stack/static.c,
+ * later mtss.c, segmented.c, relocate.c); the core calls only these operations.
+ *
+ * Every strategy reports each task-stack region it assigns or releases to the trace layer
+ * (ktrace_region_*), so the simulator's ownership oracle can judge every run. */
+#ifndef K_STACK_H
+#define K_STACK_H
+
+#include "../core/k.h"
+
+/* Switch-time verdicts (values equal the matching enum cactus_fault_reason). */
+enum stack_verdict {
+    STACK_OK = 0,
+    STACK_SP_BELOW_LIMIT = CACTUS_FAULT_STACK_SP,
+    STACK_GUARD_BROKEN = CACTUS_FAULT_STACK_GUARD,
+};
+
+/* Prepares the strategy's memory; called once by cactus_start before any task exists. */
+void stack_init(void);
+/* Gives task t a stack of at least `size` usable bytes (guard included in `size` for static);
+ * sets t->stack_limit and returns the initial sp, or 0 when memory is exhausted. */
+uintptr_t stack_alloc(struct k_tcb *t, uint32_t size);
+/* Check made when t stops running (its saved sp is in t->ctx.sp): enum stack_verdict. */
+int stack_check_switch(const struct k_tcb *t);
+/* t needs `requested` more bytes at sp (instrumented prologue or switch check). Returns 0 if
+ * the strategy made room (the task may continue), -1 if the fault policy must apply. */
+int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested);
+/* Instrumented code released the frame that began at sp. */
+void stack_frame_released(struct k_tcb *t, uintptr_t sp);
+/* Returns t's stack to the strategy (t is terminated or restarting). */
+void stack_free(struct k_tcb *t);
+/* Region, limit and high-water mark of t's stack. */
+void stack_usage(const struct k_tcb *t, cactus_stack_info *out);
+
+#endif

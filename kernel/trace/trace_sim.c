@@ -1,0 +1,50 @@
+/* Trace backend for cactus-sim: every kernel trace call becomes a trace-device event. */
+#include "cactus/trace.h"
+#include "ktrace.h"
+#include "../core/k.h"
+
+void ktrace_task_create(uint32_t id, uint32_t prio, const char *name)
+{
+    cactus_trace_task_create(id, prio, name);
+}
+void ktrace_task_switch(const struct k_tcb *t)
+{
+    cactus_trace_task_switch(t ? (uint32_t)k_id(t) : CACTUS_TRACE_NOBODY);
+}
+void ktrace_task_exit(uint32_t id, uint32_t reason)
+{
+    cactus_trace_task_exit(id, reason);
+}
+void ktrace_region_assign(uintptr_t base, uint32_t size, uint32_t owner)
+{
+    cactus_trace_region_assign((uint32_t)base, size, owner);
+}
+void ktrace_region_release(uintptr_t base, uint32_t size)
+{
+    cactus_trace_region_release((uint32_t)base, size);
+}
+void ktrace_stack_hwm(uint32_t id, uint32_t used, uint32_t budget)
+{
+    cactus_trace_stack_hwm(id, used, budget);
+}
+void ktrace_overflow(uint32_t id, uintptr_t sp, uint32_t requested, uint32_t action)
+{
+    cactus_trace_overflow(id, (uint32_t)sp, requested, action);
+}
+void ktrace_marker(uint32_t id, uint32_t value)
+{
+    cactus_trace_marker(id, value);
+}
+void ktrace_kernel_enter(void)
+{
+    cactus_trace_kernel_enter();
+}
+void ktrace_kernel_leave(void)
+{
+    cactus_trace_kernel_leave();
+}
+int ktrace_violations(uint32_t *out)
+{
+    *out = cactus_trace_violations();
+    return 0;
+}

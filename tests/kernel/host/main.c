@@ -1,0 +1,38 @@
+/* Host unit tests of the kernel's pure policy code: prints one line per test and
+ * "N passed, M failed"; exits non-zero on failure. */
+#include "htest.h"
+
+int ht_failed_checks;
+
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} tests[] = {
+    { "readyq_empty", test_readyq_empty },
+    { "readyq_priority_order", test_readyq_priority_order },
+    { "readyq_fifo_and_rotate", test_readyq_fifo_and_rotate },
+    { "readyq_remove", test_readyq_remove },
+    { "readyq_all_levels", test_readyq_all_levels },
+    { "readyq_top_cache", test_readyq_top_cache },
+    { "timerq_sorted", test_timerq_sorted },
+    { "timerq_fifo_equal", test_timerq_fifo_equal },
+    { "timerq_wraparound", test_timerq_wraparound },
+    { "timerq_remove", test_timerq_remove },
+    { "extent_first_fit", test_extent_first_fit },
+    { "extent_coalesce", test_extent_coalesce },
+    { "extent_exhaust", test_extent_exhaust },
+};
+
+int main(void)
+{
+    int passed = 0, failed = 0;
+    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+        int before = ht_failed_checks;
+        tests[i].fn();
+        int ok = ht_failed_checks == before;
+        printf("%s %s\n", ok ? "PASS" : "FAIL", tests[i].name);
+        ok ? passed++ : failed++;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

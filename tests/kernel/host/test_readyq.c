@@ -1,0 +1,96 @@
+/* Ready queue: O(1) pick of the highest priority, FIFO within a level, rotation. */
+#include "htest.h"
+#include "readyq.h"
+
+static cactus_node nodes[64];
+
+void test_readyq_empty(void)
+{
+    struct readyq q;
+    readyq_init(&q);
+    HT_CHECK(readyq_top(&q) == -1);
+    HT_CHECK(readyq_first(&q) == NULL);
+}
+
+void test_readyq_priority_order(void)
+{
+    struct readyq q;
+    readyq_init(&q);
+    readyq_insert(&q, &nodes[0], 3);
+    readyq_insert(&q, &nodes[1], 17);
+    readyq_insert(&q, &nodes[2], 0);
+    HT_CHECK(readyq_top(&q) == 17);
+    HT_CHECK(readyq_first(&q) == &nodes[1]);
+    readyq_remove(&q, &nodes[1], 17);
+    HT_CHECK(readyq_top(&q) == 3);
+    readyq_remove(&q, &nodes[0], 3);
+    HT_CHECK(readyq_top(&q) == 0);
+    HT_CHECK(readyq_first(&q) == &nodes[2]);
+}
+
+void test_readyq_fifo_and_rotate(void)
+{
+    struct readyq q;
+    readyq_init(&q);
+    for (int i = 0; i < 3; i++)
+        readyq_insert(&q, &nodes[i], 9);
+    HT_CHECK(readyq_first(&q) == &nodes[0]);
+    readyq_rotate(&q, 9);
+    HT_CHECK(readyq_first(&q) == &nodes[1]);
+    readyq_rotate(&q, 9);
+    HT_CHECK(readyq_first(&q) == &nodes[2]);
+    readyq_rotate(&q, 9);
+    HT_CHECK(readyq_first(&q) == &nodes[0]);
+    readyq_rotate(&q, 4); /* empty level: no effect */
+    HT_CHECK(readyq_top(&q) == 9);
+}
+
+void test_readyq_remove(void)
+{
+    struct readyq q;
+    readyq_init(&q);
+    for (int i = 0; i < 4; i++)
+        readyq_insert(&q, &nodes[i], 5);
+    readyq_remove(&q, &nodes[0], 5); /* head */
+    HT_CHECK(readyq_first(&q) == &nodes[1]);
+    readyq_remove(&q, &nodes[2], 5); /* middle */
+    HT_CHECK(readyq_first(&q)->next == &nodes[3]);
+    HT_CHECK(nodes[3].next == &nodes[1]);
+    readyq_remove(&q, &nodes[1], 5);
+    readyq_remove(&q, &nodes[3], 5);
+    HT_CHECK(readyq_top(&q) == -1);
+}
+
+void test_readyq_all_levels(void)
+{
+    struct readyq q;
+    readyq_init(&q);
+    for (int p = 0; p < READYQ_LEVELS; p++)
+        readyq_insert(&q, &nodes[p], (unsigned)((p * 7) % READYQ_LEVELS));
+    for (int want = READYQ_LEVELS - 1; want >= 0; want--) {
+        HT_CHECK(readyq_top(&q) == want);
+        cactus_node *n = readyq_first(&q);
+        readyq_remove(&q, n, (unsigned)want);
+    }
+    HT_CHECK(readyq_top(&q) == -1);
+}
+
+/* The cached top level always equals a scan of the bitmap, through inserts and removes in a
+ * scrambled order (including removes below, at and above the top). */
+void test_readyq_top_cache(void)
+{
+    struct readyq q;
+    readyq_init(&q);
+    unsigned prio[READYQ_LEVELS];
+    for (int i = 0; i < READYQ_LEVELS; i++) {
+        prio[i] = (unsigned)((i * 13 + 5) % READYQ_LEVELS);
+        readyq_insert(&q, &nodes[i], prio[i]);
+        HT_CHECK(readyq_top(&q) == readyq_scan(q.bitmap));
+    }
+    for (int i = 0; i < READYQ_LEVELS; i++) {
+        int k = (i * 11 + 3) % READYQ_LEVELS;
+        readyq_remove(&q, &nodes[k], prio[k]);
+        HT_CHECK(readyq_top(&q) == readyq_scan(q.bitmap));
+    }
+    HT_CHECK(readyq_top(&q) == -1);
+}
