@@ -2,7 +2,8 @@
 #
 #   make setup   install missing system packages (scripts/setup)
 #   make build   the `cactus` binary (release) and the firmware test programs
-#   make demo    build, then run a test program on cactus-sim and print its statistics
+#   make demo    build, then run the demo firmware (workloads/demo) on cactus-sim with its
+#                statistics and per-task report
 #   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
 #                printed is "N passed, M failed" summed over every step
 #   make bench   cactus-sim speed against QEMU (cactus bench sim-speed)
@@ -10,10 +11,12 @@
 SHELL  := /bin/bash
 CARGO  ?= cargo
 CACTUS := target/release/cactus
-DEMO   ?= build/tests/isa/c_mix.elf
+DEMO   ?= workloads/demo/demo.toml
 RANDOM_COUNT ?= 200
 RANDOM_SEED  ?= 1
-LOGS   := build/test-logs
+# One log directory per `make test` run (make's pid), so runs in the same tree never mix.
+RUN_ID := $(shell echo $$PPID)
+LOGS   := build/test-logs/run-$(RUN_ID)
 SUMMARY := $(LOGS)/summary
 
 .PHONY: setup build cactus firmware demo test bench
@@ -26,10 +29,12 @@ cactus:
 
 firmware:
 	$(MAKE) -C tests
+	$(MAKE) -C kernel
+	$(MAKE) -C workloads qemu
 
 build: cactus firmware
 
-demo: setup build
+demo: setup cactus
 	$(CACTUS) run $(DEMO)
 
 # step NAME, COMMAND: runs COMMAND and records one passed or failed step.
@@ -55,13 +60,21 @@ endef
 
 # Every step runs even if an earlier one failed, so one run shows everything that is wrong.
 test: setup
-	@mkdir -p $(LOGS) && rm -f $(SUMMARY)
+	@mkdir -p $(LOGS) && rm -f $(SUMMARY) && echo "== logs: $(LOGS)"
 	$(call step,fmt,$(CARGO) fmt --all -- --check)
 	$(call step,clippy,$(CARGO) clippy --workspace --all-targets -- -D warnings)
-	$(call step,firmware,$(MAKE) -C tests)
+	$(call step,firmware,$(MAKE) -C tests && $(MAKE) -C kernel && $(MAKE) -C workloads qemu)
+	$(call counted,kernel-host,$(MAKE) --no-print-directory -C kernel host-test)
+	$(call counted,workloads-host,$(MAKE) --no-print-directory -C workloads host-test)
 	$(call step,cargo-test,$(CARGO) test --workspace --release)
 	$(call step,cactus,$(CARGO) build --release -p cactus-cli)
 	$(call counted,difftest,$(CACTUS) difftest build/tests/isa/*.elf build/bench/sim-speed/*-small.elf)
+	$(call counted,kernel-sim,scripts/sim-check build/tests/kernel/*-sim.elf)
+	$(call counted,kernel-difftest,$(CACTUS) difftest --max-cycles 10000000000 $$(ls build/tests/kernel/*.elf | grep -v -- '-sim.elf$$'))
+	$(call counted,workloads-difftest,$(CACTUS) difftest --timeout 60 $$(ls build/workloads/qemu/*-small.elf))
+	$(call counted,demo-difftest,$(CACTUS) difftest $$($(CACTUS) build --target qemu workloads/demo/demo.toml))
+	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
+	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
 	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
 	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \

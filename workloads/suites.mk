@@ -96,4 +96,11 @@ SINGLE_PATH_SCRIPT := \
 # Instruction-counting builds of every runner (minstret around each P_round).
 $(foreach r,$(RUNNERS),$(eval $(call suite_qemu_rule,$(r),count-small,0,-DWL_COUNT_INSNS)))
 $(foreach r,$(RUNNERS),$(eval $(call suite_qemu_rule,$(r),count-full,1,-DWL_COUNT_INSNS)))
-SUITE_COUNT_ELFS := $(foreach r,$(RUNNERS),$(foreach s,small full,$(BUILD)/qemu/$(r)-count-$(s).elf))
+SUITE_COUNT_ELFS := $(foreach r,$(RUNNERS),$(foreach s,small full, \
+                      $(BUILD)/qemu/$(r)-count-$(s).elf))
+
+# Per-round stack builds of every runner (stack repainted before each round).
+$(foreach r,$(RUNNERS),$(eval $(call suite_qemu_rule,$(r),rstack-small,0,-DWL_ROUND_STACK)))
+$(foreach r,$(RUNNERS),$(eval $(call suite_qemu_rule,$(r),rstack-full,1,-DWL_ROUND_STACK)))
+SUITE_RSTACK_ELFS := $(foreach r,$(RUNNERS),$(foreach s,small full, \
+                       $(BUILD)/qemu/$(r)-rstack-$(s).elf))

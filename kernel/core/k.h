@@ -15,8 +15,6 @@
 
 enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT };
 
-#define TCB_IN_TIMER 0x1u /* timer node is queued */
-
 /* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
  * The context must stay first: mscratch and port_current point at it. */
 struct k_tcb {
@@ -30,7 +28,7 @@ struct k_tcb {
     uint8_t prio;                 /* 152: effective priority */
     uint8_t base_prio;            /* 153: assigned priority */
     uint8_t state;                /* 154: enum cactus_task_state (never RUNNING) */
-    uint8_t flags;                /* 155: TCB_* */
+    uint8_t in_timer;             /* 155: 1 while the timer node is queued */
 };
 _Static_assert(offsetof(struct k_tcb, ctx) == 0, "context must be first");
 _Static_assert(sizeof(struct k_tcb) <= 160, "TCB exceeds the per-task overhead budget (160 bytes)");

@@ -40,7 +40,7 @@ uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t tim
         k_wait_insert(w, cur);
     if (timeout != CACTUS_FOREVER) {
         timerq_insert(&k_timers, &cur->timer, k_tick + timeout);
-        cur->flags |= TCB_IN_TIMER;
+        cur->in_timer = 1;
     }
     cur->ctx.a0 = (uint32_t)timeout_result;
     k_reschedule();
@@ -58,15 +58,15 @@ static void unwait(struct k_tcb *t)
         if (w->kind == WAIT_MUTEX && ((cactus_mutex *)w)->owner)
             k_pi_update((struct k_tcb *)((cactus_mutex *)w)->owner);
     }
-    if (t->flags & TCB_IN_TIMER) {
+    if (t->in_timer) {
         timerq_remove(&k_timers, &t->timer);
-        t->flags &= (uint8_t)~TCB_IN_TIMER;
+        t->in_timer = 0;
     }
 }
 
 void k_timeout_expired(struct k_tcb *t)
 {
-    t->flags &= (uint8_t)~TCB_IN_TIMER; /* its timer node was popped by the caller */
+    t->in_timer = 0; /* its timer node was popped by the caller */
     if (t->wait_on)
         unwait(t);
     k_make_ready(t); /* a0 already holds the call's timeout result (set by k_block) */

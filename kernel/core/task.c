@@ -20,7 +20,7 @@ static int setup(struct k_tcb *t, const cactus_task_desc *d)
     t->prio = t->base_prio = d->prio;
     t->wait_on = 0;
     t->held = 0;
-    t->flags = 0;
+    t->in_timer = 0;
     uintptr_t sp = stack_alloc(t, d->stack_size);
     if (!sp) {
         t->state = CACTUS_TASK_FREE;

@@ -52,7 +52,7 @@ static __attribute__((noinline)) void tick_expire_all(void)
 }
 
 /* The periodic tick while tasks run. The preemption path (the one deadline due is a sleeper,
- * which outranks the running task) calls nothing but k_reschedule, as a tail call, so it needs
+ * which outranks the running task) calls nothing but k_preempt, as a tail call, so it needs
  * no stack frame: count, one mtimecmp store, pop, ready insert, pick. */
 void k_tick_interrupt(void)
 {
@@ -75,7 +75,7 @@ void k_tick_interrupt(void)
         }
         k_timers.head = after; /* == timerq_pop_expired for the one due sleeper */
         n->next = 0;
-        t->flags &= (uint8_t)~TCB_IN_TIMER;
+        t->in_timer = 0;
         k_make_ready(t);
     }
     tick_end();

@@ -4,7 +4,9 @@
  *   timer: from the last instruction a busy low task retired before the tick to the first
  *          instruction of the high task the tick woke (includes the tick's own work).
  * On QEMU minstret counts instructions only with -icount shift=0 (as run-qemu.sh runs it).
- * The yield count does not depend on timing, so QEMU and cactus-sim print the same; the timer
+ * The yield count does not depend on timing, so a build prints the same on QEMU and cactus-sim
+ * (the -sim variant prints more than the QEMU one: its library reports every switch to the
+ * trace device, a few instructions on the path); the timer
  * count depends on where the tick lands in the low task's loop, so it is only checked against
  * a bound (the measured switch costs are in docs/kernel.md, "Switch cost", from
  * `cactus bench kernel`). */

@@ -98,13 +98,14 @@ static void send_checked(const crtp_packet_t *pk)
     st.run.sum = wl_mix32(st.run.sum, (uint32_t)got->header << 8 | got->size);
 }
 
-static void log_data(uint32_t t_ms)
+__attribute__((noinline)) static void log_data(uint32_t t_ms)
 {
     crtp_packet_t pk;
     float roll = (float)((int32_t)below(2001) - 1000) / 100.0f;
     float pitch = (float)((int32_t)below(2001) - 1000) / 100.0f;
     float vbat = 3.0f + (float)below(1201) / 1000.0f;
-    int16_t ax = (int16_t)((int32_t)below(8193) - 4096), gz = (int16_t)((int32_t)below(2001) - 1000);
+    int16_t ax = (int16_t)((int32_t)below(8193) - 4096);
+    int16_t gz = (int16_t)((int32_t)below(2001) - 1000);
     pk.header = crtp_header(CRTP_PORT_LOG, 2);
     pk.data[0] = (uint8_t)below(8);
     pk.data[1] = (uint8_t)t_ms;
@@ -147,7 +148,7 @@ static uint32_t put_str(char *out, const char *s)
     return n;
 }
 
-static void console_line(uint32_t t_ms)
+__attribute__((noinline)) static void console_line(uint32_t t_ms)
 {
     char line[40]; /* at most "t=NNNNN vbat=NNNNmV link=NNN\n" */
     uint32_t n = put_str(line, "t=");
@@ -170,7 +171,7 @@ static void console_line(uint32_t t_ms)
     st.run.failures += got != n;
 }
 
-static void param_reply(void)
+__attribute__((noinline)) static void param_reply(void)
 {
     crtp_packet_t pk;
     pk.header = crtp_header(CRTP_PORT_PARAM, 1);
@@ -180,7 +181,7 @@ static void param_reply(void)
     send_checked(&pk);
 }
 
-static void link_echo(void)
+__attribute__((noinline)) static void link_echo(void)
 {
     crtp_packet_t pk;
     pk.header = crtp_header(CRTP_PORT_LINK, 0);
@@ -190,6 +191,8 @@ static void link_echo(void)
     send_checked(&pk);
 }
 
+/* The event handlers are kept out of line (as the firmware's are: they are reached through
+ * different callers), so each activation's stack depends on the event it serves. */
 int crtp_tx_round(void)
 {
     wl_run_t *r = &st.run;

@@ -113,7 +113,9 @@ static void dma_read(uint32_t k, uint8_t *buf, int16_t raw[BURST][7])
     }
 }
 
-static void calibrate(const int16_t g[3])
+/* Out of line, like the firmware's calibration and barometer drivers: the activations that
+ * run them use more stack. */
+__attribute__((noinline)) static void calibrate(const int16_t g[3])
 {
     for (int i = 0; i < 3; i++) {
         st.gsum[i] += g[i];
@@ -149,7 +151,7 @@ static void process_frame(const uint8_t *frame, const int16_t want[7])
     }
 }
 
-static void baro_update(uint32_t k)
+__attribute__((noinline)) static void baro_update(uint32_t k)
 {
     uint8_t frame[BARO_FRAME];
     uint32_t pressure = 101325u * 16u - k % 97u + wl_prng_below(&st.run.rng, 8);

@@ -8,8 +8,8 @@
  * = gravity in the body frame plus noise. 300 (small) / 6,000 (full) activations.
  * The filter's proportional gain is boosted (25 instead of 0.8) during 200
  * warm-up activations, as the firmware does for fast initial convergence. Checks (after the
- * warm-up): the estimated gravity direction is within 0.03 of
- * the true one on every axis, and the quaternion stays unit length (1e-3). Float arithmetic with + - * / only (cf_math.h). */
+ * warm-up): the estimated gravity direction is within 0.03 of the true one on every axis, and
+ * the quaternion stays unit length (1e-3). Float arithmetic with + - * / only (cf_math.h). */
 #include "cf_math.h"
 #include "crazyflie.h"
 #include "wl_math.h"
@@ -170,8 +170,11 @@ static void mahony_update(const cf_sample_t *s, float kp)
         g[i] += kp * e[i] + st.ierr[i];
     }
     float h = 0.5f * DT;
-    float dq[4] = {-q[1] * g[0] - q[2] * g[1] - q[3] * g[2], q[0] * g[0] + q[2] * g[2] - q[3] * g[1],
-                   q[0] * g[1] - q[1] * g[2] + q[3] * g[0], q[0] * g[2] + q[1] * g[1] - q[2] * g[0]};
+    /* dq = q (x) (0, g): the quaternion rate for body rates g. */
+    float dq[4] = {-q[1] * g[0] - q[2] * g[1] - q[3] * g[2],
+                   q[0] * g[0] + q[2] * g[2] - q[3] * g[1],
+                   q[0] * g[1] - q[1] * g[2] + q[3] * g[0],
+                   q[0] * g[2] + q[1] * g[1] - q[2] * g[0]};
     for (int i = 0; i < 4; i++)
         q[i] += h * dq[i];
     normalize(q, 4);

@@ -10,7 +10,7 @@
 #define BS_QUERIES 8
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     uint32_t key[BS_N];
     uint32_t value[BS_N];
 } st;
@@ -31,7 +31,7 @@ static uint32_t lower_bound(uint32_t q)
 
 int binarysearch_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     uint32_t k = 0;
     for (uint32_t i = 0; i < BS_N; i++) {
         k += 2u + 2u * wl_prng_below(&r->rng, 8);
@@ -48,18 +48,18 @@ int binarysearch_round(void)
         r->sum = wl_mix32(r->sum, v);
         r->sum = wl_mix32(r->sum, pos);
     }
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t binarysearch_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t binarysearch_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x25f973f3u, 0xe31f00b8u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t binarysearch_program = {"binarysearch", binarysearch_init, binarysearch_round,

@@ -8,7 +8,7 @@
 #define BS_N 100
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int32_t a[BS_N];
 } st;
 
@@ -19,7 +19,7 @@ void bsort100_init(uint32_t size_class)
 
 int bsort100_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     uint32_t sum = 0, xr = 0;
     for (uint32_t i = 0; i < BS_N; i++) {
         st.a[i] = (int32_t)wl_prng_below(&r->rng, 100001) - 50000;
@@ -41,18 +41,18 @@ int bsort100_round(void)
         r->sum = wl_mix32(r->sum, (uint32_t)st.a[i]);
     }
     r->failures += (sum | xr) != 0;
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t bsort100_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t bsort100_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x07650ab4u, 0x7f15a7a6u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t bsort100_program = {"bsort100", bsort100_init, bsort100_round,

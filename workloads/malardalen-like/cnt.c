@@ -7,7 +7,7 @@
 #define CNT_N 10
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int32_t m[CNT_N][CNT_N];
 } st;
 
@@ -18,7 +18,7 @@ void cnt_init(uint32_t size_class)
 
 int cnt_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     int32_t total = 0;
     for (uint32_t i = 0; i < CNT_N; i++) {
         int32_t row = 0;
@@ -46,18 +46,18 @@ int cnt_round(void)
     r->sum = wl_mix32(r->sum, (uint32_t)pos_sum);
     r->sum = wl_mix32(r->sum, (uint32_t)neg_sum);
     r->sum = wl_mix32(r->sum, pos_cnt << 16 | neg_cnt);
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t cnt_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t cnt_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x02255c45u, 0xdf468801u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t cnt_program = {"cnt", cnt_init, cnt_round, cnt_checksum, cnt_expected};

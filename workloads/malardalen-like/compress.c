@@ -20,7 +20,7 @@ static const char *const words[12] = {"the ", "task ", "stack ", "runs ", "on ",
 static const uint8_t word_len[12] = {4, 5, 6, 5, 3, 2, 6, 5, 4, 4, 5, 6};
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     /* Text at buf[CP_WIN .. CP_WIN + CP_N), 0xff before it and 0xfe after it (never equal to
      * text bytes, and unequal to each other), so a match can never leave the text. */
     uint8_t buf[CP_WIN + CP_N + CP_MAXLEN];
@@ -54,7 +54,7 @@ static void make_text(void)
 
 int compress_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     make_text();
     const uint8_t *text = st.buf + CP_WIN;
     uint32_t out = 0, skip = 0;
@@ -98,18 +98,18 @@ int compress_round(void)
     r->sum = wl_mix32(r->sum, out);
     for (uint32_t i = 0; i < CP_N; i++)
         r->sum = wl_mix32(r->sum, sp_selu(i < out, st.tok[i], 0));
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t compress_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t compress_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x56493f12u, 0xe5759329u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t compress_program = {"compress", compress_init, compress_round,

@@ -10,7 +10,7 @@
 #define CRC_POLY 0x1021u
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     uint16_t table[256];
     uint8_t msg[CRC_N];
 } st;
@@ -52,24 +52,24 @@ void crc_init(uint32_t size_class)
 
 int crc_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (uint32_t i = 0; i < CRC_N; i++)
         st.msg[i] = (uint8_t)wl_prng_next(&r->rng);
     uint16_t a = crc_bitwise(st.msg, CRC_N), b = crc_table(st.msg, CRC_N);
     r->failures += a != b;
     r->sum = wl_mix32(r->sum, a);
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t crc_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t crc_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0xaf563cbfu, 0x3a6a96a2u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t crc_program = {"crc", crc_init, crc_round, crc_checksum, crc_expected};

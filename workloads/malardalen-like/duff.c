@@ -8,7 +8,7 @@
 #define DUFF_N 43u
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     uint8_t src[DUFF_N], mid[DUFF_N], back[DUFF_N];
 } st;
 
@@ -62,7 +62,7 @@ static void duff_copy(uint8_t *to, const uint8_t *from, int32_t start, int32_t s
 
 int duff_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (uint32_t i = 0; i < DUFF_N; i++)
         st.src[i] = (uint8_t)wl_prng_next(&r->rng);
     duff_copy(st.mid, st.src, DUFF_N - 1, -1, DUFF_N);
@@ -73,18 +73,18 @@ int duff_round(void)
         r->sum = wl_mix32(r->sum, st.mid[i]);
     }
     r->failures += bad != 0;
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t duff_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t duff_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0xffabdf8eu, 0xa9054ad8u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t duff_program = {"duff", duff_init, duff_round, duff_checksum, duff_expected};

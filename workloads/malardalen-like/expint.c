@@ -13,7 +13,7 @@
 #define EI_TOL 256      /* tolerance of the bound checks, in Q20 units (2.4e-4) */
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int32_t en[EI_N + 1];
 } st;
 
@@ -61,7 +61,7 @@ void expint_init(uint32_t size_class)
 
 int expint_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (int j = 0; j < 4; j++) {
         int32_t x = Q_ONE / 2 + (int32_t)wl_prng_below(&r->rng, 2u << Q);
         int32_t em = expint_all(x);
@@ -72,18 +72,18 @@ int expint_round(void)
             r->sum = wl_mix32(r->sum, (uint32_t)st.en[n]);
         }
     }
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t expint_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t expint_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x3b207d71u, 0xe3be19a8u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t expint_program = {"expint", expint_init, expint_round, expint_checksum,

@@ -7,7 +7,7 @@
 #include "malardalen.h"
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int16_t block[64];
     int32_t coef[64], back[64];
 } st;
@@ -20,7 +20,7 @@ void fdct_init(uint32_t size_class)
 
 int fdct_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (int b = 0; b < 2; b++) {
         int32_t gx = (int32_t)wl_prng_below(&r->rng, 17) - 8;
         int32_t gy = (int32_t)wl_prng_below(&r->rng, 17) - 8;
@@ -36,18 +36,18 @@ int fdct_round(void)
         }
         r->failures += bad;
     }
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t fdct_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t fdct_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x2b897aa4u, 0xade3a55fu};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t fdct_program = {"fdct", fdct_init, fdct_round, fdct_checksum, fdct_expected};

@@ -9,7 +9,7 @@
 #define FIR_N 256
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int32_t h[FIR_TAPS];
     int32_t x[FIR_N];
     int32_t y[FIR_N];
@@ -23,7 +23,7 @@ void fir_init(uint32_t size_class)
 
 int fir_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (int32_t k = 0; k < FIR_TAPS; k++) {
         int32_t dist = k - FIR_TAPS / 2;
         st.h[k] = 1200 - dist * dist * 3 + (int32_t)wl_prng_below(&r->rng, 257) - 128;
@@ -53,18 +53,18 @@ int fir_round(void)
         r->sum = wl_mix32(r->sum, (uint32_t)st.y[n] >> 8);
     }
     r->failures += bad != 0;
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t fir_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t fir_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0xa65dcfadu, 0x7d60b58fu};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t fir_program = {"fir", fir_init, fir_round, fir_checksum, fir_expected};

@@ -9,7 +9,7 @@
 #define IS_ARRAYS 4
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int32_t a[IS_N];
 } st;
 
@@ -20,7 +20,7 @@ void insertsort_init(uint32_t size_class)
 
 int insertsort_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (int t = 0; t < IS_ARRAYS; t++) {
         uint32_t sum = 0, xr = 0;
         for (int i = 0; i < IS_N; i++) {
@@ -44,18 +44,18 @@ int insertsort_round(void)
         }
         r->failures += (sum | xr) != 0;
     }
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t insertsort_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t insertsort_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x0aa7c38du, 0x83c6991fu};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t insertsort_program = {"insertsort", insertsort_init, insertsort_round,

@@ -1,7 +1,8 @@
 /* janne_complex.c: two nested loops whose trip counts depend on the inputs in an irregular
  * way (the flow-analysis puzzle of the janne_complex task), made single path: the loop nest
  * is run as a step function (one inner-loop body, or one outer-loop tail followed by the outer
- * test, or nothing once done) applied a fixed JC_STEPS times, with every choice made by masks. The nest:
+ * test, or nothing once done) applied a fixed JC_STEPS times, with every choice made by
+ * masks. The nest:
  *     while (a < 40) { while (b < a) { b = b > 6 ? 2b : b + 3; a += b % 4 == 0 ? 5 : 1; }
  *                      a += 3; b -= 7; }
  * Per activation: eight (a, b) pairs, a in [0, 30), b in [-10, 30). Check: results equal the
@@ -14,7 +15,7 @@
 #define JC_STEPS 64
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int32_t want[MAL_ROUNDS_FULL][JC_PAIRS][2];
 } st;
 
@@ -74,7 +75,7 @@ void janne_complex_init(uint32_t size_class)
 
 int janne_complex_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (int p = 0; p < JC_PAIRS; p++) {
         int32_t a, b;
         next_pair(&a, &b);
@@ -82,18 +83,18 @@ int janne_complex_round(void)
         r->failures += (a != st.want[r->rounds][p][0]) | (b != st.want[r->rounds][p][1]);
         r->sum = wl_mix32(r->sum, (uint32_t)a << 16 ^ (uint32_t)b);
     }
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t janne_complex_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t janne_complex_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0x08c2b3e3u, 0xfc3f7ef2u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t janne_complex_program = {"janne_complex", janne_complex_init,

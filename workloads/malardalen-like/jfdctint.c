@@ -24,7 +24,7 @@
 #define C3_072 25172
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int16_t block[64];
     int32_t work[64], ref[64];
 } st;
@@ -87,7 +87,7 @@ void jfdctint_init(uint32_t size_class)
 
 int jfdctint_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (int b = 0; b < 2; b++) {
         for (int i = 0; i < 64; i++)
             st.block[i] = (int16_t)((int32_t)wl_prng_below(&r->rng, 256) - 128);
@@ -100,18 +100,18 @@ int jfdctint_round(void)
         }
         r->failures += bad;
     }
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t jfdctint_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t jfdctint_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0xeb36687cu, 0x4569f587u};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t jfdctint_program = {"jfdctint", jfdctint_init, jfdctint_round,

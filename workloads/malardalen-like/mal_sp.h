@@ -3,16 +3,14 @@
  * Guarantees: every helper executes the same instruction sequence whatever its operands
  * (no data-dependent branches: selections go through an all-ones/all-zeros mask that an empty
  * asm statement hides from the optimiser, so GCC cannot turn it back into a branch on RV32
- * without conditional moves). mal_run_t holds the bookkeeping every program shares: input
- * generator, round counter and limit, self-check failures and the running checksum. */
+ * without conditional moves). mal_run_init sets up the shared bookkeeping (wl_run.h) with the
+ * suite's round counts and the input seed variant. */
 #ifndef MAL_SP_H
 #define MAL_SP_H
 
 #include <stdint.h>
 
-#include "wl_checksum.h"
-#include "wl_prng.h"
-#include "wl_program.h"
+#include "wl_run.h"
 
 /* Non-zero selects another input seed (used by the single-path check; see suites.mk). */
 #ifndef WL_INPUT_VARIANT
@@ -63,39 +61,11 @@ static inline int32_t sp_abs(int32_t x)
     return sp_sel(x < 0, -x, x);
 }
 
-/** Shared per-program bookkeeping. */
-typedef struct {
-    wl_prng_t rng;
-    uint32_t rounds, limit, failures, sum;
-} mal_run_t;
-
 /** Resets run for size_class with input seed base (perturbed by WL_INPUT_VARIANT). */
-static inline void mal_run_init(mal_run_t *run, uint32_t size_class, uint32_t base)
+static inline void mal_run_init(wl_run_t *run, uint32_t size_class, uint32_t base)
 {
-    wl_prng_seed(&run->rng, base ^ ((uint32_t)WL_INPUT_VARIANT * 0x9e3779b9u));
-    run->rounds = 0;
-    run->limit = size_class ? MAL_ROUNDS_FULL : MAL_ROUNDS_SMALL;
-    run->failures = 0;
-    run->sum = WL_CHECKSUM_INIT;
-}
-
-/** Ends one round: returns 1 while rounds remain, 0 when done. */
-static inline int mal_run_next(mal_run_t *run)
-{
-    run->rounds++;
-    return run->rounds < run->limit;
-}
-
-/** The program's checksum (marked failed if any self-check failed). */
-static inline uint32_t mal_run_checksum(const mal_run_t *run)
-{
-    return wl_final(run->sum, run->failures);
-}
-
-/** expected[size_class], or 0 for an unknown class. */
-static inline uint32_t mal_expected(const uint32_t expected[WL_SIZE_CLASSES], uint32_t size_class)
-{
-    return size_class < WL_SIZE_CLASSES ? expected[size_class] : 0;
+    wl_run_init(run, base ^ ((uint32_t)WL_INPUT_VARIANT * 0x9e3779b9u),
+                size_class ? MAL_ROUNDS_FULL : MAL_ROUNDS_SMALL);
 }
 
 #endif

@@ -7,28 +7,20 @@
 
 #include <stdint.h>
 
-#include "wl_program.h"
+#include "wl_run.h"
 
-/** Declares the interface functions and descriptor of program P. */
-#define MAL_DECLARE(P)                                                                        \
-    void P##_init(uint32_t size_class);                                                       \
-    int P##_round(void);                                                                      \
-    uint32_t P##_checksum(void);                                                              \
-    uint32_t P##_expected(uint32_t size_class);                                               \
-    extern const wl_program_t P##_program
-
-MAL_DECLARE(binarysearch);
-MAL_DECLARE(bsort100);
-MAL_DECLARE(cnt);
-MAL_DECLARE(compress);
-MAL_DECLARE(crc);
-MAL_DECLARE(duff);
-MAL_DECLARE(expint);
-MAL_DECLARE(fdct);
-MAL_DECLARE(fir);
-MAL_DECLARE(insertsort);
-MAL_DECLARE(janne_complex);
-MAL_DECLARE(jfdctint);
-MAL_DECLARE(matmult);
+WL_DECLARE_PROGRAM(binarysearch);
+WL_DECLARE_PROGRAM(bsort100);
+WL_DECLARE_PROGRAM(cnt);
+WL_DECLARE_PROGRAM(compress);
+WL_DECLARE_PROGRAM(crc);
+WL_DECLARE_PROGRAM(duff);
+WL_DECLARE_PROGRAM(expint);
+WL_DECLARE_PROGRAM(fdct);
+WL_DECLARE_PROGRAM(fir);
+WL_DECLARE_PROGRAM(insertsort);
+WL_DECLARE_PROGRAM(janne_complex);
+WL_DECLARE_PROGRAM(jfdctint);
+WL_DECLARE_PROGRAM(matmult);
 
 #endif

@@ -6,7 +6,7 @@
 #define MM_N 20
 
 static struct {
-    mal_run_t run;
+    wl_run_t run;
     int32_t a[MM_N][MM_N], b[MM_N][MM_N], c[MM_N][MM_N];
 } st;
 
@@ -17,7 +17,7 @@ void matmult_init(uint32_t size_class)
 
 int matmult_round(void)
 {
-    mal_run_t *r = &st.run;
+    wl_run_t *r = &st.run;
     for (int i = 0; i < MM_N; i++)
         for (int j = 0; j < MM_N; j++) {
             st.a[i][j] = (int32_t)wl_prng_below(&r->rng, 256) - 128;
@@ -49,18 +49,18 @@ int matmult_round(void)
         r->sum = wl_mix32(r->sum, (uint32_t)st.c[i][i]);
     }
     r->failures += bad != 0;
-    return mal_run_next(r);
+    return wl_run_next(r);
 }
 
 uint32_t matmult_checksum(void)
 {
-    return mal_run_checksum(&st.run);
+    return wl_run_checksum(&st.run);
 }
 
 uint32_t matmult_expected(uint32_t size_class)
 {
     static const uint32_t expected[WL_SIZE_CLASSES] = {0xa5b36afdu, 0x6ce74c7au};
-    return mal_expected(expected, size_class);
+    return wl_run_expected(expected, size_class);
 }
 
 const wl_program_t matmult_program = {"matmult", matmult_init, matmult_round, matmult_checksum,

@@ -31,6 +31,8 @@ enum Command {
     Difftest(cmd::difftest::DifftestArgs),
     /// Run benchmarks (`cactus bench sim-speed`).
     Bench(cmd::bench::BenchArgs),
+    /// The workload catalogue (`list`) and each task's measured stack high water (`stacks`).
+    Workloads(cmd::workloads::WorkloadsArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Command::Build(args) => cmd::build::main(args),
         Command::Difftest(args) => cmd::difftest::main(args),
         Command::Bench(args) => cmd::bench::main(args),
+        Command::Workloads(args) => cmd::workloads::main(args),
     };
     match result {
         Ok(code) => code,

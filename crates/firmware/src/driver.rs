@@ -12,6 +12,7 @@ use crate::codegen;
 use crate::deps;
 use crate::error::BuildError;
 use crate::hash::ContentHash;
+use crate::linker;
 use crate::manifest::Manifest;
 use crate::toolchain::{Toolchain, ARCH_FLAGS, COMPILE_FLAGS, LINK_FLAGS};
 use std::path::{Path, PathBuf};
@@ -172,7 +173,7 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
         })?,
     };
     let tc = &opts.toolchain;
-    let library = tc.kernel_library(&root, m.kernel.stack, m.kernel.target)?;
+    let library = tc.kernel_library(&root, m.kernel.stack, m.kernel.target, m.kernel.pool_kib)?;
     let key = cache_key(m, &root, &library, tc)?;
     let out_root = opts
         .out_root
@@ -267,6 +268,16 @@ fn build_into(
         tc.compile(&u.source, &obj, &u.flags)?;
         objects.push(obj);
     }
-    let script = root.join("kernel/arch/rv32/link.ld");
+    let mut script = root.join("kernel/arch/rv32/link.ld");
+    if let Some(kib) = m.kernel.ram_kib {
+        let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;
+        let resized = linker::resize_ram(&text, kib).map_err(|problem| BuildError::Io {
+            what: "cannot resize the RAM region of",
+            path: script.clone(),
+            source: std::io::Error::other(problem),
+        })?;
+        script = dir.join(linker::SCRIPT_NAME);
+        std::fs::write(&script, resized).map_err(io("cannot write", &script))?;
+    }
     tc.link(&objects, library, &script, &m.cflags, &dir.join(elf_name))
 }

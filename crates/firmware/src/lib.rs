@@ -11,6 +11,7 @@ pub mod codegen;
 pub mod deps;
 pub mod error;
 pub mod hash;
+pub mod linker;
 pub mod manifest;
 pub mod toolchain;
 

@@ -152,14 +152,21 @@ impl Toolchain {
 
     /// Brings `build/kernel/libcactus-<strategy>-<trace>.a` up to date with the kernel's own
     /// Makefile (under a lock file, so concurrent firmware builds do not race on it) and
-    /// returns its path.
+    /// returns its path. With `pool_kib`, the library is a variant with that stack pool
+    /// (`-DCACTUS_STACK_POOL_SIZE`), built into `build/kernel/pool-<N>k/` (the Makefile's
+    /// output directory `KB` and `EXTRA_CFLAGS` given on its command line).
     pub fn kernel_library(
         &self,
         root: &Path,
         strategy: StackStrategy,
         target: Target,
+        pool_kib: Option<u32>,
     ) -> Result<PathBuf, BuildError> {
-        let dir = root.join("build").join("kernel");
+        let base = root.join("build").join("kernel");
+        let dir = match pool_kib {
+            Some(k) => base.join(format!("pool-{k}k")),
+            None => base.clone(),
+        };
         let io = |what, path: &Path| {
             let path = path.to_path_buf();
             move |source| BuildError::Io { what, path, source }
@@ -167,19 +174,22 @@ impl Toolchain {
         std::fs::create_dir_all(&dir).map_err(io("cannot create", &dir))?;
         let name = format!("libcactus-{}-{}.a", strategy.name(), target.trace_backend());
         let library = dir.join(&name);
-        let lock_path = dir.join(".firmware-build.lock");
+        let lock_path = base.join(".firmware-build.lock");
         let lock = File::create(&lock_path).map_err(io("cannot create", &lock_path))?;
         lock.lock().map_err(io("cannot lock", &lock_path))?;
-        let out = run(
-            Command::new("make")
-                .arg("-s")
-                .arg("-C")
-                .arg(root.join("kernel"))
-                .arg(format!("STRATEGY={}", strategy.name()))
-                .arg(format!("CROSS={}", self.prefix))
-                .arg(&library),
-            "make",
-        )?;
+        let mut make = Command::new("make");
+        make.arg("-s")
+            .arg("-C")
+            .arg(root.join("kernel"))
+            .arg(format!("STRATEGY={}", strategy.name()))
+            .arg(format!("CROSS={}", self.prefix));
+        if let Some(k) = pool_kib {
+            make.arg(format!("KB={}", dir.display())).arg(format!(
+                "EXTRA_CFLAGS=-DCACTUS_STACK_POOL_SIZE={}",
+                k * 1024
+            ));
+        }
+        let out = run(make.arg(&library), "make")?;
         drop(lock);
         if !out.status.success() {
             return Err(BuildError::Kernel {

@@ -81,22 +81,31 @@ impl DebugTarget<'_> {
     }
 
     fn continue_until_stop(&mut self, incoming: &mut dyn FnMut() -> bool) -> Progress {
-        // The instruction gdb resumes at runs even if it carries a breakpoint.
-        let mut first = true;
-        loop {
-            for _ in 0..POLL_INTERVAL {
-                if !first && self.breakpoints.contains(&self.machine.pc()) {
-                    return Progress::Stopped(SingleThreadStopReason::SwBreak(()));
-                }
-                first = false;
-                if let Some(outcome) = self.machine.step() {
-                    return Progress::Stopped(self.stop_for(outcome));
-                }
+        // gdb's breakpoints are set in the machine only while it continues, so that
+        // `Machine::run_for` stops at them (never at the pc it resumes at, which runs even if
+        // it carries a breakpoint); the ones the machine did not already have are removed
+        // again before gdb hears of the stop.
+        let installed: Vec<u32> = self
+            .breakpoints
+            .iter()
+            .copied()
+            .filter(|&pc| !self.machine.has_breakpoint(pc))
+            .collect();
+        for &pc in &installed {
+            self.machine.add_breakpoint(pc);
+        }
+        let progress = loop {
+            if let Some(outcome) = self.machine.run_for(POLL_INTERVAL) {
+                break Progress::Stopped(self.stop_for(outcome));
             }
             if incoming() {
-                return Progress::IncomingData;
+                break Progress::IncomingData;
             }
+        };
+        for &pc in &installed {
+            self.machine.remove_breakpoint(pc);
         }
+        progress
     }
 
     /// Records an outcome and turns it into the stop reported to gdb.

@@ -11,8 +11,9 @@
 //!
 //! The stub runs in the caller's thread ([`serve`] blocks until the session ends). While the
 //! guest runs, the connection is polled every [`POLL_INTERVAL`] instructions for a Ctrl-C.
-//! Continue is a loop of `Machine::step` (the machine has no bounded `run`), which checks the
-//! breakpoints itself: about a fifth of the speed of `Machine::run`.
+//! Continue is a loop of `Machine::run_for` slices, with gdb's breakpoints set in the machine
+//! for the duration (blocks that reach a breakpoint are not chained, so code around
+//! breakpoints runs somewhat slower than under `Machine::run`).
 
 mod event_loop;
 mod exec;
@@ -54,8 +55,8 @@ pub enum GdbError {
 
 /// Serves one gdb session over `stream` for `machine`, blocking until gdb detaches or kills
 /// the target, or the guest ends. Guarantees: the machine only executes on gdb's requests;
-/// gdb's breakpoints are kept by the stub, never set in the machine, so after the session
-/// `machine.run()` runs freely.
+/// gdb's breakpoints are kept by the stub and set in the machine only while it continues, so
+/// after the session `machine.run()` runs freely.
 pub fn serve(machine: &mut Machine, stream: TcpStream) -> Result<SessionEnd, GdbError> {
     let mut target = DebugTarget::new(machine);
     let stub = GdbStub::new(stream);

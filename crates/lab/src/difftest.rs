@@ -2,7 +2,7 @@
 //! exit code.
 
 use crate::diff_render::render_diff;
-use crate::qemu::{run_qemu, QemuError, QemuRun};
+use crate::qemu::{run_qemu_with, QemuClock, QemuError, QemuRun};
 use crate::sim_run::{run_on_sim, SimEnding, SimRun};
 use cactus_sim::{LoadError, Misaligned, Profile};
 use std::fmt::Write;
@@ -82,7 +82,7 @@ pub fn difftest_elf(elf: &Path, options: &DiffOptions) -> Result<DiffReport, Dif
             error,
         }
     })?;
-    let qemu = match run_qemu(elf, options.timeout) {
+    let qemu = match run_qemu_with(elf, options.timeout, QemuClock::Icount) {
         Err(QemuError::NotInstalled) => {
             return Err(DifftestError::QemuMissing(QemuError::NotInstalled))
         }

@@ -1,5 +1,7 @@
 //! cactus-lab: experiments and harnesses around cactus-sim.
 //!
+//! - [`catalogue`]: every workload manifest under `workloads/` (`cactus workloads list`).
+//! - [`workload_stacks`]: each workload task's measured stack high water on cactus-sim.
 //! - [`qemu`]: run an ELF on QEMU's virt machine, the behavioural reference.
 //! - [`sim_run`]: run an ELF in-process on cactus-sim.
 //! - [`difftest`]: compare the two (UART output and exit code); [`diff_render`] shows where
@@ -7,9 +9,17 @@
 //! - [`randprog`]: seeded random RV32IMAC programs that print their final state;
 //!   [`toolchain`] assembles and links them; [`random_difftest`] runs many in parallel.
 //! - [`sim_speed`]: cactus-sim's speed as a ratio against QEMU ([`speed_table`] renders it).
+//! - [`kernel_bench`]: the Cactus kernel's context-switch costs and footprint on cactus-sim
+//!   ([`kernel_events`] pairs the events, [`kernel_footprint`] reads `size`,
+//!   [`kernel_report`] judges the goals and renders).
 
+pub mod catalogue;
 pub mod diff_render;
 pub mod difftest;
+pub mod kernel_bench;
+pub mod kernel_events;
+pub mod kernel_footprint;
+pub mod kernel_report;
 pub mod qemu;
 pub mod random_difftest;
 pub mod randprog;
@@ -17,3 +27,4 @@ pub mod sim_run;
 pub mod sim_speed;
 pub mod speed_table;
 pub mod toolchain;
+pub mod workload_stacks;

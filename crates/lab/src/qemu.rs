@@ -58,9 +58,29 @@ pub enum QemuError {
     },
 }
 
-/// Runs `elf` on QEMU's virt machine with no firmware and the UART on stdout; kills QEMU and
-/// returns [`QemuError::Timeout`] if it has not exited after `timeout`.
+/// How QEMU's guest time (`mtime`, `mcycle`) advances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QemuClock {
+    /// Host time: fastest, for speed comparisons; guest time depends on host speed.
+    Host,
+    /// Instruction-driven time (`-icount shift=0,sleep=off`): the guest sees the same `mtime`
+    /// at the same instruction on every host, so timer-driven firmware behaves reproducibly.
+    Icount,
+}
+
+/// Runs `elf` on QEMU's virt machine with host-driven time (see [`run_qemu_with`]).
 pub fn run_qemu(elf: &Path, timeout: Duration) -> Result<QemuRun, QemuError> {
+    run_qemu_with(elf, timeout, QemuClock::Host)
+}
+
+/// Runs `elf` on QEMU's virt machine with no firmware and the UART on stdout, its guest time
+/// driven by `clock`; kills QEMU and returns [`QemuError::Timeout`] if it has not exited after
+/// `timeout`.
+pub fn run_qemu_with(
+    elf: &Path,
+    timeout: Duration,
+    clock: QemuClock,
+) -> Result<QemuRun, QemuError> {
     let io = |error| QemuError::Io {
         elf: elf.into(),
         error,
@@ -70,6 +90,10 @@ pub fn run_qemu(elf: &Path, timeout: Duration) -> Result<QemuRun, QemuError> {
         .args([
             "-M", "virt", "-m", "128M", "-bios", "none", "-display", "none",
         ])
+        .args(match clock {
+            QemuClock::Host => &[][..],
+            QemuClock::Icount => &["-icount", "shift=0,sleep=off"][..],
+        })
         .args(["-monitor", "none", "-serial", "stdio", "-kernel"])
         .arg(elf)
         .stdin(Stdio::null())

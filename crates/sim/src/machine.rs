@@ -11,8 +11,8 @@ use crate::devices::clint::Clint;
 use crate::devices::trace::TraceDevice;
 use crate::devices::uart::Uart;
 use crate::error::LoadError;
-use crate::hart::block::{static_class, BlockCache, FetchTrap, StaticCosts};
-use crate::hart::exec::{run_blocks, DynCosts, Exit};
+use crate::hart::block::{static_class, BlockCache, FetchTrap, StaticCosts, MAX_BODY};
+use crate::hart::exec::{run_blocks, Bounds, DynCosts, Exit};
 use crate::hart::Hart;
 use crate::loader::{load_elf, ElfInfo};
 use crate::memory::{Memory, PAGE_HTIF};
@@ -172,21 +172,58 @@ impl Machine {
     }
 
     fn run_inner(&mut self) -> RunOutcome {
-        let mut first = true;
         loop {
-            if self.hart.cycle >= self.next_event {
-                if let Some(o) = self.check_events() {
-                    return o;
-                }
-            }
-            if !first && !self.breakpoints.is_empty() && self.breakpoints.contains(&self.hart.pc) {
-                return RunOutcome::Breakpoint { pc: self.hart.pc };
-            }
-            first = false;
-            if let Some(o) = self.exec_block(u32::MAX) {
+            if let Some(o) = self.run_budget(u64::MAX) {
                 return o;
             }
         }
+    }
+
+    /// Like [`Machine::run`], but returns `None` once `max_instructions` instructions have
+    /// retired with nothing ended (a trap or interrupt entry, which retires nothing, counts
+    /// as one), so that a caller can poll between slices. Honours breakpoints like `run`
+    /// (not at the pc it resumes at) and the cycle limit. Consecutive slices execute exactly
+    /// what one `run` does, except that interrupts are taken at block boundaries and the end
+    /// of a slice is one: in slices an interrupt may arrive up to one block earlier.
+    pub fn run_for(&mut self, max_instructions: u64) -> Option<RunOutcome> {
+        let outcome = self.run_budget(max_instructions);
+        self.bus.uart.flush();
+        outcome
+    }
+
+    /// The run loop with an instruction budget.
+    fn run_budget(&mut self, mut budget: u64) -> Option<RunOutcome> {
+        let mut first = true;
+        while budget > 0 {
+            if self.hart.cycle >= self.next_event {
+                if let Some(o) = self.check_events() {
+                    return Some(o);
+                }
+            }
+            if !first && !self.breakpoints.is_empty() && self.breakpoints.contains(&self.hart.pc) {
+                return Some(RunOutcome::Breakpoint { pc: self.hart.pc });
+            }
+            first = false;
+            let before = self.hart.instret;
+            // Chained blocks run whole, so chaining stops a full block short of the budget;
+            // the rest runs in bounded blocks.
+            let chain_until = if self.breakpoints.is_empty() {
+                before.saturating_add(budget.saturating_sub(MAX_BODY as u64))
+            } else {
+                0
+            };
+            let bounds = Bounds {
+                limit: u32::try_from(budget).unwrap_or(u32::MAX),
+                next_event: self.next_event,
+                chain_until,
+            };
+            if let Some(o) = self.exec_block(&bounds) {
+                return Some(o);
+            }
+            let done = self.hart.instret.wrapping_sub(before);
+            budget = budget.saturating_sub(done.max(1));
+        }
+        None
     }
 
     /// Executes exactly one instruction (or takes one trap/interrupt). None = nothing ended.
@@ -206,13 +243,19 @@ impl Machine {
             let pc = self.hart.pc;
             return self.take_trap(cause, 0, pc);
         }
-        let out = self.exec_block(1);
+        let out = self.exec_block(&Bounds {
+            limit: 1,
+            next_event: self.next_event,
+            chain_until: 0,
+        });
         self.next_event = 0;
         out
     }
 
-    /// Looks up or predecodes the block at pc and runs up to `limit` instructions of it.
-    fn exec_block(&mut self, limit: u32) -> Option<RunOutcome> {
+    /// Looks up or predecodes the block at pc and runs up to `bounds.limit` instructions of
+    /// it, chaining into further blocks as `bounds` allow.
+    fn exec_block(&mut self, bounds: &Bounds) -> Option<RunOutcome> {
+        let limit = bounds.limit;
         let pc = self.hart.pc;
         let id = match self.cache.lookup(pc) {
             Some(id) => id,
@@ -227,15 +270,12 @@ impl Machine {
                 }
             }
         };
-        let chain = limit == u32::MAX && self.breakpoints.is_empty();
         let exit = run_blocks(
             &mut self.hart,
             &mut self.bus,
             &mut self.cache,
             id,
-            limit,
-            self.next_event,
-            chain,
+            bounds,
             &self.dyn_costs,
             &mut self.taken,
         );
@@ -275,9 +315,9 @@ impl Machine {
 
     /// Adds the cost of `n` retired body instructions of block `id` plus `extra` cycles.
     fn account(&mut self, id: u32, n: u32, extra: u64) {
-        let block = &self.cache.blocks[id as usize];
+        let block = &mut self.cache.blocks[id as usize];
         if n == block.body {
-            self.cache.state[id as usize].execs += 1;
+            block.execs += 1;
             self.hart.cycle = self
                 .hart
                 .cycle
@@ -289,7 +329,7 @@ impl Machine {
             for ins in &insts[..n as usize] {
                 self.extra_counts[static_class(ins.op) as usize] += 1;
             }
-            let pre = u64::from(insts[n as usize].pre);
+            let pre = u64::from(self.cache.pres[start + n as usize]);
             self.hart.cycle = self.hart.cycle.wrapping_add(pre).wrapping_add(extra);
         }
         self.hart.instret += u64::from(n);

@@ -17,6 +17,11 @@ impl Machine {
         }
     }
 
+    /// True if a breakpoint is set at `pc`.
+    pub fn has_breakpoint(&self, pc: u32) -> bool {
+        self.breakpoints.contains(&pc)
+    }
+
     /// Removes a breakpoint (no effect if absent).
     pub fn remove_breakpoint(&mut self, pc: u32) {
         self.breakpoints.remove(&pc);

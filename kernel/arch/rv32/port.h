@@ -23,7 +23,10 @@
 #define CTX_A0 CTX_X(10)
 #define CTX_A1 CTX_X(11)
 #define CTX_A2 CTX_X(12)
-#define CTX_PC 116 /* 0 = voluntary context (only ra, sp, s0-s11, a0 are live) */
+/* CTX_PC is 0 while the task runs and in a voluntary context (only ra, sp, s0-s11, a0 live):
+ * the trap entry stores mepc there, context initialisation the entry point, and every full
+ * resume clears it again, so voluntary entries (yield, kernel calls) need not store it. */
+#define CTX_PC 116
 #define CTX_SIZE 120
 
 #define MSTATUS_MIE 0x8
@@ -36,7 +39,7 @@
 /* A task's saved registers. `pc` == 0 marks a voluntary context saved by a kernel call: then
  * only ra, sp, s0-s11 and a0 (the call's result) are restored, and the task resumes at ra.
  * A non-zero `pc` is a full context (trap or a freshly initialised task): every register is
- * restored and the task resumes at pc with interrupts enabled. */
+ * restored and the task resumes at pc with interrupts enabled (and `pc` is reset to 0). */
 struct port_context {
     uint32_t ra, sp;
     uint32_t t0, t1, t2, s0, s1, a0, a1, a2, a3, a4, a5, a6, a7;

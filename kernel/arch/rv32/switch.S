@@ -40,8 +40,7 @@ cactus_yield:
     SAVEA(s8, 24)
     SAVEA(s9, 25)
     SAVEA(s10, 26)
-    SAVEA(s11, 27)
-    sw zero, CTX_PC(a0)
+    SAVEA(s11, 27)                  /* CTX_PC is already 0: the task is running */
     la sp, port_kstack_top
     call k_yield                    /* a0 = the context to resume (port_current) */
     /* fall through */
@@ -77,8 +76,7 @@ port_syscall:
     csrci mstatus, MSTATUS_MIE
     csrr t6, mscratch
     sw ra, CTX_RA(t6)
-    sw sp, CTX_SP(t6)
-    sw zero, CTX_PC(t6)
+    sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
     la sp, port_kstack_top
     jalr a4                         /* C preserves s0-s11: they still hold the caller's values */
     lui t0, %hi(port_current)

@@ -94,6 +94,7 @@ port_trap_same:
     /* Same task (its context may have been rewritten by a restart): s0-s11 are still live. */
     lw t0, CTX_PC(t6)
     csrw mepc, t0
+    sw zero, CTX_PC(t6)             /* running again: see CTX_PC in port.h */
     lw ra, CTX_RA(t6)
     lw sp, CTX_SP(t6)
     LOAD(t0, 5)
@@ -117,6 +118,7 @@ port_trap_same:
     .globl port_resume_full
 port_resume_full:
     csrw mepc, t0
+    sw zero, CTX_PC(t6)             /* running again: see CTX_PC in port.h */
     li t0, MSTATUS_MPP_M | MSTATUS_MPIE
     csrs mstatus, t0
     lw ra, CTX_RA(t6)

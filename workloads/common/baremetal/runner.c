@@ -11,7 +11,10 @@
  * (painted stack per program, default 128 KiB), WL_COUNT_INSNS (print "insns <name> <round>
  * <count>" with the minstret delta of every P_round; meaningful under QEMU -icount shift=0),
  * WL_INPUT_VARIANT (non-zero: the programs were built with another input seed, so the
- * checksum cannot equal P_expected; pass then only requires no failed self-check). */
+ * checksum cannot equal P_expected; pass then only requires no failed self-check),
+ * WL_ROUND_STACK (repaint each program's stack before every round and print
+ * "round-stack <name> min <bytes> max <bytes>": the smallest and largest stack one round
+ * used, excluding P_init). */
 #include "bm_io.h"
 #include "wl_checksum.h"
 #include "wl_program.h"
@@ -95,14 +98,37 @@ static uint32_t run_on(int i, uint32_t (*fn)(uint32_t), uint32_t arg)
     return wl_call_on_stack(fn, arg, &stacks[i][WL_STACK_WORDS]);
 }
 
-/* Bytes of stack i ever written, not counting the helper's own 16-byte frame. */
+/* Bytes of stack i ever written, not counting the helper's own 16-byte call frame. */
 static uint32_t high_water(int i)
 {
     uint32_t w = 0;
     while (w < WL_STACK_WORDS && stacks[i][w] == WL_PAINT)
         w++;
-    return (WL_STACK_WORDS - w) * 4u - WL_CALL_FRAME;
+    uint32_t used = (WL_STACK_WORDS - w) * 4u;
+    return used > WL_CALL_FRAME ? used - WL_CALL_FRAME : 0u;
 }
+
+#ifdef WL_ROUND_STACK
+static uint32_t round_min[WL_PROGRAMS], round_max[WL_PROGRAMS], init_hw[WL_PROGRAMS];
+
+/* Repaints the part of stack i that is not paint any more (everything the last call wrote). */
+static void repaint(int i)
+{
+    uint32_t used_words = (high_water(i) + WL_CALL_FRAME) / 4u;
+    for (uint32_t w = WL_STACK_WORDS - used_words; w < WL_STACK_WORDS; w++)
+        stacks[i][w] = WL_PAINT;
+}
+
+/* Records the stack the round just run on stack i used. */
+static void record_round(int i, uint32_t round)
+{
+    uint32_t hw = high_water(i);
+    if (round == 1 || hw < round_min[i])
+        round_min[i] = hw;
+    if (hw > round_max[i])
+        round_max[i] = hw;
+}
+#endif
 
 int main(void)
 {
@@ -117,6 +143,9 @@ int main(void)
         for (uint32_t w = 0; w < WL_STACK_WORDS; w++)
             stacks[i][w] = WL_PAINT;
         run_on(i, do_init, WL_SIZE_CLASS);
+#ifdef WL_ROUND_STACK
+        init_hw[i] = high_water(i);
+#endif
         active[i] = 1;
         rounds[i] = 0;
     }
@@ -127,7 +156,13 @@ int main(void)
             if (!active[i])
                 continue;
             rounds[i]++;
+#ifdef WL_ROUND_STACK
+            repaint(i);
+#endif
             uint32_t more = run_on(i, do_round, 0);
+#ifdef WL_ROUND_STACK
+            record_round(i, rounds[i]);
+#endif
 #ifdef WL_COUNT_INSNS
             bm_puts("insns ");
             bm_puts(wl_workload_programs[i]->name);
@@ -149,6 +184,18 @@ int main(void)
         const wl_program_t *p = wl_workload_programs[i];
         uint32_t got = p->checksum(), want = p->expected(WL_SIZE_CLASS);
         uint32_t hw = high_water(i);
+#ifdef WL_ROUND_STACK
+        /* The stack was repainted before every round: the overall high water is the larger
+         * of P_init's and the largest round's. */
+        hw = init_hw[i] > round_max[i] ? init_hw[i] : round_max[i];
+        bm_puts("round-stack ");
+        bm_puts(p->name);
+        bm_puts(" min ");
+        bm_put_dec(round_min[i]);
+        bm_puts(" max ");
+        bm_put_dec(round_max[i]);
+        bm_putc('\n');
+#endif
         int ok = !active[i] && checksum_ok(got, want) && hw + WL_CALL_FRAME < WL_STACK_BYTES;
         bm_puts(ok ? "  ok   " : "  FAIL ");
         bm_puts(p->name);

@@ -1,4 +1,5 @@
-/* common_test.c: host unit tests of workloads/common (math, pools, PRNG, checksum).
+/* common_test.c: host unit tests of workloads/common (math, pools, PRNG, checksum, run
+ * bookkeeping).
  * Prints "PASS common/<test>" or "FAIL common/<test> ..." per test; non-zero exit on failure. */
 #include <math.h>
 #include <stdint.h>
@@ -8,6 +9,7 @@
 #include "wl_math.h"
 #include "wl_pool.h"
 #include "wl_prng.h"
+#include "wl_run.h"
 
 static int failed;
 
@@ -98,10 +100,31 @@ static void test_prng_checksum(void)
            "order sensitivity or failure marker");
 }
 
+/* wl_run.h: round counting, reset and the failure marking of the checksum. */
+static void test_run(void)
+{
+    wl_run_t run;
+    wl_run_init(&run, 7u, 3u);
+    wl_prng_t ref;
+    wl_prng_seed(&ref, 7u);
+    int ok = wl_prng_next(&run.rng) == wl_prng_next(&ref);
+    ok &= wl_run_next(&run) == 1 && wl_run_next(&run) == 1 && wl_run_next(&run) == 0;
+    ok &= run.rounds == 3 && wl_run_checksum(&run) == WL_CHECKSUM_INIT;
+    run.failures = 2;
+    ok &= wl_run_checksum(&run) == (WL_FAILED | 2u);
+    wl_run_init(&run, 7u, 1u);
+    ok &= run.rounds == 0 && run.failures == 0 && run.sum == WL_CHECKSUM_INIT;
+    static const uint32_t expected[WL_SIZE_CLASSES] = {11u, 22u};
+    ok &= wl_run_expected(expected, 0) == 11u && wl_run_expected(expected, 1) == 22u &&
+          wl_run_expected(expected, 2) == 0u;
+    report("run_bookkeeping", ok, "wl_run_t rounds, reset or failure marking");
+}
+
 int main(void)
 {
     test_math();
     test_pool();
     test_prng_checksum();
+    test_run();
     return failed;
 }

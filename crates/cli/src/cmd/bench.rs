@@ -1,9 +1,12 @@
-//! `cactus bench`: benchmarks. `sim-speed` measures cactus-sim against QEMU in the same run.
+//! `cactus bench`: benchmarks. `sim-speed` measures cactus-sim against QEMU in the same run;
+//! `kernel` measures the Cactus kernel's context switches and footprint on cactus-sim.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use cactus_lab::kernel_bench::{run_kernel_bench, KernelBenchOptions};
 use cactus_lab::sim_speed::{run_sim_speed, SpeedOptions};
+use cactus_sim::Profile;
 use clap::{Args, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -20,6 +23,29 @@ pub struct BenchArgs {
 pub enum Bench {
     /// cactus-sim's MIPS against QEMU's on build/bench/sim-speed/ (target: ratio >= 0.2).
     SimSpeed(SimSpeedArgs),
+    /// Kernel context-switch cost (yield, blocking, timer preemption) and footprint on
+    /// cactus-sim, beside the goals and the FreeRTOS anchor (docs/results/kernel.md).
+    Kernel(KernelArgs),
+}
+
+/// Options of `cactus bench kernel`.
+#[derive(Args, Debug)]
+pub struct KernelArgs {
+    /// Repository root (holds kernel/, bench/kernel/ and build/).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Use the ELFs already in build/ instead of running `make -C kernel bench` first.
+    #[arg(long)]
+    pub no_build: bool,
+    /// Machine profile: a built-in name (`mcu`, `ideal`) or the path of a TOML profile file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "mcu")]
+    pub profile: String,
+    /// Write the report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the report as Markdown to FILE (docs/results/kernel.md).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
 }
 
 /// Options of `cactus bench sim-speed`.
@@ -46,7 +72,57 @@ pub struct SimSpeedArgs {
 pub fn main(args: BenchArgs) -> Result<ExitCode> {
     match args.bench {
         Bench::SimSpeed(a) => sim_speed(a),
+        Bench::Kernel(a) => kernel(a),
     }
+}
+
+/// The command line as typed, with `cactus` as the program name (for report headers).
+fn command_line() -> String {
+    std::iter::once("cactus".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A built-in profile by name, else a profile file by path (as `cactus run --profile`).
+fn kernel_profile(spec: &str) -> Result<Profile> {
+    if let Some(profile) = Profile::builtin(spec) {
+        return Ok(profile);
+    }
+    let path = Path::new(spec);
+    let looks_like_path = spec.contains(std::path::MAIN_SEPARATOR) || spec.ends_with(".toml");
+    if !looks_like_path && !path.exists() {
+        bail!(
+            "unknown profile {spec:?}: built-in profiles are {}; or give the path of a TOML \
+             profile file",
+            Profile::builtin_names().join(", ")
+        );
+    }
+    Ok(Profile::load(path)?)
+}
+
+/// Exit code 0 if every goal passes, 1 if any is missed (the report is written either way).
+fn kernel(args: KernelArgs) -> Result<ExitCode> {
+    let options = KernelBenchOptions {
+        root: args.root.clone(),
+        build: !args.no_build,
+        profile: kernel_profile(&args.profile)?,
+    };
+    let report = run_kernel_bench(&options)?;
+    print!("{}", report.table());
+    if let Some(path) = &args.json {
+        let text = report.json().context("serialising the report")?;
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.markdown {
+        std::fs::write(path, report.markdown(&command_line()))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(if report.all_pass() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn sim_speed(args: SimSpeedArgs) -> Result<ExitCode> {

@@ -5,3 +5,4 @@ pub mod bench;
 pub mod build;
 pub mod difftest;
 pub mod run;
+pub mod workloads;

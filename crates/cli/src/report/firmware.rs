@@ -205,6 +205,8 @@ mod tests {
                 tick_hz: 1000,
                 slice_ticks: 1,
                 target: Target::Sim,
+                pool_kib: None,
+                ram_kib: None,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
         };

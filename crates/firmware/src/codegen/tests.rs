@@ -42,6 +42,8 @@ fn manifest(target: Target) -> Manifest {
             tick_hz: 500,
             slice_ticks: 2,
             target,
+            pool_kib: None,
+            ram_kib: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
     }

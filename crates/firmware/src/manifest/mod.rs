@@ -45,11 +45,20 @@ impl StackStrategy {
             })
     }
 
-    /// Stack memory the strategy can hand out in total, in bytes (all budgets must fit).
+    /// The kernel's default stack pool, in KiB (`CACTUS_STACK_POOL_SIZE`).
+    pub const DEFAULT_POOL_KIB: u32 = 48;
+
+    /// Stack memory the strategy can hand out in total with the default pool, in bytes (all
+    /// budgets must fit).
     pub fn pool_bytes(self) -> u32 {
+        self.usable_bytes(Self::DEFAULT_POOL_KIB)
+    }
+
+    /// Stack memory the strategy can hand out from a pool of `pool_kib` KiB, in bytes.
+    pub fn usable_bytes(self, pool_kib: u32) -> u32 {
         match self {
-            // 48 KiB pool minus its 64-byte red zone (kernel/stack/static.c).
-            StackStrategy::Static => 48 * 1024 - 64,
+            // The pool minus its 64-byte red zone (kernel/stack/static.c).
+            StackStrategy::Static => pool_kib * 1024 - 64,
         }
     }
 }
@@ -125,6 +134,19 @@ pub struct KernelOptions {
     pub slice_ticks: u32,
     /// Trace backend.
     pub target: Target,
+    /// Stack pool size in KiB when not the kernel's default (a library variant built with
+    /// `-DCACTUS_STACK_POOL_SIZE`).
+    pub pool_kib: Option<u32>,
+    /// RAM region of the link in KiB when not the kernel linker script's own.
+    pub ram_kib: Option<u32>,
+}
+
+impl KernelOptions {
+    /// Stack memory the tasks' budgets must fit in, in bytes.
+    pub fn usable_pool_bytes(&self) -> u32 {
+        self.stack
+            .usable_bytes(self.pool_kib.unwrap_or(StackStrategy::DEFAULT_POOL_KIB))
+    }
 }
 
 /// One task, validated. Times are whole numbers of ticks at the manifest's `tick_hz`.

@@ -40,6 +40,10 @@ pub(crate) struct RawKernel {
     pub slice_ticks: Option<Spanned<i64>>,
     #[serde(default)]
     pub target: Option<Spanned<String>>,
+    #[serde(default)]
+    pub pool_kib: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub ram_kib: Option<Spanned<i64>>,
 }
 
 /// One `[[task]]`.

@@ -78,7 +78,7 @@ pub(super) fn task(
     let stack = cx.int(
         &t.stack,
         &key("stack"),
-        MIN_STACK..i64::from(k.stack.pool_bytes()) + 1,
+        MIN_STACK..i64::from(k.usable_pool_bytes()) + 1,
     )?;
     let period_ms = t
         .period_ms

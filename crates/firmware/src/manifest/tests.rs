@@ -121,6 +121,8 @@ fn defaults_fill_an_absent_kernel_table() {
             tick_hz: 1000,
             slice_ticks: 1,
             target: Target::Sim,
+            pool_kib: None,
+            ram_kib: None,
         }
     );
 }
@@ -246,8 +248,27 @@ fn stacks_must_fit_the_pool_together() {
     assert_eq!((line, key.as_str()), (None, "task"));
     assert_eq!(
         problem,
-        "the task stacks total 49520 bytes; the static strategy's pool holds 49088"
+        "the task stacks total 49520 bytes; the static strategy's pool holds 49088 \
+         (a larger pool: kernel.pool_kib)"
     );
+}
+
+#[test]
+fn a_larger_pool_takes_larger_stacks_and_ram_is_checked() {
+    let f = Fixture::new();
+    let big = GOOD.replace("stack = 1024", "stack = 49000");
+    let with = |extra: &str| big.replacen("[kernel]", &format!("[kernel]\n{extra}"), 1);
+    let m = f.parse(&with("pool_kib = 64\nram_kib = 2048")).unwrap();
+    assert_eq!(
+        (m.kernel.pool_kib, m.kernel.ram_kib),
+        (Some(64), Some(2048))
+    );
+    assert_eq!(m.kernel.usable_pool_bytes(), 64 * 1024 - 64);
+    let (_, key, problem) = f.error(&with("pool_kib = 2"));
+    assert_eq!(key, "kernel.pool_kib");
+    assert!(problem.contains("out of range (4..=16384)"), "{problem}");
+    let (_, key, _) = f.error(&with("pool_kib = 64\nram_kib = 100"));
+    assert_eq!(key, "kernel.ram_kib");
 }
 
 #[test]

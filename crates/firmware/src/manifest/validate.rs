@@ -222,11 +222,23 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         Some(v) => cx.int(v, "kernel.slice_ticks", 1..1_000_001)?,
         None => 1,
     };
+    let pool_kib = k
+        .pool_kib
+        .as_ref()
+        .map(|v| cx.int(v, "kernel.pool_kib", 4..16_385))
+        .transpose()?;
+    let ram_kib = k
+        .ram_kib
+        .as_ref()
+        .map(|v| cx.int(v, "kernel.ram_kib", 256..131_073))
+        .transpose()?;
     Ok(KernelOptions {
         stack,
         tick_hz,
         slice_ticks,
         target,
+        pool_kib,
+        ram_kib,
     })
 }
 
@@ -261,10 +273,11 @@ fn check_shared_sources(
 /// Checks that every task's stack fits the strategy's pool together.
 pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
     let total: u64 = m.tasks.iter().map(|t| u64::from(t.stack)).sum();
-    let pool = m.kernel.stack.pool_bytes();
+    let pool = m.kernel.usable_pool_bytes();
     if total > u64::from(pool) {
         return Err(format!(
-            "the task stacks total {total} bytes; the {} strategy's pool holds {pool}",
+            "the task stacks total {total} bytes; the {} strategy's pool holds {pool} \
+             (a larger pool: kernel.pool_kib)",
             m.kernel.stack.name()
         ));
     }

@@ -10,6 +10,7 @@
 //! [`CodeMap`] (`codemap.rs`).
 
 use crate::cost::{CostClass, NUM_CLASSES};
+use crate::hart::hot::{fuse, single, Hot};
 use crate::memory::{Memory, PAGE_CODE};
 use cactus_isa::{decode, Class, Op};
 
@@ -24,18 +25,19 @@ pub(crate) const X0_SINK: u8 = 32;
 pub(crate) struct CInst {
     /// The operation.
     pub(crate) op: Op,
+    /// What the hot loop dispatches on (`op`, or a fused pair starting here).
+    pub(crate) hot: Hot,
     /// Destination register; x0 is remapped to [`X0_SINK`].
     pub(crate) rd: u8,
     /// Source 1 (or the uimm of `csrr*i`).
     pub(crate) rs1: u8,
     /// Source 2.
     pub(crate) rs2: u8,
-    /// Immediate (as decoded; for `jal` and branches the absolute target).
+    /// Immediate (as decoded; for `jal` and branches the absolute target, for `auipc` the
+    /// result).
     pub(crate) imm: u32,
     /// Address of this instruction.
     pub(crate) pc: u32,
-    /// Static cycles of the instructions before this one in the block.
-    pub(crate) pre: u32,
 }
 
 /// One predecoded block.
@@ -49,26 +51,35 @@ pub(crate) struct Block {
     pub(crate) body: u32,
     /// True if a system instruction follows the body (at `start + body`).
     pub(crate) has_term: bool,
+    /// If the last body instruction is a conditional branch that is not part of a fused pair:
+    /// [`TAIL`] plus its condition ([`TAIL_EQ`], [`TAIL_NEG`], [`TAIL_SIGNED`]). The hot loop
+    /// then evaluates it after the body without a dispatch. Else 0.
+    pub(crate) tail: u8,
     /// Static cycles of the body.
     pub(crate) cycles: u64,
     /// pc after the body: the terminator's pc, or `end_pc`.
     pub(crate) fall_pc: u32,
-}
-
-/// Mutable per-block state: how often the whole body ran, and cached successors so that
-/// chaining needs no page-table lookup. Block ids are only valid until the next flush, which
-/// clears this together with the blocks.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BlockState {
     /// Times the whole body was executed.
     pub(crate) execs: u64,
-    /// Block at the block's `end_pc` (fall-through), or NONE.
+    /// Cached successors, so that chaining needs no page-table lookup (block ids are only
+    /// valid until the next flush, which drops the blocks too): the block at `end_pc`
+    /// (fall-through) or NONE ...
     pub(crate) fall: u32,
-    /// Last other successor pc seen (taken branch, jump target).
+    /// ... and the last other successor pc seen (taken branch, jump target) and its block,
+    /// or NONE.
     pub(crate) other_pc: u32,
-    /// Its block, or NONE.
+    /// See `other_pc`.
     pub(crate) other: u32,
 }
+
+/// [`Block::tail`]: the block ends in a conditional branch evaluated after the body.
+pub(crate) const TAIL: u8 = 1;
+/// The condition is `rs1 == rs2` (else `rs1 < rs2`).
+pub(crate) const TAIL_EQ: u8 = 2;
+/// The condition is negated.
+pub(crate) const TAIL_NEG: u8 = 4;
+/// `<` compares signed.
+pub(crate) const TAIL_SIGNED: u8 = 8;
 
 /// "No block" in links and page tables.
 pub(crate) const NO_BLOCK: u32 = NONE;
@@ -94,11 +105,12 @@ pub(crate) struct BlockCache {
     page_nums: Vec<u32>,
     pub(crate) blocks: Vec<Block>,
     pub(crate) insts: Vec<CInst>,
+    /// Static cycles of the instructions before each instruction in its block (parallel to
+    /// `insts`; slow paths only, which keeps [`CInst`] at 16 bytes).
+    pub(crate) pres: Vec<u32>,
     /// Static per-class counts of each block's body, branches counted as not taken
     /// (parallel to `blocks`).
     pub(crate) counts: Vec<[u32; NUM_CLASSES]>,
-    /// Execution counts and cached successors (parallel to `blocks`).
-    pub(crate) state: Vec<BlockState>,
     /// Class counts of blocks dropped by flushes (execs × counts).
     pub(crate) flushed_counts: [u64; NUM_CLASSES],
     /// Static costs used to build blocks.
@@ -147,10 +159,10 @@ impl BlockCache {
             costs,
             map: CodeMap::new(),
             counts: Vec::new(),
-            state: Vec::new(),
             page_nums: Vec::new(),
             blocks: Vec::new(),
             insts: Vec::new(),
+            pres: Vec::new(),
             flushed_counts: [0; NUM_CLASSES],
         }
     }
@@ -193,19 +205,46 @@ impl BlockCache {
         self.page_nums.clear();
         self.blocks.clear();
         self.counts.clear();
-        self.state.clear();
         self.insts.clear();
+        self.pres.clear();
     }
 
     /// Class counts of all whole-body executions so far.
     pub(crate) fn class_counts(&self) -> [u64; NUM_CLASSES] {
         let mut out = self.flushed_counts;
-        for (counts, st) in self.counts.iter().zip(self.state.iter()) {
+        for (counts, st) in self.counts.iter().zip(self.blocks.iter()) {
             for (acc, &c) in out.iter_mut().zip(counts.iter()) {
                 *acc += st.execs * u64::from(c);
             }
         }
         out
+    }
+
+    /// Marks fused pairs among the `body` instructions from index `start`, left to right.
+    /// Returns the block's [`Block::tail`]: the encoding of a final conditional branch that
+    /// no pair took, or 0.
+    fn fuse_pairs(&mut self, start: usize, body: usize) -> u8 {
+        let mut k = start;
+        while k + 1 < start + body {
+            if let Some(hot) = fuse(self.insts[k].op, self.insts[k + 1].op) {
+                self.insts[k].hot = hot;
+                k += 2;
+            } else {
+                k += 1;
+            }
+        }
+        if body == 0 || k != start + body - 1 {
+            return 0;
+        }
+        match self.insts[k].op {
+            Op::Beq => TAIL | TAIL_EQ,
+            Op::Bne => TAIL | TAIL_EQ | TAIL_NEG,
+            Op::Blt => TAIL | TAIL_SIGNED,
+            Op::Bge => TAIL | TAIL_SIGNED | TAIL_NEG,
+            Op::Bltu => TAIL,
+            Op::Bgeu => TAIL | TAIL_NEG,
+            _ => 0,
+        }
     }
 
     /// Predecodes the block at `pc`. `stop_before(pc)` says where a block must not continue
@@ -264,19 +303,21 @@ impl BlockCache {
             let len = u32::from(d.len);
             let imm = match i.op.class() {
                 Class::Branch => cur.wrapping_add(i.imm as u32),
-                _ if i.op == Op::Jal => cur.wrapping_add(i.imm as u32),
+                // auipc's result is a constant of its position.
+                _ if matches!(i.op, Op::Jal | Op::Auipc) => cur.wrapping_add(i.imm as u32),
                 _ => i.imm as u32,
             };
             let rd = if i.rd == 0 { X0_SINK } else { i.rd };
             self.insts.push(CInst {
                 op: i.op,
+                hot: single(i.op),
                 rd,
                 rs1: i.rs1,
                 rs2: i.rs2,
                 imm,
                 pc: cur,
-                pre,
             });
+            self.pres.push(pre);
             self.mark(mem, cur, len);
             cur = cur.wrapping_add(len);
             if is_terminator(i.op) {
@@ -291,22 +332,22 @@ impl BlockCache {
                 break;
             }
         }
+        let tail = self.fuse_pairs(start as usize, body as usize);
         let id = self.blocks.len() as u32;
         self.blocks.push(Block {
             end_pc: cur,
             start,
             body,
             has_term,
+            tail,
             cycles: u64::from(pre),
             fall_pc: cur.wrapping_sub(term_len),
-        });
-        self.counts.push(counts);
-        self.state.push(BlockState {
             execs: 0,
             fall: NONE,
             other_pc: 0,
             other: NONE,
         });
+        self.counts.push(counts);
         let h = ((pc >> 1) & 0x7FF) as usize;
         self.page(mem, pc >> 12).entry[h] = id;
         Ok(id)

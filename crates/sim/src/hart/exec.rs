@@ -8,10 +8,10 @@
 //! cycles (taken branches, slow-path latencies).
 
 use crate::bus::{Bus, Ctx};
-use crate::hart::block::{BlockCache, NO_BLOCK};
+use crate::hart::block::{BlockCache, CInst, NO_BLOCK, TAIL_EQ, TAIL_NEG, TAIL_SIGNED};
+use crate::hart::hot::Hot;
 use crate::hart::Hart;
 use crate::memory::PAGE_CODE;
-use cactus_isa::Op;
 
 /// How [`run_blocks`] ended.
 pub(crate) enum Exit {
@@ -64,18 +64,33 @@ fn rem(a: u32, b: u32) -> u32 {
     }
 }
 
-/// Runs block `first` and, if `chain`, the blocks after it until the cycle counter reaches
-/// `next_event`, a block has a terminator, or the next block is not predecoded. At most
-/// `limit` body instructions of the first block run.
-#[allow(clippy::too_many_arguments)]
+/// When the hot loop must stop chaining.
+pub(crate) struct Bounds {
+    /// At most this many body instructions of the first block run.
+    pub(crate) limit: u32,
+    /// Chaining stops once the cycle counter reaches this (interrupts, cycle limit).
+    pub(crate) next_event: u64,
+    /// Chaining stops once the instruction counter reaches this (bounded runs; 0 = never
+    /// chain).
+    pub(crate) chain_until: u64,
+}
+
+/// Index of `ins` within `body` (slow paths only: the hot loop iterates by reference).
+#[inline]
+fn index_of(body: &[CInst], ins: &CInst) -> usize {
+    (ins as *const CInst as usize - body.as_ptr() as usize) / std::mem::size_of::<CInst>()
+}
+
+/// Runs block `first` and the blocks after it until the cycle counter reaches
+/// `bounds.next_event`, the instruction counter reaches `bounds.chain_until`, a block has a
+/// terminator, or the next block is not predecoded. At most `bounds.limit` body instructions
+/// of the first block run.
 pub(crate) fn run_blocks(
     hart: &mut Hart,
     bus: &mut Bus,
     cache: &mut BlockCache,
     first: u32,
-    limit: u32,
-    next_event: u64,
-    chain: bool,
+    bounds: &Bounds,
     costs: &DynCosts,
     taken: &mut u64,
 ) -> Exit {
@@ -83,7 +98,7 @@ pub(crate) fn run_blocks(
         map,
         blocks,
         insts,
-        state,
+        pres,
         costs: scosts,
         ..
     } = cache;
@@ -93,25 +108,51 @@ pub(crate) fn run_blocks(
     let mis = bus.mis_mask;
     let in_trap = hart.in_trap;
     let mcycle_off = hart.mcycle_off;
+    let next_event = bounds.next_event;
+    let chain_until = bounds.chain_until;
+    // Whole-block counters live in locals and are written back on every exit.
+    let start_instret = hart.instret;
+    let mut cycle = hart.cycle;
+    let mut instret = hart.instret;
     let mut id = first;
+    let mut limit = bounds.limit;
+    macro_rules! write_back {
+        () => {
+            hart.cycle = cycle;
+            hart.instret = instret;
+            if instret != start_instret {
+                hart.just_trapped = false;
+            }
+        };
+    }
     loop {
         let block = &blocks[id as usize];
+        let end_pc = block.end_pc;
+        let fall_pc = block.fall_pc;
+        let has_term = block.has_term;
+        let tail = block.tail;
+        let block_cycles = block.cycles;
         let body = &insts[block.start as usize..][..block.body as usize];
+        let body_pres = &pres[block.start as usize..][..block.body as usize];
         let n = block.body.min(limit) as usize;
-        let mut next = body.get(n).map_or(block.fall_pc, |i| i.pc);
-        let mut extra: u64 = 0;
-        let base_cycle = hart.cycle;
-        let base_instret = hart.instret;
+        limit = u32::MAX;
+        // The block's own pc: a loop whose body is one block repeats without leaving the
+        // inner loop below.
+        let self_pc = body.first().map_or(fall_pc, |i| i.pc);
+        // The pc after the body (only the last body instruction can transfer control) and
+        // the dynamic cycles of this execution of the body.
+        let mut next: u32;
+        let mut extra: u64;
 
         macro_rules! ctx {
             ($i:expr, $ins:expr) => {{
-                let cycle = base_cycle
-                    .wrapping_add(u64::from($ins.pre))
+                let cycle = cycle
+                    .wrapping_add(u64::from(body_pres[$i]))
                     .wrapping_add(extra);
                 Ctx {
                     cycle,
                     mcycle: cycle.wrapping_add(mcycle_off),
-                    instret: base_instret + $i as u64,
+                    instret: instret + $i as u64,
                     pc: $ins.pc,
                     in_trap,
                     static_cost: crate::hart::block::static_cycles($ins.op, scosts),
@@ -120,237 +161,364 @@ pub(crate) fn run_blocks(
         }
         macro_rules! next_after {
             ($i:expr) => {
-                body.get($i + 1).map_or(block.fall_pc, |i| i.pc)
+                body.get($i + 1).map_or(fall_pc, |i| i.pc)
             };
         }
+        macro_rules! exception {
+            ($i:expr, $cause:expr, $tval:expr) => {{
+                write_back!();
+                return Exit::Exception {
+                    id,
+                    n: $i as u32,
+                    extra,
+                    cause: $cause,
+                    tval: $tval,
+                };
+            }};
+        }
+        macro_rules! stopped {
+            ($i:expr) => {{
+                hart.pc = next_after!($i);
+                write_back!();
+                return Exit::Retired {
+                    id,
+                    n: $i as u32 + 1,
+                    extra,
+                    stopped: true,
+                };
+            }};
+        }
 
-        for (i, ins) in body[..n].iter().enumerate() {
-            let x = &mut hart.x;
-            let a = x[ins.rs1 as usize];
-            let b = x[ins.rs2 as usize];
-            let rd = ins.rd as usize;
-            let imm = ins.imm;
+        loop {
+            next = fall_pc;
+            extra = 0;
+            // A tail branch is evaluated after the dispatched instructions.
+            let run_tail = tail != 0 && n == body.len();
+            let m = n - usize::from(run_tail);
+            let mut iter = body[..m].iter();
+            while let Some(ins) = iter.next() {
+                let x = &mut hart.x;
+                let a = x[ins.rs1 as usize];
+                let imm = ins.imm;
 
-            macro_rules! load {
-                ($w:expr, $conv:expr) => {{
-                    let addr = a.wrapping_add(imm);
-                    let off = addr.wrapping_sub(ram_base);
-                    let v: u32 = if off < load_lim[$w] && addr & mis[$w] == 0 {
-                        let o = off as usize;
-                        let d = &bus.mem.ram.data;
-                        match $w {
-                            1 => u32::from(d[o]),
-                            // One bounds check; `off < load_lim` guarantees the range is in
-                            // bounds, so the defaults are never used.
-                            2 => d.get(o..o + 2).map_or(0, |s| {
-                                u32::from(u16::from_le_bytes(s.try_into().unwrap_or_default()))
-                            }),
-                            _ => d.get(o..o + 4).map_or(0, |s| {
-                                u32::from_le_bytes(s.try_into().unwrap_or_default())
-                            }),
-                        }
-                    } else {
-                        let c = ctx!(i, ins);
-                        match bus.load(addr, $w, &c) {
-                            Ok((v, delta)) => {
-                                extra = extra.wrapping_add(delta);
-                                v
+                // Register-register and register-immediate ALU results of instruction `$s`.
+                macro_rules! rr {
+                    ($s:expr, $f:expr) => {{
+                        let s = $s;
+                        let v = $f(x[s.rs1 as usize], x[s.rs2 as usize]);
+                        x[s.rd as usize] = v;
+                    }};
+                }
+                macro_rules! ri {
+                    ($s:expr, $f:expr) => {{
+                        let s = $s;
+                        let v = $f(x[s.rs1 as usize], s.imm);
+                        x[s.rd as usize] = v;
+                    }};
+                }
+                macro_rules! load {
+                    ($s:expr, $w:expr, $conv:expr) => {{
+                        let s: &CInst = $s;
+                        let addr = hart.x[s.rs1 as usize].wrapping_add(s.imm);
+                        let off = addr.wrapping_sub(ram_base);
+                        let v: u32 = if off < load_lim[$w] && addr & mis[$w] == 0 {
+                            let o = off as usize;
+                            let d = &bus.mem.ram.data;
+                            match $w {
+                                1 => u32::from(d[o]),
+                                // One bounds check; `off < load_lim` guarantees the range is
+                                // in bounds, so the defaults are never used.
+                                2 => d.get(o..o + 2).map_or(0, |s| {
+                                    u32::from(u16::from_le_bytes(s.try_into().unwrap_or_default()))
+                                }),
+                                _ => d.get(o..o + 4).map_or(0, |s| {
+                                    u32::from_le_bytes(s.try_into().unwrap_or_default())
+                                }),
                             }
-                            Err((cause, tval)) => {
-                                return Exit::Exception {
-                                    id,
-                                    n: i as u32,
-                                    extra,
-                                    cause,
-                                    tval,
+                        } else {
+                            let k = index_of(body, s);
+                            let c = ctx!(k, s);
+                            match bus.load(addr, $w, &c) {
+                                Ok((v, delta)) => {
+                                    extra = extra.wrapping_add(delta);
+                                    v
                                 }
+                                Err((cause, tval)) => exception!(k, cause, tval),
                             }
+                        };
+                        hart.x[s.rd as usize] = $conv(v);
+                    }};
+                }
+                macro_rules! store {
+                    ($w:expr) => {{
+                        let b = x[ins.rs2 as usize];
+                        let addr = a.wrapping_add(imm);
+                        let off = addr.wrapping_sub(ram_base);
+                        let flags = bus.mem.flags[(addr >> 12) as usize]
+                            | bus.mem.flags[(addr.wrapping_add($w - 1) >> 12) as usize];
+                        // Data sharing a page with code takes the fast path unless it really
+                        // overlaps predecoded instructions.
+                        if off < store_lim[$w]
+                            && addr & mis[$w] == 0
+                            && (flags == 0 || (flags == PAGE_CODE && !map.covers(addr, $w)))
+                        {
+                            let o = off as usize;
+                            let d = &mut bus.mem.ram.data;
+                            let bytes = b.to_le_bytes();
+                            d[o..o + $w].copy_from_slice(&bytes[..$w]);
+                        } else {
+                            let i = index_of(body, ins);
+                            let c = ctx!(i, ins);
+                            match bus.store(map, addr, $w, b, &c) {
+                                Ok((delta, stop)) => {
+                                    extra = extra.wrapping_add(delta);
+                                    if stop {
+                                        stopped!(i);
+                                    }
+                                }
+                                Err((cause, tval)) => exception!(i, cause, tval),
+                            }
+                        }
+                    }};
+                }
+                macro_rules! branch {
+                    ($cond:expr, $target:expr) => {{
+                        if $cond {
+                            next = $target;
+                            extra = extra.wrapping_add(costs.taken_delta);
+                            *taken += 1;
+                        }
+                    }};
+                }
+                // The second instruction of a fused pair runs only if the run is not cut
+                // between the two.
+                macro_rules! second {
+                    ($body:expr) => {{
+                        if let Some(s) = iter.next() {
+                            $body(s);
+                        }
+                    }};
+                }
+                macro_rules! bne_of {
+                    () => {
+                        |s: &CInst| {
+                            let x = &hart.x;
+                            branch!(x[s.rs1 as usize] != x[s.rs2 as usize], s.imm)
                         }
                     };
-                    hart.x[rd] = $conv(v);
-                }};
-            }
-            macro_rules! store {
-                ($w:expr) => {{
-                    let addr = a.wrapping_add(imm);
-                    let off = addr.wrapping_sub(ram_base);
-                    let flags = bus.mem.flags[(addr >> 12) as usize]
-                        | bus.mem.flags[(addr.wrapping_add($w - 1) >> 12) as usize];
-                    // Data sharing a page with code takes the fast path unless it really
-                    // overlaps predecoded instructions.
-                    if off < store_lim[$w]
-                        && addr & mis[$w] == 0
-                        && (flags == 0 || (flags == PAGE_CODE && !map.covers(addr, $w)))
-                    {
-                        let o = off as usize;
-                        let d = &mut bus.mem.ram.data;
-                        let bytes = b.to_le_bytes();
-                        d[o..o + $w].copy_from_slice(&bytes[..$w]);
-                    } else {
+                }
+                macro_rules! beq_of {
+                    () => {
+                        |s: &CInst| {
+                            let x = &hart.x;
+                            branch!(x[s.rs1 as usize] == x[s.rs2 as usize], s.imm)
+                        }
+                    };
+                }
+
+                match ins.hot {
+                    // `imm` of lui and auipc is the final value (auipc's pc added at
+                    // predecode).
+                    Hot::Lui | Hot::Auipc => x[ins.rd as usize] = imm,
+                    Hot::Jal => {
+                        x[ins.rd as usize] = end_pc;
+                        next = imm;
+                    }
+                    Hot::Jalr => {
+                        next = a.wrapping_add(imm) & !1;
+                        x[ins.rd as usize] = end_pc;
+                    }
+                    Hot::Beq => branch!(a == x[ins.rs2 as usize], imm),
+                    Hot::Bne => branch!(a != x[ins.rs2 as usize], imm),
+                    Hot::Blt => branch!((a as i32) < (x[ins.rs2 as usize] as i32), imm),
+                    Hot::Bge => branch!((a as i32) >= (x[ins.rs2 as usize] as i32), imm),
+                    Hot::Bltu => branch!(a < x[ins.rs2 as usize], imm),
+                    Hot::Bgeu => branch!(a >= x[ins.rs2 as usize], imm),
+                    Hot::Lb => load!(ins, 1, |v: u32| v as u8 as i8 as i32 as u32),
+                    Hot::Lh => load!(ins, 2, |v: u32| v as u16 as i16 as i32 as u32),
+                    Hot::Lw => load!(ins, 4, |v: u32| v),
+                    Hot::Lbu => load!(ins, 1, |v: u32| v),
+                    Hot::Lhu => load!(ins, 2, |v: u32| v),
+                    Hot::Sb => store!(1),
+                    Hot::Sh => store!(2),
+                    Hot::Sw => store!(4),
+                    Hot::Addi => ri!(ins, u32::wrapping_add),
+                    Hot::Slti => ri!(ins, |a, b| u32::from((a as i32) < (b as i32))),
+                    Hot::Sltiu => ri!(ins, |a, b| u32::from(a < b)),
+                    Hot::Xori => ri!(ins, |a, b| a ^ b),
+                    Hot::Ori => ri!(ins, |a, b| a | b),
+                    Hot::Andi => ri!(ins, |a, b| a & b),
+                    Hot::Slli => ri!(ins, |a: u32, b| a << (b & 31)),
+                    Hot::Srli => ri!(ins, |a: u32, b| a >> (b & 31)),
+                    Hot::Srai => ri!(ins, |a, b| ((a as i32) >> (b & 31)) as u32),
+                    Hot::Add => rr!(ins, u32::wrapping_add),
+                    Hot::Sub => rr!(ins, u32::wrapping_sub),
+                    Hot::Sll => rr!(ins, |a: u32, b| a << (b & 31)),
+                    Hot::Slt => rr!(ins, |a, b| u32::from((a as i32) < (b as i32))),
+                    Hot::Sltu => rr!(ins, |a, b| u32::from(a < b)),
+                    Hot::Xor => rr!(ins, |a, b| a ^ b),
+                    Hot::Srl => rr!(ins, |a: u32, b| a >> (b & 31)),
+                    Hot::Sra => rr!(ins, |a, b| ((a as i32) >> (b & 31)) as u32),
+                    Hot::Or => rr!(ins, |a, b| a | b),
+                    Hot::And => rr!(ins, |a, b| a & b),
+                    Hot::Fence => {}
+                    Hot::Mul => rr!(ins, u32::wrapping_mul),
+                    Hot::Mulh => rr!(ins, |a, b| {
+                        ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
+                    }),
+                    Hot::Mulhsu => rr!(ins, |a, b| {
+                        ((i64::from(a as i32) * i64::from(b)) >> 32) as u32
+                    }),
+                    Hot::Mulhu => rr!(ins, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32),
+                    Hot::Div => rr!(ins, div),
+                    Hot::Divu => rr!(ins, |a: u32, b| a.checked_div(b).unwrap_or(u32::MAX)),
+                    Hot::Rem => rr!(ins, rem),
+                    Hot::Remu => rr!(ins, |a: u32, b| if b == 0 { a } else { a % b }),
+                    Hot::AddBne => {
+                        rr!(ins, u32::wrapping_add);
+                        second!(bne_of!());
+                    }
+                    Hot::AddiBne => {
+                        ri!(ins, u32::wrapping_add);
+                        second!(bne_of!());
+                    }
+                    Hot::XorBne => {
+                        rr!(ins, |a, b| a ^ b);
+                        second!(bne_of!());
+                    }
+                    Hot::AddBeq => {
+                        rr!(ins, u32::wrapping_add);
+                        second!(beq_of!());
+                    }
+                    Hot::AddiBeq => {
+                        ri!(ins, u32::wrapping_add);
+                        second!(beq_of!());
+                    }
+                    Hot::AddiAddi => {
+                        ri!(ins, u32::wrapping_add);
+                        second!(|s: &CInst| ri!(s, u32::wrapping_add));
+                    }
+                    Hot::MulAdd => {
+                        rr!(ins, u32::wrapping_mul);
+                        second!(|s: &CInst| rr!(s, u32::wrapping_add));
+                    }
+                    Hot::SlliAdd => {
+                        ri!(ins, |a: u32, b| a << (b & 31));
+                        second!(|s: &CInst| rr!(s, u32::wrapping_add));
+                    }
+                    Hot::AndiSub => {
+                        ri!(ins, |a, b| a & b);
+                        second!(|s: &CInst| rr!(s, u32::wrapping_sub));
+                    }
+                    Hot::SrliAnd => {
+                        ri!(ins, |a: u32, b| a >> (b & 31));
+                        second!(|s: &CInst| rr!(s, |a, b| a & b));
+                    }
+                    Hot::SrliAndi => {
+                        ri!(ins, |a: u32, b| a >> (b & 31));
+                        second!(|s: &CInst| ri!(s, |a, b| a & b));
+                    }
+                    Hot::SlliSrli => {
+                        ri!(ins, |a: u32, b| a << (b & 31));
+                        second!(|s: &CInst| ri!(s, |a: u32, b| a >> (b & 31)));
+                    }
+                    Hot::SlliSrai => {
+                        ri!(ins, |a: u32, b| a << (b & 31));
+                        second!(|s: &CInst| ri!(s, |a, b| ((a as i32) >> (b & 31)) as u32));
+                    }
+                    Hot::LuiAddi => {
+                        x[ins.rd as usize] = imm;
+                        second!(|s: &CInst| ri!(s, u32::wrapping_add));
+                    }
+                    Hot::LwLw => {
+                        load!(ins, 4, |v: u32| v);
+                        if let Some(s) = iter.next() {
+                            load!(s, 4, |v: u32| v);
+                        }
+                    }
+                    Hot::AddiLw => {
+                        ri!(ins, u32::wrapping_add);
+                        if let Some(s) = iter.next() {
+                            load!(s, 4, |v: u32| v);
+                        }
+                    }
+                    Hot::LrW
+                    | Hot::ScW
+                    | Hot::AmoswapW
+                    | Hot::AmoaddW
+                    | Hot::AmoxorW
+                    | Hot::AmoandW
+                    | Hot::AmoorW
+                    | Hot::AmominW
+                    | Hot::AmomaxW
+                    | Hot::AmominuW
+                    | Hot::AmomaxuW => {
+                        let b = x[ins.rs2 as usize];
+                        let i = index_of(body, ins);
                         let c = ctx!(i, ins);
-                        match bus.store(map, addr, $w, b, &c) {
-                            Ok((delta, stop)) => {
+                        match crate::hart::amo::amo(ins, a, b, bus, map, &c) {
+                            Ok((v, delta, stop)) => {
+                                hart.x[ins.rd as usize] = v;
                                 extra = extra.wrapping_add(delta);
                                 if stop {
-                                    hart.pc = next_after!(i);
-                                    return Exit::Retired {
-                                        id,
-                                        n: i as u32 + 1,
-                                        extra,
-                                        stopped: true,
-                                    };
+                                    stopped!(i);
                                 }
                             }
-                            Err((cause, tval)) => {
-                                return Exit::Exception {
-                                    id,
-                                    n: i as u32,
-                                    extra,
-                                    cause,
-                                    tval,
-                                }
-                            }
+                            Err((cause, tval)) => exception!(i, cause, tval),
                         }
                     }
-                }};
-            }
-            macro_rules! branch {
-                ($cond:expr) => {{
-                    if $cond {
-                        next = imm;
-                        extra = extra.wrapping_add(costs.taken_delta);
-                        *taken += 1;
-                    }
-                }};
-            }
-
-            match ins.op {
-                Op::Lui => x[rd] = imm,
-                Op::Auipc => x[rd] = ins.pc.wrapping_add(imm),
-                Op::Jal => {
-                    x[rd] = block.end_pc;
-                    next = imm;
-                }
-                Op::Jalr => {
-                    next = a.wrapping_add(imm) & !1;
-                    x[rd] = block.end_pc;
-                }
-                Op::Beq => branch!(a == b),
-                Op::Bne => branch!(a != b),
-                Op::Blt => branch!((a as i32) < (b as i32)),
-                Op::Bge => branch!((a as i32) >= (b as i32)),
-                Op::Bltu => branch!(a < b),
-                Op::Bgeu => branch!(a >= b),
-                Op::Lb => load!(1, |v: u32| v as u8 as i8 as i32 as u32),
-                Op::Lh => load!(2, |v: u32| v as u16 as i16 as i32 as u32),
-                Op::Lw => load!(4, |v: u32| v),
-                Op::Lbu => load!(1, |v: u32| v),
-                Op::Lhu => load!(2, |v: u32| v),
-                Op::Sb => store!(1),
-                Op::Sh => store!(2),
-                Op::Sw => store!(4),
-                Op::Addi => x[rd] = a.wrapping_add(imm),
-                Op::Slti => x[rd] = u32::from((a as i32) < (imm as i32)),
-                Op::Sltiu => x[rd] = u32::from(a < imm),
-                Op::Xori => x[rd] = a ^ imm,
-                Op::Ori => x[rd] = a | imm,
-                Op::Andi => x[rd] = a & imm,
-                Op::Slli => x[rd] = a << (imm & 31),
-                Op::Srli => x[rd] = a >> (imm & 31),
-                Op::Srai => x[rd] = ((a as i32) >> (imm & 31)) as u32,
-                Op::Add => x[rd] = a.wrapping_add(b),
-                Op::Sub => x[rd] = a.wrapping_sub(b),
-                Op::Sll => x[rd] = a << (b & 31),
-                Op::Slt => x[rd] = u32::from((a as i32) < (b as i32)),
-                Op::Sltu => x[rd] = u32::from(a < b),
-                Op::Xor => x[rd] = a ^ b,
-                Op::Srl => x[rd] = a >> (b & 31),
-                Op::Sra => x[rd] = ((a as i32) >> (b & 31)) as u32,
-                Op::Or => x[rd] = a | b,
-                Op::And => x[rd] = a & b,
-                Op::Fence => {}
-                Op::Mul => x[rd] = a.wrapping_mul(b),
-                Op::Mulh => x[rd] = ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
-                Op::Mulhsu => x[rd] = ((i64::from(a as i32) * i64::from(b)) >> 32) as u32,
-                Op::Mulhu => x[rd] = ((u64::from(a) * u64::from(b)) >> 32) as u32,
-                Op::Div => x[rd] = div(a, b),
-                Op::Divu => x[rd] = a.checked_div(b).unwrap_or(u32::MAX),
-                Op::Rem => x[rd] = rem(a, b),
-                Op::Remu => x[rd] = if b == 0 { a } else { a % b },
-                Op::LrW
-                | Op::ScW
-                | Op::AmoswapW
-                | Op::AmoaddW
-                | Op::AmoxorW
-                | Op::AmoandW
-                | Op::AmoorW
-                | Op::AmominW
-                | Op::AmomaxW
-                | Op::AmominuW
-                | Op::AmomaxuW => {
-                    let c = ctx!(i, ins);
-                    match crate::hart::amo::amo(ins, a, b, bus, map, &c) {
-                        Ok((v, delta, stop)) => {
-                            hart.x[rd] = v;
-                            extra = extra.wrapping_add(delta);
-                            if stop {
-                                hart.pc = next_after!(i);
-                                return Exit::Retired {
-                                    id,
-                                    n: i as u32 + 1,
-                                    extra,
-                                    stopped: true,
-                                };
-                            }
-                        }
-                        Err((cause, tval)) => {
-                            return Exit::Exception {
-                                id,
-                                n: i as u32,
-                                extra,
-                                cause,
-                                tval,
-                            }
-                        }
+                    // Terminators never appear in a body.
+                    Hot::Term => {
+                        unreachable!("system instruction {:?} inside a block body", ins.op)
                     }
                 }
-                // Terminators never appear in a body.
-                Op::FenceI
-                | Op::Ecall
-                | Op::Ebreak
-                | Op::Mret
-                | Op::Wfi
-                | Op::Csrrw
-                | Op::Csrrs
-                | Op::Csrrc
-                | Op::Csrrwi
-                | Op::Csrrsi
-                | Op::Csrrci => {
-                    unreachable!("system instruction {:?} inside a block body", ins.op)
+            }
+            if run_tail {
+                let br = &body[m];
+                let x = &hart.x;
+                let (a, b) = (x[br.rs1 as usize], x[br.rs2 as usize]);
+                let flip = if tail & TAIL_SIGNED != 0 { 0x8000_0000 } else { 0 };
+                let cond = if tail & TAIL_EQ != 0 {
+                    a == b
+                } else {
+                    (a ^ flip) < (b ^ flip)
+                };
+                if cond != (tail & TAIL_NEG != 0) {
+                    next = br.imm;
+                    extra = extra.wrapping_add(costs.taken_delta);
+                    *taken += 1;
                 }
             }
+            if n < body.len() || has_term {
+                if n < body.len() {
+                    next = body[n].pc;
+                }
+                hart.pc = next;
+                write_back!();
+                return Exit::Retired {
+                    id,
+                    n: n as u32,
+                    extra,
+                    stopped: false,
+                };
+            }
+            blocks[id as usize].execs += 1;
+            cycle = cycle.wrapping_add(block_cycles).wrapping_add(extra);
+            instret += body.len() as u64;
+            if cycle >= next_event || instret >= chain_until {
+                hart.pc = next;
+                write_back!();
+                return Exit::Continue;
+            }
+            if next != self_pc {
+                break;
+            }
         }
-        hart.pc = next;
-        if n < block.body as usize || block.has_term {
-            return Exit::Retired {
-                id,
-                n: n as u32,
-                extra,
-                stopped: false,
-            };
-        }
-        let st = &mut state[id as usize];
-        st.execs += 1;
-        hart.cycle = hart.cycle.wrapping_add(block.cycles).wrapping_add(extra);
-        hart.instret += u64::from(block.body);
-        hart.just_trapped = false;
-        if !chain || hart.cycle >= next_event {
-            return Exit::Continue;
-        }
-        let cached = if next == block.end_pc {
-            st.fall
-        } else if next == st.other_pc {
-            st.other
+        let block = &mut blocks[id as usize];
+        let cached = if next == end_pc {
+            block.fall
+        } else if next == block.other_pc {
+            block.other
         } else {
             NO_BLOCK
         };
@@ -359,13 +527,15 @@ pub(crate) fn run_blocks(
             continue;
         }
         let Some(nid) = map.lookup(next) else {
+            hart.pc = next;
+            write_back!();
             return Exit::Continue;
         };
-        if next == block.end_pc {
-            st.fall = nid;
+        if next == end_pc {
+            block.fall = nid;
         } else {
-            st.other_pc = next;
-            st.other = nid;
+            block.other_pc = next;
+            block.other = nid;
         }
         id = nid;
     }

@@ -7,6 +7,7 @@ pub(crate) mod block;
 pub(crate) mod codemap;
 pub(crate) mod csr;
 pub(crate) mod exec;
+pub(crate) mod hot;
 pub(crate) mod system;
 pub(crate) mod trap;
 

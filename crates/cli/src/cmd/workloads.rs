@@ -1,0 +1,198 @@
+//! `cactus workloads`: the workload catalogue (`list`) and the measured stack high water of
+//! every task (`stacks`), from the manifests under `workloads/`.
+
+use anyhow::{bail, Context, Result};
+use cactus_lab::catalogue::{self, SizeClass};
+use cactus_lab::workload_stacks::{self, ManifestRun};
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options of `cactus workloads`.
+#[derive(Args, Debug)]
+pub struct WorkloadsArgs {
+    #[command(subcommand)]
+    command: WorkloadsCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum WorkloadsCommand {
+    /// Show every manifest under workloads/: suite, size, tasks, priorities, stack budgets.
+    List(ListArgs),
+    /// Build and run each (small) manifest on cactus-sim and tabulate every task's stack high
+    /// water against its budget; the last line is "N passed, M failed" (runs).
+    Stacks(StacksArgs),
+}
+
+/// Size class selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SizeArg {
+    /// Small inputs (tests).
+    Small,
+    /// Full inputs (benchmarks).
+    Full,
+    /// Every manifest.
+    All,
+}
+
+impl SizeArg {
+    fn class(self) -> Option<SizeClass> {
+        match self {
+            SizeArg::Small => Some(SizeClass::Small),
+            SizeArg::Full => Some(SizeClass::Full),
+            SizeArg::All => None,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+struct ListArgs {
+    /// Print the catalogue as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Only this suite (mtss, coremark-like, ccs, malardalen-like, crazyflie-like, demo).
+    #[arg(long, value_name = "SUITE")]
+    filter: Option<String>,
+    /// The workloads directory (default: workloads/ of the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct StacksArgs {
+    /// Also write the table as Markdown to FILE.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Replace the table between FILE's marker lines `<!-- BEGIN cactus workloads stacks
+    /// --size SIZE -->` and `<!-- END ... -->` (e.g. workloads/README.md).
+    #[arg(long, value_name = "FILE")]
+    update: Option<PathBuf>,
+    /// Also write the rows as JSON to FILE (input of workloads/common/kernel/gen_manifests.py).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Only this suite.
+    #[arg(long, value_name = "SUITE")]
+    filter: Option<String>,
+    /// Which size class to run.
+    #[arg(long, value_enum, default_value_t = SizeArg::Small)]
+    size: SizeArg,
+    /// Parallel runs.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    jobs: usize,
+    /// The workloads directory (default: workloads/ of the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// Runs `cactus workloads`.
+pub fn main(args: WorkloadsArgs) -> Result<ExitCode> {
+    match args.command {
+        WorkloadsCommand::List(a) => list(a),
+        WorkloadsCommand::Stacks(a) => stacks(a),
+    }
+}
+
+fn workloads_dir(dir: Option<PathBuf>) -> Result<PathBuf> {
+    let dir = match dir {
+        Some(d) => d,
+        None => cactus_firmware::find_root(Path::new("."))?.join("workloads"),
+    };
+    if !dir.is_dir() {
+        bail!("no workloads directory at {}", dir.display());
+    }
+    Ok(dir)
+}
+
+fn selected(
+    dir: &Path,
+    filter: Option<&str>,
+    size: Option<SizeClass>,
+) -> Result<Vec<catalogue::Entry>> {
+    let all = catalogue::discover(dir)?;
+    if let Some(s) = filter {
+        if !all.iter().any(|e| e.suite == s) {
+            let mut suites: Vec<_> = all.iter().map(|e| e.suite.as_str()).collect();
+            suites.dedup();
+            bail!("--filter: no suite {s:?}; suites: {}", suites.join(", "));
+        }
+    }
+    Ok(catalogue::select(all, filter, size))
+}
+
+fn list(a: ListArgs) -> Result<ExitCode> {
+    let dir = workloads_dir(a.dir)?;
+    let entries = selected(&dir, a.filter.as_deref(), None)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&entries)?);
+    } else {
+        print!("{}", catalogue::render(&entries));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stacks(a: StacksArgs) -> Result<ExitCode> {
+    let dir = workloads_dir(a.dir)?;
+    let entries = selected(&dir, a.filter.as_deref(), a.size.class())?;
+    let size = a
+        .size
+        .to_possible_value()
+        .map_or_else(|| "all".to_string(), |v| v.get_name().to_string());
+    // Read the document to update before the runs, so a bad file fails fast.
+    let document = match &a.update {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            workload_stacks::splice(&text, &size, "")
+                .map_err(|e| anyhow::anyhow!("--update {}: {e}", path.display()))?;
+            Some(text)
+        }
+        None => None,
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(entries.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}]") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let progress = |r: &ManifestRun| {
+        bar.set_message(r.entry.firmware.clone());
+        if let Some(note) = &r.note {
+            bar.suspend(|| eprintln!("FAIL {}: {note}", r.entry.manifest.display()));
+        }
+        bar.inc(1);
+    };
+    let runs = workload_stacks::measure_all(&dir, &entries, a.jobs, &progress)
+        .context("cannot start the worker threads")?;
+    bar.finish_and_clear();
+    let table = workload_stacks::markdown(&runs);
+    print!("{table}");
+    if let Some(path) = &a.markdown {
+        std::fs::write(path, &table).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let (Some(path), Some(text)) = (&a.update, &document) {
+        let new = workload_stacks::splice(text, &size, &table)
+            .map_err(|e| anyhow::anyhow!("--update {}: {e}", path.display()))?;
+        std::fs::write(path, new).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &a.json {
+        let rows: Vec<_> = runs.iter().flat_map(|r| r.rows.iter()).collect();
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "rows": rows }))?;
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    for r in &runs {
+        let status = if r.note.is_none() { "PASS" } else { "FAIL" };
+        println!("{status} {}", r.entry.manifest.display());
+    }
+    let failed = runs.iter().filter(|r| r.note.is_some()).count();
+    println!("{} passed, {failed} failed", runs.len() - failed);
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
