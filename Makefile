@@ -6,7 +6,8 @@
 #                statistics and per-task report
 #   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
 #                printed is "N passed, M failed" summed over every step
-#   make bench   cactus-sim speed against QEMU (cactus bench sim-speed)
+#   make bench   cactus-sim speed against QEMU (cactus bench sim-speed) and the kernel's
+#                switch cost and footprint (cactus bench kernel)
 
 SHELL  := /bin/bash
 CARGO  ?= cargo
@@ -82,3 +83,4 @@ test: setup
 
 bench: build
 	$(CACTUS) bench sim-speed
+	$(CACTUS) bench kernel

@@ -121,6 +121,7 @@ impl Bus {
     }
 
     /// A load of `width` bytes that missed the fast path. Ok((value, cycle delta)).
+    #[cold]
     pub(crate) fn load(&mut self, addr: u32, width: u32, ctx: &Ctx) -> Result<(u32, u64), Exc> {
         if addr & self.mis_mask[width as usize] != 0 {
             return Err((CAUSE_LOAD_MISALIGNED, addr));
@@ -164,6 +165,7 @@ impl Bus {
 
     /// A store of the low `width` bytes of `value` that missed the fast path.
     /// Ok((cycle delta, end block)).
+    #[cold]
     pub(crate) fn store(
         &mut self,
         cache: &CodeMap,

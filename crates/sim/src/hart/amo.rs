@@ -26,6 +26,7 @@ fn read_word(bus: &Bus, addr: u32) -> Option<(u32, usize)> {
 
 /// Executes an LR/SC/AMO with address `addr` and rs2 value `src`.
 /// Ok((rd value, cycle delta, stop block)).
+#[cold]
 pub(crate) fn amo(
     ins: &CInst,
     addr: u32,

@@ -51,10 +51,6 @@ pub(crate) struct Block {
     pub(crate) body: u32,
     /// True if a system instruction follows the body (at `start + body`).
     pub(crate) has_term: bool,
-    /// If the last body instruction is a conditional branch that is not part of a fused pair:
-    /// [`TAIL`] plus its condition ([`TAIL_EQ`], [`TAIL_NEG`], [`TAIL_SIGNED`]). The hot loop
-    /// then evaluates it after the body without a dispatch. Else 0.
-    pub(crate) tail: u8,
     /// Static cycles of the body.
     pub(crate) cycles: u64,
     /// pc after the body: the terminator's pc, or `end_pc`.
@@ -71,15 +67,6 @@ pub(crate) struct Block {
     /// See `other_pc`.
     pub(crate) other: u32,
 }
-
-/// [`Block::tail`]: the block ends in a conditional branch evaluated after the body.
-pub(crate) const TAIL: u8 = 1;
-/// The condition is `rs1 == rs2` (else `rs1 < rs2`).
-pub(crate) const TAIL_EQ: u8 = 2;
-/// The condition is negated.
-pub(crate) const TAIL_NEG: u8 = 4;
-/// `<` compares signed.
-pub(crate) const TAIL_SIGNED: u8 = 8;
 
 /// "No block" in links and page tables.
 pub(crate) const NO_BLOCK: u32 = NONE;
@@ -221,9 +208,7 @@ impl BlockCache {
     }
 
     /// Marks fused pairs among the `body` instructions from index `start`, left to right.
-    /// Returns the block's [`Block::tail`]: the encoding of a final conditional branch that
-    /// no pair took, or 0.
-    fn fuse_pairs(&mut self, start: usize, body: usize) -> u8 {
+    fn fuse_pairs(&mut self, start: usize, body: usize) {
         let mut k = start;
         while k + 1 < start + body {
             if let Some(hot) = fuse(self.insts[k].op, self.insts[k + 1].op) {
@@ -232,18 +217,6 @@ impl BlockCache {
             } else {
                 k += 1;
             }
-        }
-        if body == 0 || k != start + body - 1 {
-            return 0;
-        }
-        match self.insts[k].op {
-            Op::Beq => TAIL | TAIL_EQ,
-            Op::Bne => TAIL | TAIL_EQ | TAIL_NEG,
-            Op::Blt => TAIL | TAIL_SIGNED,
-            Op::Bge => TAIL | TAIL_SIGNED | TAIL_NEG,
-            Op::Bltu => TAIL,
-            Op::Bgeu => TAIL | TAIL_NEG,
-            _ => 0,
         }
     }
 
@@ -332,14 +305,13 @@ impl BlockCache {
                 break;
             }
         }
-        let tail = self.fuse_pairs(start as usize, body as usize);
+        self.fuse_pairs(start as usize, body as usize);
         let id = self.blocks.len() as u32;
         self.blocks.push(Block {
             end_pc: cur,
             start,
             body,
             has_term,
-            tail,
             cycles: u64::from(pre),
             fall_pc: cur.wrapping_sub(term_len),
             execs: 0,

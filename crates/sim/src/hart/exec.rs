@@ -5,10 +5,13 @@
 //! for stores, an unflagged page, are done inline with one bounds comparison; everything else
 //! goes to the bus slow path. Counters are not touched per instruction: a whole block adds its
 //! static cycles, its instruction count and one execution count, plus the dynamic `extra`
-//! cycles (taken branches, slow-path latencies).
+//! cycles (taken branches, slow-path latencies); the cycle and instruction counters live in
+//! locals until the loop exits. Dispatch is on [`Hot`], so a fused pair (`hot.rs`) runs two
+//! instructions per dispatch, and a block that loops to itself repeats without reloading the
+//! block (docs/simulator-design.md, "The hot loop").
 
 use crate::bus::{Bus, Ctx};
-use crate::hart::block::{BlockCache, CInst, NO_BLOCK, TAIL_EQ, TAIL_NEG, TAIL_SIGNED};
+use crate::hart::block::{BlockCache, CInst, NO_BLOCK};
 use crate::hart::hot::Hot;
 use crate::hart::Hart;
 use crate::memory::PAGE_CODE;
@@ -130,7 +133,6 @@ pub(crate) fn run_blocks(
         let end_pc = block.end_pc;
         let fall_pc = block.fall_pc;
         let has_term = block.has_term;
-        let tail = block.tail;
         let block_cycles = block.cycles;
         let body = &insts[block.start as usize..][..block.body as usize];
         let body_pres = &pres[block.start as usize..][..block.body as usize];
@@ -192,10 +194,7 @@ pub(crate) fn run_blocks(
         loop {
             next = fall_pc;
             extra = 0;
-            // A tail branch is evaluated after the dispatched instructions.
-            let run_tail = tail != 0 && n == body.len();
-            let m = n - usize::from(run_tail);
-            let mut iter = body[..m].iter();
+            let mut iter = body[..n].iter();
             while let Some(ins) = iter.next() {
                 let x = &mut hart.x;
                 let a = x[ins.rs1 as usize];
@@ -471,22 +470,6 @@ pub(crate) fn run_blocks(
                     Hot::Term => {
                         unreachable!("system instruction {:?} inside a block body", ins.op)
                     }
-                }
-            }
-            if run_tail {
-                let br = &body[m];
-                let x = &hart.x;
-                let (a, b) = (x[br.rs1 as usize], x[br.rs2 as usize]);
-                let flip = if tail & TAIL_SIGNED != 0 { 0x8000_0000 } else { 0 };
-                let cond = if tail & TAIL_EQ != 0 {
-                    a == b
-                } else {
-                    (a ^ flip) < (b ^ flip)
-                };
-                if cond != (tail & TAIL_NEG != 0) {
-                    next = br.imm;
-                    extra = extra.wrapping_add(costs.taken_delta);
-                    *taken += 1;
                 }
             }
             if n < body.len() || has_term {

@@ -1,0 +1,100 @@
+//! Frame recovery against GCC: for every function of the repo's C files that GCC's
+//! `-fstack-usage` reports as `static`, our recovered static frame size equals GCC's.
+
+mod common;
+
+use cactus_asm::{AsmFile, Cfg, Frame};
+use std::collections::BTreeMap;
+
+/// `name -> (bytes, kind)` from a `.su` file.
+fn parse_su(text: &str) -> BTreeMap<String, (u32, String)> {
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let mut cols = line.split('\t');
+        let (Some(loc), Some(bytes), Some(kind)) = (cols.next(), cols.next(), cols.next()) else {
+            continue;
+        };
+        let name = loc.rsplit(':').next().unwrap_or(loc).to_string();
+        if let Ok(b) = bytes.parse() {
+            out.insert(name, (b, kind.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn static_frames_match_gcc_stack_usage() {
+    if !common::toolchain_present() {
+        return;
+    }
+    let dir = common::scratch("frame");
+    let files = common::c_files();
+    let mut jobs = Vec::new();
+    for f in &files {
+        for opt in ["-O0", "-O1", "-O2", "-Os"] {
+            jobs.push((f.clone(), opt));
+        }
+    }
+    let results = common::par_map(&jobs, |(src, opt)| {
+        let c = common::compile(src, opt, &dir)?;
+        let origin = format!("{}{opt}", src.display());
+        let file = AsmFile::parse(&c.asm, &origin).expect("parses");
+        let su = parse_su(&c.stack_usage);
+        let mut checked = 0;
+        let mut unmatched = 0;
+        let mut bad = Vec::new();
+        let mut kinds = [0usize; 4];
+        for f in file.functions() {
+            let cfg = Cfg::build(&file, &f);
+            let frame = Frame::recover(&file, &cfg);
+            kinds[0] += usize::from(frame.static_size > 0);
+            kinds[1] += usize::from(frame.frame_pointer);
+            kinds[2] += usize::from(frame.dynamic);
+            kinds[3] += usize::from(frame.incoming_args > 0);
+            let size = frame.static_size as i32;
+            if let Some(&(r, slot)) = frame.saved.iter().find(|&&(_, s)| s >= 0 || s < -size) {
+                bad.push(format!(
+                    "{origin}: {}: x{r} saved at {slot}, outside the {size}-byte frame",
+                    f.name
+                ));
+            }
+            match su.get(&f.name) {
+                Some((bytes, kind)) if kind == "static" => {
+                    checked += 1;
+                    if frame.static_size != *bytes || frame.dynamic {
+                        bad.push(format!("{origin}: {}: ours {frame:?}, gcc {bytes}", f.name));
+                    }
+                }
+                Some((_, kind)) if kind.starts_with("dynamic") => {
+                    if !frame.dynamic {
+                        bad.push(format!(
+                            "{origin}: {}: gcc says {kind}, we found no dynamic sp",
+                            f.name
+                        ));
+                    }
+                    checked += 1;
+                }
+                Some(_) => {}
+                None => unmatched += 1,
+            }
+        }
+        Some((checked, unmatched, bad, kinds))
+    });
+    let (mut checked, mut unmatched, mut bad, mut kinds) = (0, 0, Vec::new(), [0usize; 4]);
+    for (c, u, b, k) in results.into_iter().flatten() {
+        checked += c;
+        unmatched += u;
+        bad.extend(b);
+        for (total, n) in kinds.iter_mut().zip(k) {
+            *total += n;
+        }
+    }
+    eprintln!(
+        "frames: {} non-zero, {} with frame pointer, {} dynamic, {} reading stack arguments",
+        kinds[0], kinds[1], kinds[2], kinds[3]
+    );
+    eprintln!("frames: {checked} functions cross-checked against -fstack-usage, {unmatched} without a .su entry, {} mismatches", bad.len());
+    assert!(checked > 100, "too few functions checked: {checked}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
