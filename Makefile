@@ -6,8 +6,9 @@
 #                statistics and per-task report
 #   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
 #                printed is "N passed, M failed" summed over every step
-#   make bench   cactus-sim speed against QEMU (cactus bench sim-speed) and the kernel's
-#                switch cost and footprint (cactus bench kernel)
+#   make bench   cactus-sim speed against QEMU (cactus bench sim-speed), the kernel's
+#                switch cost and footprint (cactus bench kernel) and the workload suites at
+#                full inputs (cactus bench workloads)
 
 SHELL  := /bin/bash
 CARGO  ?= cargo
@@ -84,3 +85,4 @@ test: setup
 bench: build
 	$(CACTUS) bench sim-speed
 	$(CACTUS) bench kernel
+	$(CACTUS) bench workloads

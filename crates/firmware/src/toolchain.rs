@@ -30,6 +30,10 @@ pub const LINK_FLAGS: &[&str] = &[
     "-nostartfiles",
     "-Wl,--gc-sections",
     "-Wl,-u,_start",
+    // GCC may call these four from any freestanding code (struct copies, zeroing loops); under
+    // LTO such calls can appear after the kernel library was scanned, so its definitions are
+    // pulled in up front.
+    "-Wl,-u,memset,-u,memcpy,-u,memmove,-u,memcmp",
 ];
 
 /// The cross compiler, named by its prefix (default `riscv64-unknown-elf-`).

@@ -208,6 +208,10 @@ fn pseudos_expand_like_gnu_as() {
         ("csrwi mstatus,3", &["csrrwi zero,mstatus,3"]),
         ("csrsi mstatus,8", &["csrrsi zero,mstatus,8"]),
         ("csrci mstatus,8", &["csrrci zero,mstatus,8"]),
+        // GNU as takes an immediate in csrw/csrs/csrc as the *i form.
+        ("csrw mscratch,5", &["csrrwi zero,mscratch,5"]),
+        ("csrs mstatus,8", &["csrrsi zero,mstatus,8"]),
+        ("csrc mie,0x10", &["csrrci zero,mie,16"]),
         ("rdtime a0", &["csrrs a0,time,zero"]),
         ("rdinstreth a0", &["csrrs a0,instreth,zero"]),
         ("fence", &["fence iorw,iorw"]),

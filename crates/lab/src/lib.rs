@@ -2,6 +2,8 @@
 //!
 //! - [`catalogue`]: every workload manifest under `workloads/` (`cactus workloads list`).
 //! - [`workload_stacks`]: each workload task's measured stack high water on cactus-sim.
+//! - [`workload_bench`]: one benchmark row per workload run (cycles, energy, stacks,
+//!   CoreMark-like iterations per million cycles).
 //! - [`qemu`]: run an ELF on QEMU's virt machine, the behavioural reference.
 //! - [`sim_run`]: run an ELF in-process on cactus-sim.
 //! - [`difftest`]: compare the two (UART output and exit code); [`diff_render`] shows where
@@ -27,4 +29,5 @@ pub mod sim_run;
 pub mod sim_speed;
 pub mod speed_table;
 pub mod toolchain;
+pub mod workload_bench;
 pub mod workload_stacks;

@@ -2,7 +2,9 @@
 //! with the trace device and collects each task's measured stack high water (the `static`
 //! strategy's painted watermark, reported as STACK_HWM events at task exit or by
 //! `cactus_fw_finish`) against its budget, plus whether the run passed its own check
-//! (exit code 0).
+//! (exit code 0). Each run also keeps the whole run's totals (instructions, cycles, energy,
+//! switches) and the guest's UART output, which `cactus bench workloads`
+//! ([`crate::workload_bench`]) tabulates.
 //!
 //! Guarantees: rows come in catalogue order whatever order the parallel runs finish in; a
 //! manifest that fails to build or to run gives rows with no high water and `passed = false`
@@ -44,15 +46,32 @@ pub struct ManifestRun {
     pub rows: Vec<StackRow>,
     /// Why the run failed (build error, exit code, fault), if it did.
     pub note: Option<String>,
+    /// Whole-run totals from the simulator's statistics (`None` if it never ran).
+    pub totals: Option<RunTotals>,
+    /// Everything the guest wrote to the UART (empty if it never ran).
+    pub uart: String,
+}
+
+/// Whole-run figures from cactus-sim's statistics (profile `mcu`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunTotals {
+    /// Instructions retired.
+    pub instructions: u64,
+    /// Simulated cycles, sleep included.
+    pub cycles: u64,
+    /// Total energy in nJ.
+    pub energy_nj: f64,
+    /// Context switches summed over the tasks the firmware reported (`None` if it reported
+    /// none through the trace device).
+    pub switches: Option<u64>,
 }
 
 /// Builds and runs one manifest (at `workloads_dir/entry.manifest`).
 pub fn measure(workloads_dir: &Path, entry: &Entry) -> ManifestRun {
     let result = run_one(&workloads_dir.join(&entry.manifest));
-    let (hwm, note) = match result {
-        Ok((hwm, None)) => (hwm, None),
-        Ok((hwm, Some(n))) => (hwm, Some(n)),
-        Err(e) => (Vec::new(), Some(e)),
+    let (hwm, note, totals, uart) = match result {
+        Ok(m) => (m.hwm, m.note, Some(m.totals), m.uart),
+        Err(e) => (Vec::new(), Some(e), None, String::new()),
     };
     let passed = note.is_none();
     let rows = entry
@@ -72,11 +91,20 @@ pub fn measure(workloads_dir: &Path, entry: &Entry) -> ManifestRun {
         entry: entry.clone(),
         rows,
         note,
+        totals,
+        uart,
     }
 }
 
-/// Per-task high water by task id, and a failure note if the run did not exit with 0.
-type Measured = (Vec<Option<u32>>, Option<String>);
+/// What one simulated run gave.
+struct Measured {
+    /// Per-task high water by task id.
+    hwm: Vec<Option<u32>>,
+    /// A failure note if the run did not exit with 0.
+    note: Option<String>,
+    totals: RunTotals,
+    uart: String,
+}
 
 fn run_one(path: &Path) -> Result<Measured, String> {
     let manifest = Manifest::load(path).map_err(|e| e.to_string())?;
@@ -98,6 +126,13 @@ fn run_one(path: &Path) -> Result<Measured, String> {
         }
     };
     let stats = machine.stats();
+    let uart = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
+    let totals = RunTotals {
+        instructions: stats.instructions,
+        cycles: stats.cycles,
+        energy_nj: stats.energy_nj,
+        switches: (!stats.tasks.is_empty()).then(|| stats.tasks.iter().map(|t| t.switches).sum()),
+    };
     let hwm = (0..manifest.tasks.len() as u32)
         .map(|id| {
             stats
@@ -118,7 +153,12 @@ fn run_one(path: &Path) -> Result<Measured, String> {
         }
         RunOutcome::Breakpoint { pc } => Some(format!("breakpoint at {pc:#010x}")),
     };
-    Ok((hwm, note))
+    Ok(Measured {
+        hwm,
+        note,
+        totals,
+        uart,
+    })
 }
 
 /// Measures every entry on a pool of `workers` threads; `progress` is called once per
@@ -276,6 +316,8 @@ mod tests {
             entry,
             rows: vec![row("a", Some(100), true), row("b", None, false)],
             note: None,
+            totals: None,
+            uart: String::new(),
         }];
         let md = markdown(&runs);
         assert!(

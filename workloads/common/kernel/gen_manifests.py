@@ -63,10 +63,9 @@ CRAZYFLIE = [
 
 
 def flags(size):
-    """Size class; no loop-to-memset rewriting; the kernel's memory functions kept for the
-    LTO link (a libcall created at link time cannot pull an archive member in)."""
-    return [f"-DWL_SIZE={size}", "-fno-tree-loop-distribute-patterns",
-            "-Wl,-u,memset,-u,memcpy,-u,memmove,-u,memcmp"]
+    """Size class; no loop-to-memset rewriting. (cactus build itself keeps the kernel's
+    memory functions for the LTO link: crates/firmware/src/toolchain.rs LINK_FLAGS.)"""
+    return [f"-DWL_SIZE={size}", "-fno-tree-loop-distribute-patterns"]
 
 
 def generous(program, size=1):

@@ -1,9 +1,12 @@
 //! `cactus bench`: benchmarks. `sim-speed` measures cactus-sim against QEMU in the same run;
-//! `kernel` measures the Cactus kernel's context switches and footprint on cactus-sim.
+//! `kernel` measures the Cactus kernel's context switches and footprint on cactus-sim;
+//! `workloads` runs the workload suites (full inputs by default) on cactus-sim.
 
+use crate::cmd::workloads::{run_all, selected, workloads_dir, SizeArg};
 use anyhow::{bail, Context, Result};
 use cactus_lab::kernel_bench::{run_kernel_bench, KernelBenchOptions};
 use cactus_lab::sim_speed::{run_sim_speed, SpeedOptions};
+use cactus_lab::workload_bench::{self, BenchRow};
 use cactus_sim::Profile;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -26,6 +29,33 @@ pub enum Bench {
     /// Kernel context-switch cost (yield, blocking, timer preemption) and footprint on
     /// cactus-sim, beside the goals and the FreeRTOS anchor (docs/results/kernel.md).
     Kernel(KernelArgs),
+    /// Build and run every workload manifest (full inputs by default) on cactus-sim: one row
+    /// per manifest with instructions, cycles, energy, switches, stack budget against high
+    /// water and CoreMark-like iterations per million cycles; last line "N passed, M failed".
+    Workloads(WorkloadsArgs),
+}
+
+/// Options of `cactus bench workloads`.
+#[derive(Args, Debug)]
+pub struct WorkloadsArgs {
+    /// Which size class to run.
+    #[arg(long, value_enum, default_value_t = SizeArg::Full)]
+    pub size: SizeArg,
+    /// Only this suite (mtss, coremark-like, ccs, malardalen-like, crazyflie-like, demo).
+    #[arg(long, value_name = "SUITE")]
+    pub filter: Option<String>,
+    /// Write the report as Markdown to FILE (docs/results/workloads.md).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Write the rows as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Parallel runs.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub jobs: usize,
+    /// The workloads directory (default: workloads/ of the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// Options of `cactus bench kernel`.
@@ -73,6 +103,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
     match args.bench {
         Bench::SimSpeed(a) => sim_speed(a),
         Bench::Kernel(a) => kernel(a),
+        Bench::Workloads(a) => workloads(a),
     }
 }
 
@@ -148,6 +179,42 @@ fn sim_speed(args: SimSpeedArgs) -> Result<ExitCode> {
     }
     let all_pass = report.rows.iter().all(|r| r.pass);
     Ok(if all_pass {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Exit code 0 if every run exited with 0, 1 otherwise (the files are written either way).
+fn workloads(args: WorkloadsArgs) -> Result<ExitCode> {
+    // Check the output directories before the runs, so a typo fails fast.
+    for path in args.markdown.iter().chain(&args.json) {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(parent) = parent.filter(|p| !p.is_dir()) {
+            bail!(
+                "cannot write {}: no directory {}",
+                path.display(),
+                parent.display()
+            );
+        }
+    }
+    let dir = workloads_dir(args.dir)?;
+    let entries = selected(&dir, args.filter.as_deref(), args.size.class())?;
+    let runs = run_all(&dir, &entries, args.jobs)?;
+    let rows: Vec<BenchRow> = runs.iter().map(BenchRow::of).collect();
+    let table = workload_bench::markdown(&rows);
+    let summary = workload_bench::summary(&rows);
+    print!("{table}");
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "rows": rows }))?;
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.markdown {
+        let text = workload_bench::report(&command_line(), &args.size.name(), &rows);
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    println!("{summary}");
+    Ok(if rows.iter().all(|r| r.passed) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -28,7 +28,7 @@ enum WorkloadsCommand {
 
 /// Size class selection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum SizeArg {
+pub(crate) enum SizeArg {
     /// Small inputs (tests).
     Small,
     /// Full inputs (benchmarks).
@@ -38,7 +38,14 @@ enum SizeArg {
 }
 
 impl SizeArg {
-    fn class(self) -> Option<SizeClass> {
+    /// The value's name as typed (`small`, `full`, `all`).
+    pub(crate) fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(|| "all".to_string(), |v| v.get_name().to_string())
+    }
+
+    /// The catalogue's size class (`None` = every manifest).
+    pub(crate) fn class(self) -> Option<SizeClass> {
         match self {
             SizeArg::Small => Some(SizeClass::Small),
             SizeArg::Full => Some(SizeClass::Full),
@@ -94,7 +101,8 @@ pub fn main(args: WorkloadsArgs) -> Result<ExitCode> {
     }
 }
 
-fn workloads_dir(dir: Option<PathBuf>) -> Result<PathBuf> {
+/// `dir`, or workloads/ of the Cactus tree; an error if it is not a directory.
+pub(crate) fn workloads_dir(dir: Option<PathBuf>) -> Result<PathBuf> {
     let dir = match dir {
         Some(d) => d,
         None => cactus_firmware::find_root(Path::new("."))?.join("workloads"),
@@ -105,7 +113,9 @@ fn workloads_dir(dir: Option<PathBuf>) -> Result<PathBuf> {
     Ok(dir)
 }
 
-fn selected(
+/// The catalogue entries of `dir` in `filter`'s suite and `size`; an unknown suite is an
+/// error listing the suites.
+pub(crate) fn selected(
     dir: &Path,
     filter: Option<&str>,
     size: Option<SizeClass>,
@@ -121,35 +131,14 @@ fn selected(
     Ok(catalogue::select(all, filter, size))
 }
 
-fn list(a: ListArgs) -> Result<ExitCode> {
-    let dir = workloads_dir(a.dir)?;
-    let entries = selected(&dir, a.filter.as_deref(), None)?;
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&entries)?);
-    } else {
-        print!("{}", catalogue::render(&entries));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn stacks(a: StacksArgs) -> Result<ExitCode> {
-    let dir = workloads_dir(a.dir)?;
-    let entries = selected(&dir, a.filter.as_deref(), a.size.class())?;
-    let size = a
-        .size
-        .to_possible_value()
-        .map_or_else(|| "all".to_string(), |v| v.get_name().to_string());
-    // Read the document to update before the runs, so a bad file fails fast.
-    let document = match &a.update {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            workload_stacks::splice(&text, &size, "")
-                .map_err(|e| anyhow::anyhow!("--update {}: {e}", path.display()))?;
-            Some(text)
-        }
-        None => None,
-    };
+/// Builds and runs every entry on cactus-sim, `jobs` at a time, with a progress bar on a
+/// terminal (stderr) and a `FAIL manifest: why` line per failed run; results in `entries`
+/// order.
+pub(crate) fn run_all(
+    dir: &Path,
+    entries: &[catalogue::Entry],
+    jobs: usize,
+) -> Result<Vec<ManifestRun>> {
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(entries.len() as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}]") {
@@ -166,9 +155,39 @@ fn stacks(a: StacksArgs) -> Result<ExitCode> {
         }
         bar.inc(1);
     };
-    let runs = workload_stacks::measure_all(&dir, &entries, a.jobs, &progress)
+    let runs = workload_stacks::measure_all(dir, entries, jobs, &progress)
         .context("cannot start the worker threads")?;
     bar.finish_and_clear();
+    Ok(runs)
+}
+
+fn list(a: ListArgs) -> Result<ExitCode> {
+    let dir = workloads_dir(a.dir)?;
+    let entries = selected(&dir, a.filter.as_deref(), None)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&entries)?);
+    } else {
+        print!("{}", catalogue::render(&entries));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stacks(a: StacksArgs) -> Result<ExitCode> {
+    let dir = workloads_dir(a.dir)?;
+    let entries = selected(&dir, a.filter.as_deref(), a.size.class())?;
+    let size = a.size.name();
+    // Read the document to update before the runs, so a bad file fails fast.
+    let document = match &a.update {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            workload_stacks::splice(&text, &size, "")
+                .map_err(|e| anyhow::anyhow!("--update {}: {e}", path.display()))?;
+            Some(text)
+        }
+        None => None,
+    };
+    let runs = run_all(&dir, &entries, a.jobs)?;
     let table = workload_stacks::markdown(&runs);
     print!("{table}");
     if let Some(path) = &a.markdown {

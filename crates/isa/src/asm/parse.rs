@@ -108,10 +108,22 @@ fn parse_parts(mnemonic: &str, ops: &[&str]) -> Result<Statement, String> {
             return Err(count_error(mnemonic, kinds.len(), ops.len()));
         }
     }
-    if let Some(op) = PseudoOp::from_mnemonic(mnemonic) {
+    if let Some(op) = PseudoOp::from_mnemonic(csr_immediate_alias(mnemonic, ops)) {
         return parse_pseudo(op, ops).map(Statement::Pseudo);
     }
     Err(format!("unknown instruction `{mnemonic}`"))
+}
+
+/// GNU as accepts `csrw csr,imm` (likewise `csrs`, `csrc`) for the immediate forms
+/// `csrwi`/`csrsi`/`csrci`; such a line parses as the immediate form (and prints as it).
+fn csr_immediate_alias<'a>(mnemonic: &'a str, ops: &[&str]) -> &'a str {
+    let immediate = ops.len() == 2 && parse_int(ops[1].trim()).is_some();
+    match mnemonic {
+        "csrw" if immediate => "csrwi",
+        "csrs" if immediate => "csrsi",
+        "csrc" if immediate => "csrci",
+        _ => mnemonic,
+    }
 }
 
 fn count_error(mnemonic: &str, expected: usize, found: usize) -> String {
