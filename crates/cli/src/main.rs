@@ -33,6 +33,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// The workload catalogue (`list`) and each task's measured stack high water (`stacks`).
     Workloads(cmd::workloads::WorkloadsArgs),
+    /// Static worst-case stack depth of every function of some `gcc -S` assembly files.
+    StackReport(cmd::stack_report::StackReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Difftest(args) => cmd::difftest::main(args),
         Command::Bench(args) => cmd::bench::main(args),
         Command::Workloads(args) => cmd::workloads::main(args),
+        Command::StackReport(args) => cmd::stack_report::main(args),
     };
     match result {
         Ok(code) => code,

@@ -2,14 +2,14 @@
 //! `kernel` measures the Cactus kernel's context switches and footprint on cactus-sim;
 //! `workloads` runs the workload suites (full inputs by default) on cactus-sim.
 
+use crate::cmd::profile_arg::resolve_profile;
 use crate::cmd::workloads::{run_all, selected, workloads_dir, SizeArg};
 use anyhow::{bail, Context, Result};
 use cactus_lab::kernel_bench::{run_kernel_bench, KernelBenchOptions};
 use cactus_lab::sim_speed::{run_sim_speed, SpeedOptions};
 use cactus_lab::workload_bench::{self, BenchRow};
-use cactus_sim::Profile;
 use clap::{Args, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -115,29 +115,12 @@ fn command_line() -> String {
         .join(" ")
 }
 
-/// A built-in profile by name, else a profile file by path (as `cactus run --profile`).
-fn kernel_profile(spec: &str) -> Result<Profile> {
-    if let Some(profile) = Profile::builtin(spec) {
-        return Ok(profile);
-    }
-    let path = Path::new(spec);
-    let looks_like_path = spec.contains(std::path::MAIN_SEPARATOR) || spec.ends_with(".toml");
-    if !looks_like_path && !path.exists() {
-        bail!(
-            "unknown profile {spec:?}: built-in profiles are {}; or give the path of a TOML \
-             profile file",
-            Profile::builtin_names().join(", ")
-        );
-    }
-    Ok(Profile::load(path)?)
-}
-
 /// Exit code 0 if every goal passes, 1 if any is missed (the report is written either way).
 fn kernel(args: KernelArgs) -> Result<ExitCode> {
     let options = KernelBenchOptions {
         root: args.root.clone(),
         build: !args.no_build,
-        profile: kernel_profile(&args.profile)?,
+        profile: resolve_profile(&args.profile)?,
     };
     let report = run_kernel_bench(&options)?;
     print!("{}", report.table());

@@ -4,5 +4,7 @@
 pub mod bench;
 pub mod build;
 pub mod difftest;
+mod profile_arg;
 pub mod run;
+pub mod stack_report;
 pub mod workloads;

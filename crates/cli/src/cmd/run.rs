@@ -4,13 +4,14 @@
 //! the per-task report.
 
 use crate::cmd::build::{build_manifest, ManifestArgs};
+use crate::cmd::profile_arg::resolve_profile;
 use crate::report::{self, Ending, StatsFormat};
 use anyhow::{bail, Context, Result};
-use cactus_sim::{Machine, MachineConfig, OracleMode, Profile, RunOutcome};
+use cactus_sim::{Machine, MachineConfig, OracleMode, RunOutcome};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `cactus run` (docs/cli.md documents each one and the exit codes).
@@ -109,23 +110,6 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
     }
     report::print_ending(&ending);
     Ok(ExitCode::from(ending.exit_code()))
-}
-
-/// A built-in profile by name, else a profile file by path.
-fn resolve_profile(spec: &str) -> Result<Profile> {
-    if let Some(profile) = Profile::builtin(spec) {
-        return Ok(profile);
-    }
-    let path = Path::new(spec);
-    let looks_like_path = spec.contains(std::path::MAIN_SEPARATOR) || spec.ends_with(".toml");
-    if !looks_like_path && !path.exists() {
-        bail!(
-            "unknown profile {spec:?}: built-in profiles are {}; or give the path of a TOML \
-             profile file",
-            Profile::builtin_names().join(", ")
-        );
-    }
-    Ok(Profile::load(path)?)
 }
 
 /// Runs until an outcome other than a breakpoint (no breakpoints are set on a free run).
