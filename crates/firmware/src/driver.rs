@@ -62,14 +62,20 @@ pub fn find_root(start: &Path) -> Result<PathBuf, BuildError> {
     Err(BuildError::NoRoot { from: start })
 }
 
-/// One compilation: a C file and the flags it gets beyond the fixed ones.
-struct Unit {
-    source: PathBuf,
-    flags: Vec<String>,
+/// One compilation of a firmware build: a C file and the flags it gets beyond the fixed
+/// [`ARCH_FLAGS`] and [`COMPILE_FLAGS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// The C file.
+    pub source: PathBuf,
+    /// Its flags beyond the fixed ones (include directories, manifest and task `cflags`).
+    pub flags: Vec<String>,
 }
 
-/// Every distinct source of the manifest with its flags, in manifest order, then the glue.
-fn units(m: &Manifest, root: &Path, gen_dir: &Path) -> Vec<Unit> {
+/// Every C unit `build` compiles for `m`, with the flags it gets: each distinct task source
+/// in manifest order, then the generated glue `<gen_dir>/`[`codegen::SOURCE_NAME`] (the
+/// kernel library is built separately, by its Makefile).
+pub fn units(m: &Manifest, root: &Path, gen_dir: &Path) -> Vec<Unit> {
     let base = |extra_inc: &[PathBuf], extra_flags: &[String]| {
         let mut flags = vec![
             format!("-I{}", root.join("kernel/include").display()),
@@ -217,6 +223,24 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
     })
 }
 
+pub(crate) fn stem(source: &Path) -> String {
+    source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+pub(crate) fn write_glue(m: &Manifest, dir: &Path) -> Result<(), BuildError> {
+    for (name, text) in [
+        (codegen::HEADER_NAME, codegen::header(m)),
+        (codegen::SOURCE_NAME, codegen::source(m)),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(io("cannot write", &p))?;
+    }
+    Ok(())
+}
+
 /// A fresh directory `<parent>/<prefix><unique>`.
 fn tempdir_in(parent: &Path, prefix: &str) -> Result<PathBuf, BuildError> {
     let nanos = std::time::SystemTime::now()
@@ -248,23 +272,12 @@ fn build_into(
     dir: &Path,
     elf_name: &str,
 ) -> Result<(), BuildError> {
-    for (name, text) in [
-        (codegen::HEADER_NAME, codegen::header(m)),
-        (codegen::SOURCE_NAME, codegen::source(m)),
-    ] {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(io("cannot write", &p))?;
-    }
+    write_glue(m, dir)?;
     let obj_dir = dir.join("obj");
     std::fs::create_dir_all(&obj_dir).map_err(io("cannot create", &obj_dir))?;
     let mut objects = Vec::new();
     for (i, u) in units(m, root, dir).iter().enumerate() {
-        let stem = u
-            .source
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let obj = obj_dir.join(format!("{i:02}-{stem}.o"));
+        let obj = obj_dir.join(format!("{i:02}-{}.o", stem(&u.source)));
         tc.compile(&u.source, &obj, &u.flags)?;
         objects.push(obj);
     }

@@ -7,16 +7,19 @@
 //! - [`build()`]: compiles the kernel library and the sources with the RISC-V cross compiler
 //!   and links the ELF, cached on the content of every input ([`hash`]).
 
+mod assembly;
 pub mod codegen;
 pub mod deps;
 pub mod error;
 pub mod hash;
+pub mod kernel_units;
 pub mod linker;
 pub mod manifest;
 pub mod toolchain;
 
 mod driver;
 
-pub use driver::{build, find_root, BuildOptions, Built};
+pub use assembly::assembly;
+pub use driver::{build, find_root, units, BuildOptions, Built, Unit};
 pub use error::{BuildError, ManifestError};
 pub use manifest::{FaultPolicy, KernelOptions, Manifest, Overrides, StackStrategy, Target, Task};

@@ -52,7 +52,7 @@ impl Default for Toolchain {
 }
 
 /// Runs `cmd`, returning its output; a command that cannot start is a [`BuildError::Tool`].
-fn run(cmd: &mut Command, tool: &str) -> Result<Output, BuildError> {
+pub(crate) fn run(cmd: &mut Command, tool: &str) -> Result<Output, BuildError> {
     cmd.output().map_err(|source| BuildError::Tool {
         tool: tool.to_string(),
         source,
@@ -60,7 +60,7 @@ fn run(cmd: &mut Command, tool: &str) -> Result<Output, BuildError> {
 }
 
 /// stdout and stderr of a finished command, as one text.
-fn transcript(out: &Output) -> String {
+pub(crate) fn transcript(out: &Output) -> String {
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     text.trim_end().to_string()
@@ -111,6 +111,50 @@ impl Toolchain {
                 .arg(source)
                 .arg("-o")
                 .arg(object),
+            &self.gcc(),
+        )?;
+        if !out.status.success() {
+            return Err(BuildError::Compile {
+                source_file: source.to_path_buf(),
+                output: transcript(&out),
+            });
+        }
+        Ok(())
+    }
+
+    /// Compiles `source` to GCC assembly `asm` with exactly the flags of [`Toolchain::compile`]
+    /// plus `-fno-lto -S`, so the output holds the machine code the firmware gets (an LTO
+    /// object would hold only GIMPLE).
+    pub fn compile_asm(
+        &self,
+        source: &Path,
+        asm: &Path,
+        extra: &[String],
+    ) -> Result<(), BuildError> {
+        let mut flags: Vec<String> = ARCH_FLAGS
+            .iter()
+            .chain(COMPILE_FLAGS)
+            .map(|f| f.to_string())
+            .collect();
+        flags.extend_from_slice(extra);
+        self.compile_asm_with(source, asm, &flags)
+    }
+
+    /// Compiles `source` to GCC assembly `asm` with exactly `flags` (all of them, e.g. the
+    /// kernel Makefile's `CFLAGS`) plus `-fno-lto -S`.
+    pub fn compile_asm_with(
+        &self,
+        source: &Path,
+        asm: &Path,
+        flags: &[String],
+    ) -> Result<(), BuildError> {
+        let out = run(
+            Command::new(self.gcc())
+                .args(flags)
+                .args(["-fno-lto", "-S"])
+                .arg(source)
+                .arg("-o")
+                .arg(asm),
             &self.gcc(),
         )?;
         if !out.status.success() {

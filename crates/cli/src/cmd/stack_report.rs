@@ -1,6 +1,9 @@
 //! `cactus stack-report FILE.s... [--entry NAME]... [--json]`: parses GCC RISC-V assembly
 //! files as one program and prints every function's frame, callees and worst-case stack
-//! depth (or why it has none), then the depth of each `--entry`.
+//! depth (or why it has none), then the depth of each `--entry`. With one `MANIFEST.toml`
+//! instead, reports each task of that firmware against its stack budget ([`firmware`]).
+
+mod firmware;
 
 use anyhow::{bail, Context, Result};
 use cactus_analysis::{analyze, Depth, FunctionStack};
@@ -13,7 +16,8 @@ use std::process::ExitCode;
 /// Options of `cactus stack-report`.
 #[derive(Args, Debug)]
 pub struct StackReportArgs {
-    /// Assembly files (`gcc -S` output) forming one program.
+    /// Assembly files (`gcc -S` output) forming one program, or one firmware manifest
+    /// (`.toml`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// A task entry function whose worst-case depth to report (repeatable).
@@ -26,6 +30,12 @@ pub struct StackReportArgs {
 
 /// Runs `cactus stack-report`.
 pub fn main(args: StackReportArgs) -> Result<ExitCode> {
+    if let [manifest] = &args.files[..] {
+        if manifest.extension().is_some_and(|e| e == "toml") {
+            firmware::report(manifest, &args.entries, args.json)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let mut files = Vec::new();
     for path in &args.files {
         let text =
