@@ -102,7 +102,7 @@ impl Toolchain {
         object: &Path,
         extra: &[String],
     ) -> Result<(), BuildError> {
-        let out = run(
+        self.run_compile(
             Command::new(self.gcc())
                 .args(ARCH_FLAGS)
                 .args(COMPILE_FLAGS)
@@ -111,8 +111,14 @@ impl Toolchain {
                 .arg(source)
                 .arg("-o")
                 .arg(object),
-            &self.gcc(),
-        )?;
+            source,
+        )
+    }
+
+    /// Runs one compiler invocation for `source`; a failure is a [`BuildError::Compile`]
+    /// naming `source` with the compiler's output.
+    fn run_compile(&self, command: &mut Command, source: &Path) -> Result<(), BuildError> {
+        let out = run(command, &self.gcc())?;
         if !out.status.success() {
             return Err(BuildError::Compile {
                 source_file: source.to_path_buf(),
@@ -148,22 +154,15 @@ impl Toolchain {
         asm: &Path,
         flags: &[String],
     ) -> Result<(), BuildError> {
-        let out = run(
+        self.run_compile(
             Command::new(self.gcc())
                 .args(flags)
                 .args(["-fno-lto", "-S"])
                 .arg(source)
                 .arg("-o")
                 .arg(asm),
-            &self.gcc(),
-        )?;
-        if !out.status.success() {
-            return Err(BuildError::Compile {
-                source_file: source.to_path_buf(),
-                output: transcript(&out),
-            });
-        }
-        Ok(())
+            source,
+        )
     }
 
     /// Links `objects` with the kernel `library` under `script` into `elf`.
