@@ -7,7 +7,8 @@
 #   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
 #                printed is "N passed, M failed" summed over every step
 #   make bench   cactus-sim speed against QEMU (cactus bench sim-speed), the kernel's
-#                switch cost and footprint (cactus bench kernel) and the workload suites at
+#                switch cost and footprint (cactus bench kernel), the stack checks' cost
+#                (cactus bench checks) and the workload suites at
 #                full inputs (cactus bench workloads)
 
 SHELL  := /bin/bash
@@ -16,10 +17,14 @@ CACTUS := target/release/cactus
 DEMO   ?= workloads/demo/demo.toml
 RANDOM_COUNT ?= 200
 RANDOM_SEED  ?= 1
+FUZZ_RUNS    ?= 20
+FUZZ_SEED    ?= 1
 # One log directory per `make test` run (make's pid), so runs in the same tree never mix.
 RUN_ID := $(shell echo $$PPID)
 LOGS   := build/test-logs/run-$(RUN_ID)
 SUMMARY := $(LOGS)/summary
+# A comma inside $(call ...) arguments.
+comma := ,
 
 .PHONY: setup build cactus firmware demo test bench
 
@@ -78,6 +83,23 @@ test: setup
 	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
+	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
+	$(call step,checks-build,$(MAKE) --no-print-directory -C tests checks)
+	$(call counted,checks-qemu,$(MAKE) --no-print-directory -s -C tests checks-qemu)
+	$(call counted,checks-sim,$(MAKE) --no-print-directory -s -C tests checks-sim)
+	$(call step,mtss-build,$(MAKE) --no-print-directory -C tests checks-mtss)
+	$(call counted,mtss-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu)
+	$(call counted,mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim)
+	$(call counted,mtss-manifest,$(MAKE) --no-print-directory -s -C tests checks-mtss-manifest)
+	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
+	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
+	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \
+	    build/checks-all/tests/rt/*.elf build/checks-all/bench/sim-speed/*-small.elf)
+	$(call counted,workloads-checks,$(MAKE) -s --no-print-directory -C workloads qemu \
+	    RV_CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/workloads-checks) \
+	    >/dev/null && $(CACTUS) difftest --timeout 60 build/workloads-checks/qemu/*-small.elf)
+	$(call counted,checks-workloads,$(CACTUS) bench checks --variants unopt$(comma)opt \
+	    --k-sweep none workloads/*/*-small.toml workloads/demo/demo.toml)
 	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
 	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
 	     $(SUMMARY)
@@ -85,4 +107,5 @@ test: setup
 bench: build
 	$(CACTUS) bench sim-speed
 	$(CACTUS) bench kernel
+	$(CACTUS) bench checks
 	$(CACTUS) bench workloads

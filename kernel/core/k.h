@@ -16,21 +16,25 @@
 enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT };
 
 /* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
- * The context must stay first: mscratch and port_current point at it. */
+ * The context must stay first: port_current points at it. The stack descriptor follows it
+ * (PORT_STACK_DESC): tp points just past it (limit at tp-4) while the task runs, instrumented code compares sp with its
+ * limit, and a trap saves the task's registers at tp - PORT_TP (docs/stack-checks.md). */
 struct k_tcb {
-    struct port_context ctx;      /*   0: registers (120 bytes) */
-    cactus_node link;             /* 120: ready list or wait list */
-    struct timer_node timer;      /* 128: sleep / timeout deadline */
-    uintptr_t stack_limit;        /* 136: lowest valid sp (set by the stack strategy) */
-    const cactus_task_desc *desc; /* 140: creation parameters (name, entry, arg, stack, policy) */
-    cactus_wait *wait_on;         /* 144: object blocked on, or NULL */
-    cactus_mutex *held;           /* 148: mutexes owned (for inheritance and release) */
-    uint8_t prio;                 /* 152: effective priority */
-    uint8_t base_prio;            /* 153: assigned priority */
-    uint8_t state;                /* 154: enum cactus_task_state (never RUNNING) */
-    uint8_t in_timer;             /* 155: 1 while the timer node is queued */
+    struct port_context ctx;        /*   0: registers (120 bytes) */
+    struct cactus_stack_desc stack; /* 120: .limit = lowest valid sp (set by the strategy) */
+    cactus_node link;               /* 124: ready list or wait list */
+    struct timer_node timer;        /* 132: sleep / timeout deadline */
+    const cactus_task_desc *desc;   /* 140: creation parameters (name, entry, arg, stack, policy) */
+    cactus_wait *wait_on;           /* 144: object blocked on, or NULL */
+    cactus_mutex *held;             /* 148: mutexes owned (for inheritance and release) */
+    uint8_t prio;                   /* 152: effective priority */
+    uint8_t base_prio;              /* 153: assigned priority */
+    uint8_t state;                  /* 154: enum cactus_task_state (never RUNNING) */
+    uint8_t in_timer;               /* 155: 1 while the timer node is queued */
 };
 _Static_assert(offsetof(struct k_tcb, ctx) == 0, "context must be first");
+_Static_assert(offsetof(struct k_tcb, stack) == PORT_STACK_DESC,
+               "the stack descriptor must be where the port's resume paths point tp");
 _Static_assert(sizeof(struct k_tcb) <= 160, "TCB exceeds the per-task overhead budget (160 bytes)");
 
 extern struct k_tcb k_tasks[CACTUS_MAX_TASKS];

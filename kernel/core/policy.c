@@ -44,7 +44,7 @@ void k_fault(struct k_tcb *t, cactus_fault *f)
     stack_usage(t, &s);
     f->task = (uint16_t)k_id(t);
     f->action = t->desc->on_fault;
-    f->limit = (uint32_t)t->stack_limit;
+    f->limit = (uint32_t)t->stack.limit;
     if (is_stack_fault(f->reason))
         ktrace_overflow((uint32_t)f->task, f->sp, f->requested, f->action);
     if (f->action == CACTUS_ON_FAULT_HALT)
@@ -63,8 +63,8 @@ void k_halt(const cactus_fault *f, const char *why)
 {
     port_irq_save();
     kprintf("cactus: HALT: task %u '%s': %s\n", f->task, cactus_task_name(f->task), why);
-    kprintf("cactus: cause=%u pc=%08x tval=%08x sp=%08x limit=%08x\n", f->cause, f->pc,
-            f->tval, f->sp, f->limit);
+    kprintf("cactus: cause=%u pc=%08x tval=%08x sp=%08x limit=%08x need=%u\n", f->cause,
+            f->pc, f->tval, f->sp, f->limit, f->requested);
     if (k_cfg && k_cfg->halt_hook)
         k_cfg->halt_hook(f);
     port_exit(CACTUS_EXIT_HALT);
@@ -86,10 +86,10 @@ void k_panic(const char *why)
     port_exit(CACTUS_EXIT_PANIC);
 }
 
-void k_exception(uint32_t cause, uint32_t pc, uint32_t tval)
+void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel)
 {
     struct k_tcb *cur = k_cur();
-    if (!cur || port_in_kernel_stack(cur->ctx.sp)) {
+    if (!cur || in_kernel) {
         kprintf("cactus: PANIC: exception in kernel: cause=%u pc=%08x tval=%08x\n", cause, pc,
                 tval);
         port_exit(CACTUS_EXIT_PANIC);
@@ -100,4 +100,59 @@ void k_exception(uint32_t cause, uint32_t pc, uint32_t tval)
     };
     k_fault(cur, &f);
     k_reschedule();
+}
+
+/* A failed stack check (an ecall at a `cactus_checks` site). Nothing below the limit has been
+ * written: the check precedes every store of the new frame, and this path writes only the TCB
+ * and the kernel stack. */
+int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_site *site,
+                         uint32_t need, int in_kernel)
+{
+    struct k_tcb *cur = k_cur();
+    if (!cur || in_kernel || ctx != &cur->ctx) {
+        /* Kernel code overflowed the kernel stack: nothing can be resumed. The report goes to
+         * the console and to the halt hook (task 0xffff: no task). */
+        cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .action = CACTUS_ON_FAULT_HALT,
+                           .task = 0xffffu, .pc = site->site, .sp = ctx->sp,
+                           .limit = port_kernel.stack.limit, .requested = need };
+        port_irq_save();
+        kprintf("cactus: PANIC: kernel stack overflow caught: pc=%08x need=%u sp=%08x "
+                "limit=%08x\n",
+                f.pc, need, f.sp, f.limit);
+        if (k_cfg && k_cfg->halt_hook)
+            k_cfg->halt_hook(&f);
+        port_exit(CACTUS_EXIT_PANIC);
+    }
+    if (stack_request(cur, site) == 0) {
+        cur->ctx.pc = site->resume; /* full resume at the check's continuation */
+        return 0;
+    }
+    cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .pc = site->site, .sp = cur->ctx.sp,
+                       .requested = need };
+    kprintf("cactus: task %d '%s': stack overflow caught: pc=%08x need=%u sp=%08x limit=%08x\n",
+            k_id(cur), cur->desc->name, site->site, need, cur->ctx.sp, cur->stack.limit);
+    k_fault(cur, &f);
+    k_reschedule();
+    return -1;
+}
+
+/* The return trampoline was reached: a frame the stack strategy moved has returned. From a task
+ * the strategy restores the caller's sp, ra, pc and limit (0: resume in place); a task with no
+ * moved frame (it jumped to the trampoline by itself) gets its fault policy as an exception
+ * (cause 11 at the trampoline). From kernel code it is a kernel panic. */
+int k_stack_frame_return(struct port_context *ctx, int in_kernel)
+{
+    struct k_tcb *cur = k_cur();
+    if (!cur || in_kernel || ctx != &cur->ctx) {
+        kprintf("cactus: PANIC: stack return trampoline reached from kernel code: sp=%08x\n",
+                ctx->sp);
+        port_exit(CACTUS_EXIT_PANIC);
+    }
+    if (stack_frame_return(cur) == 0)
+        return 0;
+    cactus_fault f = { .reason = CACTUS_FAULT_EXCEPTION, .cause = MCAUSE_ECALL_M,
+                       .pc = cur->ctx.pc, .sp = cur->ctx.sp };
+    k_fault(cur, &f);
+    k_reschedule();
+    return -1;
 }

@@ -18,13 +18,24 @@ enum stack_verdict {
 /* Prepares the strategy's memory; called once by cactus_start before any task exists. */
 void stack_init(void);
 /* Gives task t a stack of at least `size` usable bytes (guard included in `size` for static);
- * sets t->stack_limit and returns the initial sp, or 0 when memory is exhausted. */
+ * sets t->stack.limit and returns the initial sp, or 0 when memory is exhausted. */
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size);
 /* Check made when t stops running (its saved sp is in t->ctx.sp): enum stack_verdict. */
 int stack_check_switch(const struct k_tcb *t);
-/* t needs `requested` more bytes at sp (instrumented prologue or switch check). Returns 0 if
- * the strategy made room (the task may continue), -1 if the fault policy must apply. */
+/* t needs `requested` more bytes below sp, in place (cactus_stack_overflow: the frame cannot be
+ * moved). Returns 0 if they fit above t's limit, -1 if the fault policy must apply. */
 int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested);
+/* A stack check of the running task t failed at `site` (docs/stack-checks.md): its registers
+ * are in t->ctx, t->ctx.sp is the sp the check compared. Returns 0 when the strategy made room:
+ * t resumes at site->resume (the strategy may have rewritten t->ctx.sp, t->ctx.ra and
+ * t->stack.limit, e.g. to run the frame elsewhere); -1 when the fault policy must apply
+ * (nothing was changed). Runs in the trap handler with interrupts masked. */
+int stack_request(struct k_tcb *t, const struct cactus_check_site *site);
+/* The running task t reached the return trampoline (port_stack_return_site) with its registers
+ * in t->ctx: a frame the strategy moved has returned. Returns 0 when t may resume at t->ctx.pc
+ * (the strategy restored sp, ra, pc and the limit), -1 when t has no moved frame to return
+ * from (the fault policy must apply). */
+int stack_frame_return(struct k_tcb *t);
 /* Instrumented code released the frame that began at sp. */
 void stack_frame_released(struct k_tcb *t, uintptr_t sp);
 /* Returns t's stack to the strategy (t is terminated or restarting). */

@@ -5,7 +5,7 @@
  *     word's own end address, i.e. the stack limit) checked at every switch (method 2);
  *   - the whole stack is painted at creation, so the high-water mark can be measured.
  * Region layout: [base, base+GUARD) guard (owned by nobody for the oracle),
- * [base+GUARD, base+size) the task's stack; stack_limit = base + GUARD. Free pool memory is
+ * [base+GUARD, base+size) the task's stack; stack.limit = base + GUARD. Free pool memory is
  * painted too (and reported as stack memory owned by nobody), so damage below a stack can be
  * counted; the pool's lowest bytes are a red zone no task gets, so an overflow of the lowest
  * stack lands in memory the oracle watches rather than in the kernel stack below the pool. */
@@ -58,7 +58,7 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     ktrace_kernel_leave();
     ktrace_region_assign(base, STATIC_GUARD, KTRACE_NOBODY);
     ktrace_region_assign(base + STATIC_GUARD, size - STATIC_GUARD, (uint32_t)k_id(t));
-    t->stack_limit = base + STATIC_GUARD;
+    t->stack.limit = base + STATIC_GUARD;
     return base + size;
 }
 
@@ -70,7 +70,7 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
  * which compares its pattern only near the stack end too. */
 int stack_check_switch(const struct k_tcb *t)
 {
-    uintptr_t limit = t->stack_limit;
+    uintptr_t limit = t->stack.limit;
     if (t->ctx.sp < limit)
         return STACK_SP_BELOW_LIMIT;
     if (((const uint32_t *)limit)[-1] != (uint32_t)limit)
@@ -81,7 +81,20 @@ int stack_check_switch(const struct k_tcb *t)
 int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested)
 {
     /* A static stack cannot grow: room exists only if the request fits above the limit. */
-    return sp >= t->stack_limit + requested ? 0 : -1;
+    uintptr_t limit = t->stack.limit;
+    return sp >= limit && sp - limit >= requested ? 0 : -1;
+}
+
+int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
+{
+    return stack_out_of_stack(t, t->ctx.sp, cactus_check_need(site));
+}
+
+int stack_frame_return(struct k_tcb *t)
+{
+    /* static never moves a frame, so it never installs the trampoline. */
+    (void)t;
+    return -1;
 }
 
 void stack_frame_released(struct k_tcb *t, uintptr_t sp)
@@ -93,14 +106,14 @@ void stack_frame_released(struct k_tcb *t, uintptr_t sp)
 void stack_usage(const struct k_tcb *t, cactus_stack_info *out)
 {
     uint32_t size = region_size(t);
-    uintptr_t base = t->stack_limit - STATIC_GUARD;
-    const uint8_t *p = (const uint8_t *)t->stack_limit;
+    uintptr_t base = t->stack.limit - STATIC_GUARD;
+    const uint8_t *p = (const uint8_t *)t->stack.limit;
     const uint8_t *top = (const uint8_t *)(base + size);
     while (p < top && *p == (uint8_t)PAINT)
         p++;
     out->base = (uint32_t)base;
     out->size = size;
-    out->limit = (uint32_t)t->stack_limit;
+    out->limit = (uint32_t)t->stack.limit;
     out->used = (uint32_t)(top - p);
 }
 

@@ -1,14 +1,21 @@
 /* Start-up code and default trap entry for Cactus bare-metal test programs.
  *
- * _start: sets sp and gp, zeroes .bss, points mtvec (direct mode) at
- * rt_trap_entry, calls main() and exits through the test finisher with
- * main's return value.
+ * _start: sets sp, gp and tp (the stack-check descriptor of the one stack,
+ * rt_main_stack: its limit is __stack_bottom, docs/stack-checks.md), zeroes
+ * .bss, points mtvec (direct mode) at rt_trap_entry, calls main() and exits
+ * through the test finisher with main's return value.
  *
  * rt_trap_entry: saves every register and mepc/mcause/mtval/mstatus in a
- * frame on the current stack (layout in trap_frame.h), calls
- * rt_trap_dispatch(frame) in rt.c, restores registers, mepc and mstatus from
- * the (possibly modified) frame and returns with mret. With no hook installed
- * rt_trap_dispatch reports "unexpected trap" and exits with code 100.
+ * frame on the trap stack (layout in trap_frame.h; __trap_stack_* in link.ld;
+ * a trap taken while already on the trap stack pushes below its sp), sets tp
+ * to the trap stack's descriptor, calls rt_trap_dispatch(frame) in rt.c,
+ * restores registers, mepc and mstatus from the (possibly modified) frame and
+ * returns with mret. The interrupted stack is never written: a failed stack
+ * check traps with sp possibly far below its limit. The entry needs a valid
+ * tp: it parks t0 in the descriptor's scratch word (RT_DESC_SCRATCH).
+ * rt_trap_dispatch reports an ecall at a `cactus_checks` site as a stack
+ * overflow (exit 101); otherwise, with no hook installed, it reports
+ * "unexpected trap" and exits with code 100.
  */
 #include "trap_frame.h"
 
@@ -20,6 +27,7 @@ _start:
     la      gp, __global_pointer$
 .option pop
     la      sp, __stack_top
+    la      tp, rt_main_stack + RT_TP_OFFSET /* limit = __stack_bottom, at tp-4 */
     la      t0, rt_trap_entry
     csrw    mtvec, t0
     la      t0, __bss_start
@@ -36,7 +44,24 @@ _start:
     .balign 4
     .globl rt_trap_entry
 rt_trap_entry:
-    addi    sp, sp, -TF_SIZE
+    sw      t0, RT_DESC_SCRATCH(tp)
+    mv      t0, sp
+    /* Switch to the trap stack's top, unless already on the trap stack (a
+     * trap inside a handler): then push below sp. No gp-relative relaxation:
+     * gp is not trusted before it is reloaded below. */
+.option push
+.option norelax
+    la      sp, __trap_stack_top
+    bgtu    t0, sp, 1f
+    la      sp, __trap_stack_bottom
+    bltu    t0, sp, 2f
+    mv      sp, t0
+    j       1f
+2:  la      sp, __trap_stack_top
+.option pop
+1:  addi    sp, sp, -TF_SIZE
+    sw      t0, TF_REG(2)(sp)       /* the interrupted sp */
+    lw      t0, RT_DESC_SCRATCH(tp)
     sw      x1, TF_REG(1)(sp)
     sw      x3, TF_REG(3)(sp)
     sw      x4, TF_REG(4)(sp)
@@ -68,8 +93,6 @@ rt_trap_entry:
     sw      x30, TF_REG(30)(sp)
     sw      x31, TF_REG(31)(sp)
     sw      zero, TF_REG(0)(sp)
-    addi    t0, sp, TF_SIZE
-    sw      t0, TF_REG(2)(sp)
     csrr    t0, mepc
     sw      t0, TF_MEPC(sp)
     csrr    t0, mcause
@@ -82,6 +105,7 @@ rt_trap_entry:
 .option norelax
     la      gp, __global_pointer$   /* U-mode code may have clobbered gp */
 .option pop
+    la      tp, rt_trap_stack + RT_TP_OFFSET /* handler code checks the trap stack */
     mv      a0, sp
     call    rt_trap_dispatch
     lw      t0, TF_MEPC(sp)

@@ -3,8 +3,13 @@
 #include "rt.h"
 
 static rt_trap_hook trap_hook;
+static rt_overflow_hook overflow_hook;
 static uint32_t checks;
 static uint32_t failures;
+
+extern char __stack_bottom[], __trap_stack_bottom[]; /* link.ld */
+struct rt_stack_desc rt_main_stack = { 0, { (uint32_t)(uintptr_t)__stack_bottom } };
+struct rt_stack_desc rt_trap_stack = { 0, { (uint32_t)(uintptr_t)__trap_stack_bottom } };
 
 void rt_putc(char c)
 {
@@ -80,10 +85,42 @@ rt_trap_hook rt_set_trap_hook(rt_trap_hook hook)
     return old;
 }
 
+void rt_set_overflow_hook(rt_overflow_hook hook)
+{
+    overflow_hook = hook;
+}
+
+/* A failed check: report it and end the run (the frame is never resumed). The
+ * interrupted tp (frame slot x4) points just past the descriptor it was
+ * checked against (docs/stack-checks.md: the limit is the word at tp - 4). */
+static void stack_overflow(const struct rt_trap_frame *frame,
+                           const struct cactus_check_site *site)
+{
+    const struct cactus_stack_desc *d = (const struct cactus_stack_desc *)(frame->x[4] - 4);
+    struct rt_overflow o = { site, cactus_check_need(site), frame->x[2], d->limit };
+    rt_puts("stack overflow caught: pc=");
+    rt_puthex(site->site);
+    rt_puts(" need=");
+    rt_putu(o.need);
+    rt_puts(" sp=");
+    rt_puthex(o.sp);
+    rt_puts(" limit=");
+    rt_puthex(o.limit);
+    rt_putc('\n');
+    if (overflow_hook)
+        overflow_hook(&o);
+    rt_exit(RT_EXIT_STACK_OVERFLOW);
+}
+
 /* Called by rt_trap_entry in crt0.S with the saved frame. */
 void rt_trap_dispatch(struct rt_trap_frame *frame);
 void rt_trap_dispatch(struct rt_trap_frame *frame)
 {
+    if (frame->mcause == 11) {
+        const struct cactus_check_site *site = cactus_check_site_at(frame->mepc);
+        if (site)
+            stack_overflow(frame, site);
+    }
     if (trap_hook) {
         trap_hook(frame);
         return;

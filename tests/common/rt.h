@@ -10,6 +10,7 @@
 #define CACTUS_TESTS_RT_H
 
 #include <stdint.h>
+#include "cactus/stackcheck.h"
 #include "trap_frame.h"
 
 #define RT_UART_BASE     0x10000000u
@@ -21,6 +22,33 @@
 
 /* Exit code used when a trap arrives and no hook is installed. */
 #define RT_EXIT_UNEXPECTED_TRAP 100
+/* Exit code after "stack overflow caught: ..." (a failed stack check). */
+#define RT_EXIT_STACK_OVERFLOW 101
+
+/* A stack descriptor of this runtime: the scratch word the trap entry uses
+ * (at tp + RT_DESC_SCRATCH), then the contract's limit word (at tp - 4); tp
+ * points just past it (RT_TP_OFFSET bytes from the start). */
+struct rt_stack_desc {
+    uint32_t scratch;
+    struct cactus_stack_desc desc;
+};
+_Static_assert(sizeof(struct rt_stack_desc) == RT_TP_OFFSET, "rt_stack_desc layout");
+_Static_assert(-RT_DESC_SCRATCH == RT_TP_OFFSET, "scratch word first");
+/* The program stack's descriptor (limit __stack_bottom; crt0 points tp at it)
+ * and the trap stack's (limit __trap_stack_bottom; tp while a handler runs). */
+extern struct rt_stack_desc rt_main_stack, rt_trap_stack;
+
+/* A failed stack check (an ecall at a `cactus_checks` site): where, how many
+ * bytes the code needed below sp, its sp and the limit it was checked against. */
+struct rt_overflow {
+    const struct cactus_check_site *site;
+    uint32_t need, sp, limit;
+};
+typedef void (*rt_overflow_hook)(const struct rt_overflow *o);
+/* Installs a hook called after the "stack overflow caught" report (a test
+ * can inspect memory and exit itself); if it returns, the runtime exits with
+ * RT_EXIT_STACK_OVERFLOW. The check's function is never resumed. */
+void rt_set_overflow_hook(rt_overflow_hook hook);
 
 /* Register frame built by crt0's trap entry; see trap_frame.h. A hook may
  * change any field: x1..x31, mepc and mstatus are restored from it. */
@@ -52,8 +80,8 @@ void rt_puthex64(uint64_t v);
 void rt_exit(uint32_t code) __attribute__((noreturn));
 
 /* Installs hook as the handler for every trap taken through rt_trap_entry
- * (NULL restores the default "unexpected trap" report and exit 100).
- * Returns the previous hook. */
+ * except failed stack checks (NULL restores the default "unexpected trap"
+ * report and exit 100). Returns the previous hook. */
 rt_trap_hook rt_set_trap_hook(rt_trap_hook hook);
 /* The default trap entry installed in mtvec by crt0 (direct mode). */
 void rt_trap_entry(void);

@@ -33,6 +33,8 @@ __asm__(
     "  sw s11, 12(sp)\n"
     "  la t0, saved_msp\n"
     "  sw sp, 0(t0)\n"
+    "  sw tp, 4(t0)\n"                      /* M-mode's stack descriptor */
+    "  la tp, user_stack_desc + 8\n"         /* RT_TP_OFFSET: the user stack's descriptor */
     "  csrw mepc, a0\n"
     "  li t0, 0x1880\n" /* MPP = U, MPIE = 0 (so MIE = 0 in U-mode) */
     "  csrc mstatus, t0\n"
@@ -46,6 +48,7 @@ __asm__(
     "m_resume:\n"
     "  la t0, saved_msp\n"
     "  lw sp, 0(t0)\n"
+    "  lw tp, 4(t0)\n"
     "  lw ra, 60(sp)\n  lw s0, 56(sp)\n  lw s1, 52(sp)\n  lw s2, 48(sp)\n"
     "  lw s3, 44(sp)\n  lw s4, 40(sp)\n  lw s5, 36(sp)\n  lw s6, 32(sp)\n"
     "  lw s7, 28(sp)\n  lw s8, 24(sp)\n  lw s9, 20(sp)\n  lw s10, 16(sp)\n"
@@ -87,8 +90,14 @@ uint32_t u_ecall(void), u_ebreak(void), u_csr(void), u_mret(void), u_first(void)
 extern const char m_resume[], u_site_ecall[], u_site_ebreak[], u_site_csr1[], u_site_csr2[],
     u_site_csr3[], u_site_mret[];
 
-uint32_t saved_msp;
+/* The M-mode sp ([0]) and tp ([1]) while U-mode code runs (run_user saves, m_resume
+ * restores them). */
+uint32_t saved_msp[2];
+_Static_assert(RT_TP_OFFSET == 8, "run_user points tp at user_stack_desc + 8");
 static uint32_t user_stack[256] __attribute__((aligned(16)));
+/* The user stack's stack-check descriptor (docs/stack-checks.md): run_user points tp just
+ * past it, so code built with `cactus cc` checks the stack it really runs on. */
+struct rt_stack_desc user_stack_desc = { 0, { (uint32_t)(uintptr_t)user_stack } };
 static void *user_sp(void) { return &user_stack[256]; }
 
 #define MAX_LOG 8

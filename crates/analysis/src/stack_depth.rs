@@ -1,9 +1,13 @@
 //! Worst-case stack depth of every function of a program: its own static frame plus the
 //! deepest callee (a tail call's callee replaces the frame), or the first reason no bound
-//! exists (recursion, indirect call, dynamic frame, external callee).
+//! exists (recursion, indirect call, dynamic frame, external callee). Callees defined outside
+//! the assembly may be given depths computed from their machine code
+//! ([`analyze_with_externals`], [`crate::machine`]).
 
+use crate::machine::MachineDepth;
 use cactus_asm::callgraph::Target;
 use cactus_asm::{AsmFile, CallGraph, Cfg, Frame};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// Why a function's stack depth has no static bound.
@@ -28,6 +32,13 @@ pub enum Unbounded {
         /// The function that calls it.
         caller: String,
     },
+    /// A callee outside the assembly whose machine code has no bound.
+    Machine {
+        /// The external symbol.
+        name: String,
+        /// Why its machine code has no bound.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Unbounded {
@@ -39,6 +50,7 @@ impl fmt::Display for Unbounded {
             Unbounded::External { name, caller } => {
                 write!(f, "external callee {name} (called by {caller})")
             }
+            Unbounded::Machine { name, reason } => write!(f, "{name} (machine code): {reason}"),
         }
     }
 }
@@ -85,6 +97,17 @@ pub struct FunctionStack {
 /// callee's depth; a function is unbounded iff it has a dynamic frame, an indirect or
 /// external call, lies on a cycle, or (transitively) calls such a function.
 pub fn analyze(files: &[AsmFile]) -> Vec<FunctionStack> {
+    analyze_with_externals(files, &BTreeMap::new())
+}
+
+/// [`analyze`], where a callee defined in none of `files` but listed in `externals` (depths
+/// from machine code: libraries, hand-written assembly) counts with that depth, or makes its
+/// callers [`Unbounded::Machine`]; a callee in neither is [`Unbounded::External`]. A name
+/// defined in `files` always takes the assembly's depth.
+pub fn analyze_with_externals(
+    files: &[AsmFile],
+    externals: &BTreeMap<String, MachineDepth>,
+) -> Vec<FunctionStack> {
     let graph = CallGraph::build(files);
     let frames: Vec<Frame> = files
         .iter()
@@ -97,6 +120,7 @@ pub fn analyze(files: &[AsmFile]) -> Vec<FunctionStack> {
     let mut solver = Solver {
         graph: &graph,
         frames: &frames,
+        externals,
         memo: vec![None; graph.nodes.len()],
         path: Vec::new(),
     };
@@ -139,6 +163,7 @@ fn callee_names(graph: &CallGraph, n: usize) -> Vec<String> {
 struct Solver<'a> {
     graph: &'a CallGraph,
     frames: &'a [Frame],
+    externals: &'a BTreeMap<String, MachineDepth>,
     memo: Vec<Option<Depth>>,
     path: Vec<usize>,
 }
@@ -171,12 +196,28 @@ impl Solver<'_> {
                         function: name.clone(),
                     })
                 }
-                Target::External(ext) => {
-                    return Depth::Unbounded(Unbounded::External {
-                        name: ext.clone(),
-                        caller: name.clone(),
-                    })
-                }
+                Target::External(ext) => match self.externals.get(ext) {
+                    Some(MachineDepth::Bytes(d)) if edge.tail => {
+                        worst = worst.max(*d);
+                        continue;
+                    }
+                    Some(MachineDepth::Bytes(d)) => {
+                        worst = worst.max(frame.saturating_add(*d));
+                        continue;
+                    }
+                    Some(MachineDepth::Unbounded(reason)) => {
+                        return Depth::Unbounded(Unbounded::Machine {
+                            name: ext.clone(),
+                            reason: reason.clone(),
+                        })
+                    }
+                    None => {
+                        return Depth::Unbounded(Unbounded::External {
+                            name: ext.clone(),
+                            caller: name.clone(),
+                        })
+                    }
+                },
                 Target::Func(t) => *t,
             };
             if let Some(at) = self.path.iter().position(|&p| p == callee) {

@@ -145,3 +145,28 @@ fn self_recursion_is_a_cycle_of_one() {
     );
     assert_eq!(depth_of(&r, "g"), Depth::Bounded(8));
 }
+
+#[test]
+fn machine_code_depths_serve_external_callees() {
+    let text = format!(
+        "\t.text\n{}{}{}",
+        func("main", 16, &["call memcpy", "call ok"]),
+        func("ok", 8, &[]),
+        "\t.globl\tt\n\t.type\tt, @function\nt:\n\ttail\tmemcpy\n\t.size\tt, .-t\n"
+    );
+    let files = [AsmFile::parse(&text, "t.s").unwrap()];
+    let mut ext = BTreeMap::new();
+    ext.insert("memcpy".to_string(), MachineDepth::Bytes(40));
+    let r = analyze_with_externals(&files, &ext);
+    assert_eq!(depth_of(&r, "main"), Depth::Bounded(56));
+    assert_eq!(depth_of(&r, "t"), Depth::Bounded(40));
+    ext.insert(
+        "memcpy".to_string(),
+        MachineDepth::Unbounded("indirect call at memcpy+0x4".into()),
+    );
+    let r = analyze_with_externals(&files, &ext);
+    assert_eq!(
+        depth_of(&r, "main").to_string(),
+        "unbounded: memcpy (machine code): indirect call at memcpy+0x4"
+    );
+}

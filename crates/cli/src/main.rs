@@ -29,12 +29,16 @@ enum Command {
     Build(cmd::build::BuildArgs),
     /// Run an ELF on cactus-sim and on QEMU and compare UART output and exit code.
     Difftest(cmd::difftest::DifftestArgs),
+    /// Differential testing of the instrumentation with random csmith programs.
+    Fuzz(cmd::fuzz::FuzzArgs),
     /// Run benchmarks (`cactus bench sim-speed`).
     Bench(cmd::bench::BenchArgs),
     /// The workload catalogue (`list`) and each task's measured stack high water (`stacks`).
     Workloads(cmd::workloads::WorkloadsArgs),
     /// Static worst-case stack depth of every function of some `gcc -S` assembly files.
     StackReport(cmd::stack_report::StackReportArgs),
+    /// Compile like riscv64-unknown-elf-gcc, inserting stack checks: `cactus cc [OPTS] -- ARGS`.
+    Cc(cmd::cc::CcArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,9 +47,11 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::main(args),
         Command::Build(args) => cmd::build::main(args),
         Command::Difftest(args) => cmd::difftest::main(args),
+        Command::Fuzz(args) => cmd::fuzz::main(args),
         Command::Bench(args) => cmd::bench::main(args),
         Command::Workloads(args) => cmd::workloads::main(args),
         Command::StackReport(args) => cmd::stack_report::main(args),
+        Command::Cc(args) => cmd::cc::main(args),
     };
     match result {
         Ok(code) => code,

@@ -3,11 +3,12 @@
 //! The cache directory is `<out_root>/<name>-<hash>/` (default `<root>/build/firmware`), where
 //! the hash covers the generated C (so every manifest value and override), the manifest text,
 //! every source and every header it includes (as `gcc -MM` resolves them, wherever they are),
-//! the kernel's public headers, linker script and built library, the compiler version and all
-//! flags. A directory holds a complete build or does not exist: a build happens in a temporary
+//! every file of the kernel (its sources are compiled into each firmware), the linker script,
+//! the compiler version, all flags and the `cactus cc` pass options. A directory holds a complete build or does not exist: a build happens in a temporary
 //! directory renamed into place at the end, so an interrupted or failed build leaves nothing
 //! and concurrent builds of the same inputs agree.
 
+use crate::cc_build::{self, CheckOptions};
 use crate::codegen;
 use crate::deps;
 use crate::error::BuildError;
@@ -27,6 +28,9 @@ pub struct BuildOptions {
     pub out_root: Option<PathBuf>,
     /// The cross toolchain.
     pub toolchain: Toolchain,
+    /// Pass settings for the `cactus cc` path (used when the manifest's `kernel.checks` is
+    /// not `none`).
+    pub checks: CheckOptions,
 }
 
 /// A finished (or cached) build.
@@ -135,10 +139,15 @@ fn hash_file(h: &mut ContentHash, path: &Path) -> Result<(), BuildError> {
 fn cache_key(
     m: &Manifest,
     root: &Path,
-    library: &Path,
     tc: &Toolchain,
+    checks: &CheckOptions,
 ) -> Result<String, BuildError> {
     let mut h = ContentHash::new();
+    let pass = serde_json::to_string(&(cc_build::pass_options(m, checks), checks))
+        .expect("pass options encode as JSON");
+    h.labelled("cactus-cc", pass.as_bytes());
+    // The kernel's sources are compiled (and instrumented) as part of every firmware.
+    hash_dir(&mut h, &root.join("kernel"))?;
     h.labelled("cactus-firmware", env!("CARGO_PKG_VERSION").as_bytes());
     h.labelled("compiler", tc.version()?.as_bytes());
     for flags in [ARCH_FLAGS, COMPILE_FLAGS, LINK_FLAGS] {
@@ -165,7 +174,6 @@ fn cache_key(
     }
     hash_dir(&mut h, &root.join("kernel/include"))?;
     hash_file(&mut h, &root.join("kernel/arch/rv32/link.ld"))?;
-    hash_file(&mut h, library)?;
     Ok(h.short_hex())
 }
 
@@ -179,8 +187,7 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
         })?,
     };
     let tc = &opts.toolchain;
-    let library = tc.kernel_library(&root, m.kernel.stack, m.kernel.target, m.kernel.pool_kib)?;
-    let key = cache_key(m, &root, &library, tc)?;
+    let key = cache_key(m, &root, tc, &opts.checks)?;
     let out_root = opts
         .out_root
         .clone()
@@ -196,7 +203,7 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
     }
     std::fs::create_dir_all(&out_root).map_err(io("cannot create", &out_root))?;
     let tmp = tempdir_in(&out_root, &format!(".{}-{key}.", m.name))?;
-    let result = build_into(m, &root, &library, tc, &tmp, &elf_name);
+    let result = build_into(m, &root, tc, &tmp, &elf_name, &opts.checks);
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
@@ -267,20 +274,13 @@ fn tempdir_in(parent: &Path, prefix: &str) -> Result<PathBuf, BuildError> {
 fn build_into(
     m: &Manifest,
     root: &Path,
-    library: &Path,
     tc: &Toolchain,
     dir: &Path,
     elf_name: &str,
+    checks: &CheckOptions,
 ) -> Result<(), BuildError> {
     write_glue(m, dir)?;
-    let obj_dir = dir.join("obj");
-    std::fs::create_dir_all(&obj_dir).map_err(io("cannot create", &obj_dir))?;
-    let mut objects = Vec::new();
-    for (i, u) in units(m, root, dir).iter().enumerate() {
-        let obj = obj_dir.join(format!("{i:02}-{}.o", stem(&u.source)));
-        tc.compile(&u.source, &obj, &u.flags)?;
-        objects.push(obj);
-    }
+    let objects = cc_build::build_objects(m, root, tc, dir, checks)?;
     let mut script = root.join("kernel/arch/rv32/link.ld");
     if let Some(kib) = m.kernel.ram_kib {
         let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;
@@ -292,5 +292,5 @@ fn build_into(
         script = dir.join(linker::SCRIPT_NAME);
         std::fs::write(&script, resized).map_err(io("cannot write", &script))?;
     }
-    tc.link(&objects, library, &script, &m.cflags, &dir.join(elf_name))
+    tc.link(&objects, &[], &script, &m.cflags, &dir.join(elf_name))
 }

@@ -84,4 +84,12 @@ pub enum BuildError {
         /// What the linker printed.
         output: String,
     },
+    /// The instrumentation passes of `cactus cc` refused the program.
+    #[error("instrumenting {firmware} failed: {source}")]
+    Instrument {
+        /// The firmware's name.
+        firmware: String,
+        /// What the pass said (names the unit and function).
+        source: cactus_cc::CcError,
+    },
 }

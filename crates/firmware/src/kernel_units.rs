@@ -70,6 +70,31 @@ pub fn kernel_units(
         .collect())
 }
 
+/// The kernel's assembly sources (the Makefile's `COMMON_SRCS` `.S` files), absolute, in the
+/// Makefile's order: hand-written code no pass rewrites.
+pub fn kernel_asm_sources(tc: &Toolchain, root: &Path) -> Result<Vec<PathBuf>, BuildError> {
+    let kernel = root.join("kernel");
+    let mut make = Command::new("make");
+    make.arg("-s")
+        .arg("--no-print-directory")
+        .arg("-C")
+        .arg(&kernel)
+        .arg(format!("CROSS={}", tc.prefix))
+        .arg("--eval=cactus-print-asm: ; @echo $(filter %.S,$(COMMON_SRCS))")
+        .arg("cactus-print-asm");
+    let out = run(&mut make, "make")?;
+    if !out.status.success() {
+        return Err(BuildError::Kernel {
+            library: "kernel assembly sources".to_string(),
+            output: transcript(&out),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(|s| kernel.join(s))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +136,19 @@ mod tests {
         assert!(!flags
             .iter()
             .any(|f| f.starts_with("-DCACTUS_STACK_POOL_SIZE")));
+    }
+
+    #[test]
+    fn lists_the_kernel_assembly_sources() {
+        let tc = Toolchain::default();
+        let srcs = kernel_asm_sources(&tc, &root()).unwrap();
+        assert!(srcs
+            .iter()
+            .all(|s| s.is_file() && s.extension().unwrap() == "S"));
+        assert!(
+            srcs.iter().any(|s| s.ends_with("arch/rv32/trap.S")),
+            "{srcs:?}"
+        );
     }
 
     #[test]

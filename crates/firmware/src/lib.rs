@@ -8,6 +8,7 @@
 //!   and links the ELF, cached on the content of every input ([`hash`]).
 
 mod assembly;
+pub mod cc_build;
 pub mod codegen;
 pub mod deps;
 pub mod error;
@@ -20,6 +21,7 @@ pub mod toolchain;
 mod driver;
 
 pub use assembly::assembly;
+pub use cc_build::CheckOptions;
 pub use driver::{build, find_root, units, BuildOptions, Built, Unit};
 pub use error::{BuildError, ManifestError};
 pub use manifest::{FaultPolicy, KernelOptions, Manifest, Overrides, StackStrategy, Target, Task};

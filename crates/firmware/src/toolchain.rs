@@ -7,7 +7,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Architecture flags for compiling and for the LTO link (the kernel needs `_zicsr`).
+/// Architecture flags for compiling and assembling (the kernel needs `_zicsr`).
 pub const ARCH_FLAGS: &[&str] = &["-march=rv32imac_zicsr_zifencei", "-mabi=ilp32"];
 /// Flags every C file of a firmware is compiled with (before the manifest's own).
 pub const COMPILE_FLAGS: &[&str] = &[
@@ -15,24 +15,25 @@ pub const COMPILE_FLAGS: &[&str] = &[
     "-g",
     "-std=c11",
     "-ffreestanding",
-    "-flto",
     "-ffunction-sections",
     "-fdata-sections",
     "-Wall",
     "-Wextra",
     "-Werror",
 ];
-/// Link flags (before the linker script, objects and libraries).
+/// Link flags (before the linker script, objects and libraries). No LTO: `cactus cc`
+/// instruments the machine code GCC emits for each unit, which an LTO link would redo.
 pub const LINK_FLAGS: &[&str] = &[
     "-O2",
-    "-flto",
     "-nostdlib",
     "-nostartfiles",
     "-Wl,--gc-sections",
+    // The check table's entries are tied to their functions (docs/stack-checks.md): the
+    // kernel's `__start_cactus_checks` reference must not keep unused functions alive.
+    "-Wl,-z,start-stop-gc",
     "-Wl,-u,_start",
-    // GCC may call these four from any freestanding code (struct copies, zeroing loops); under
-    // LTO such calls can appear after the kernel library was scanned, so its definitions are
-    // pulled in up front.
+    // GCC may call these four from any freestanding code (struct copies, zeroing loops); the
+    // kernel's definitions are pulled in up front whatever the object order.
     "-Wl,-u,memset,-u,memcpy,-u,memmove,-u,memcmp",
 ];
 
@@ -95,26 +96,6 @@ impl Toolchain {
         Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
     }
 
-    /// Compiles `source` to `object` with the firmware flags plus `extra`.
-    pub fn compile(
-        &self,
-        source: &Path,
-        object: &Path,
-        extra: &[String],
-    ) -> Result<(), BuildError> {
-        self.run_compile(
-            Command::new(self.gcc())
-                .args(ARCH_FLAGS)
-                .args(COMPILE_FLAGS)
-                .args(extra)
-                .arg("-c")
-                .arg(source)
-                .arg("-o")
-                .arg(object),
-            source,
-        )
-    }
-
     /// Runs one compiler invocation for `source`; a failure is a [`BuildError::Compile`]
     /// naming `source` with the compiler's output.
     fn run_compile(&self, command: &mut Command, source: &Path) -> Result<(), BuildError> {
@@ -128,9 +109,8 @@ impl Toolchain {
         Ok(())
     }
 
-    /// Compiles `source` to GCC assembly `asm` with exactly the flags of [`Toolchain::compile`]
-    /// plus `-fno-lto -S`, so the output holds the machine code the firmware gets (an LTO
-    /// object would hold only GIMPLE).
+    /// Compiles `source` to GCC assembly `asm` with the firmware flags ([`ARCH_FLAGS`],
+    /// [`COMPILE_FLAGS`]) plus `extra` and `-fno-lto -S`: the machine code the firmware gets.
     pub fn compile_asm(
         &self,
         source: &Path,
@@ -165,11 +145,33 @@ impl Toolchain {
         )
     }
 
-    /// Links `objects` with the kernel `library` under `script` into `elf`.
+    /// Assembles `asm` (GNU assembly, or `.S` to preprocess) into `object` with `flags`; a
+    /// failure is a [`BuildError::Compile`] naming `source` (the C file the assembly came
+    /// from, or the `.S` itself).
+    pub fn assemble(
+        &self,
+        asm: &Path,
+        object: &Path,
+        flags: &[String],
+        source: &Path,
+    ) -> Result<(), BuildError> {
+        self.run_compile(
+            Command::new(self.gcc())
+                .args(flags)
+                .arg("-c")
+                .arg(asm)
+                .arg("-o")
+                .arg(object),
+            source,
+        )
+    }
+
+    /// Links `objects` and `libraries` (the kernel library, if any) under `script` into
+    /// `elf`, with libgcc last.
     pub fn link(
         &self,
         objects: &[PathBuf],
-        library: &Path,
+        libraries: &[PathBuf],
         script: &Path,
         extra: &[String],
         elf: &Path,
@@ -182,7 +184,7 @@ impl Toolchain {
                 .arg("-T")
                 .arg(script)
                 .args(objects)
-                .arg(library)
+                .args(libraries)
                 .arg(self.libgcc()?)
                 .arg("-o")
                 .arg(elf),

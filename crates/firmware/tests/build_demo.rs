@@ -74,6 +74,7 @@ fn the_demo_builds_once_and_then_is_up_to_date() {
     qemu.apply(&Overrides {
         stack: None,
         target: Some("qemu".into()),
+        checks: None,
     })
     .unwrap();
     let other = build(&qemu, &options(out.path())).unwrap();

@@ -224,3 +224,27 @@ fn pseudos_expand_like_gnu_as() {
     assert!(parse_statement("la a0,sym").unwrap().expand().is_err());
     assert!(parse_statement("call foo").unwrap().expand().is_err());
 }
+
+#[test]
+fn symbol_forms_of_loads_and_stores_parse_print_and_name_their_registers() {
+    use cactus_isa::asm::Statement;
+    for (text, reads, writes) in [
+        ("lw a0,counter", vec![], vec![10]),
+        ("lbu a5,table+4", vec![], vec![15]),
+        ("sw a0,overflow_hook,a5", vec![10], vec![15]),
+        ("sh a1,x-2,t0", vec![11], vec![5]),
+    ] {
+        let st = parse_statement(text).expect(text);
+        assert!(matches!(st, Statement::Pseudo(_)), "{text}: {st:?}");
+        assert_eq!(st.to_string(), text);
+        let r: Vec<u8> = st.reads().iter().collect();
+        let w: Vec<u8> = st.writes().iter().collect();
+        assert_eq!(r, reads, "{text} reads");
+        assert_eq!(w, writes, "{text} writes");
+    }
+    // The base forms are unchanged.
+    assert!(matches!(
+        parse_statement("lw a0,4(a1)").unwrap(),
+        Statement::Base(_)
+    ));
+}

@@ -7,19 +7,24 @@
 # (mcause, mepc) as "traps=hhhhhhhh hash=hhhhhhhh", and exits through the test finisher with
 # "pass".
 # __cactus_trap (mtvec) resumes after the trapping instruction (2 or 4 bytes), folding mcause
-# and mepc into the trap hash; it preserves every register (t0..t2 are saved at tp). mtval is
-# not folded in: the privileged spec lets implementations differ there. After
-# MAX_TRAPS traps it gives up: it prints "trap mcause=.. mepc=.. mtval=..", the registers and
-# the hashes, and exits through the finisher with code 1.
+# and mepc into the trap hash; it preserves every register (t0..t2 are saved in the trap area
+# tp points at). mtval is not folded in: the privileged spec lets implementations differ there.
+# After MAX_TRAPS traps it gives up: it prints "trap mcause=.. mepc=.. mtval=..", the registers
+# and the hashes, and exits through the finisher with code 1.
 # Only base-ISA instructions are used here, so a bug in the M or A extension shows up in the
 # body's results rather than in how they are printed.
 
     .equ UART_THR, 0x10000000
     .equ FINISHER, 0x00100000
     .equ MAX_TRAPS, 256
-    # __cactus_trap_area layout: t0, t1, t2 save slots, then the trap hash and count.
-    .equ TRAP_HASH, 12
-    .equ TRAP_COUNT, 16
+    # __cactus_trap_area layout: word 0 is unused, then the t0, t1, t2 save slots, the trap
+    # hash and count. (These programs have no stack and no check sites, so nothing reads a
+    # stack-check limit at tp-4; docs/stack-checks.md.)
+    .equ TRAP_T0, 4
+    .equ TRAP_T1, 8
+    .equ TRAP_T2, 12
+    .equ TRAP_HASH, 16
+    .equ TRAP_COUNT, 20
 
     .text
     .align 2
@@ -33,9 +38,9 @@ __cactus_epilogue:
 
     .align 2
 __cactus_trap:
-    sw t0, 0(tp)
-    sw t1, 4(tp)
-    sw t2, 8(tp)
+    sw t0, TRAP_T0(tp)
+    sw t1, TRAP_T1(tp)
+    sw t2, TRAP_T2(tp)
     lw t0, TRAP_COUNT(tp)
     addi t0, t0, 1
     sw t0, TRAP_COUNT(tp)
@@ -61,15 +66,15 @@ __cactus_trap:
     addi t0, t0, 2
 1:
     csrw mepc, t0
-    lw t0, 0(tp)
-    lw t1, 4(tp)
-    lw t2, 8(tp)
+    lw t0, TRAP_T0(tp)
+    lw t1, TRAP_T1(tp)
+    lw t2, TRAP_T2(tp)
     mret
 
 __cactus_trap_fatal:
-    lw t0, 0(tp)
-    lw t1, 4(tp)
-    lw t2, 8(tp)
+    lw t0, TRAP_T0(tp)
+    lw t1, TRAP_T1(tp)
+    lw t2, TRAP_T2(tp)
     csrw mscratch, x31
     la x31, __cactus_regs
     sw x1, 4(x31)

@@ -77,3 +77,22 @@ pub fn run_on_sim(elf: &[u8], profile: Profile, max_cycles: u64) -> Result<SimRu
         wall,
     })
 }
+
+/// Loads `elf` (called `name` in errors) into a fresh machine with `config` and runs it to its
+/// first outcome other than a breakpoint (none are set). Returns the machine, for its
+/// statistics and UART output, with the outcome; errors only if the ELF cannot be loaded.
+pub fn run_elf(
+    elf: &[u8],
+    name: &str,
+    config: MachineConfig,
+) -> Result<(Machine, RunOutcome), String> {
+    let mut machine = Machine::new(config);
+    machine.load_elf(elf).map_err(|e| format!("{name}: {e}"))?;
+    let outcome = loop {
+        match machine.run() {
+            RunOutcome::Breakpoint { .. } => continue,
+            other => break other,
+        }
+    };
+    Ok((machine, outcome))
+}

@@ -12,7 +12,7 @@
 
 use crate::catalogue::Entry;
 use cactus_firmware::{BuildOptions, Manifest};
-use cactus_sim::{Machine, MachineConfig, Profile, RunOutcome};
+use cactus_sim::{MachineConfig, Profile, RunOutcome};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
@@ -115,16 +115,8 @@ fn run_one(path: &Path) -> Result<Measured, String> {
     let mut config = MachineConfig::new(profile);
     config.max_cycles = Some(MAX_CYCLES);
     config.record_events = true;
-    let mut machine = Machine::new(config);
-    machine
-        .load_elf(&elf)
-        .map_err(|e| format!("{}: {e}", built.elf.display()))?;
-    let outcome = loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            other => break other,
-        }
-    };
+    let (mut machine, outcome) =
+        crate::sim_run::run_elf(&elf, &built.elf.display().to_string(), config)?;
     let stats = machine.stats();
     let uart = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
     let totals = RunTotals {

@@ -23,6 +23,13 @@ struct port_context *volatile port_current;
 
 extern char port_kstack_bottom[], port_kstack_top[];
 
+/* In .sbss, within gp's reach (`la tp, port_kernel + PORT_TP` is one instruction on
+ * the switch paths); crt0 sets the limit to port_kstack_bottom after clearing .bss. (An
+ * initialised definition would land at the very start of .sdata, gp - 2048, which the linker
+ * does not relax to gp-relative addressing.) */
+struct port_kernel port_kernel;
+_Static_assert(offsetof(struct port_kernel, stack) == PORT_STACK_DESC, "port_kernel layout");
+
 void port_context_init(struct port_context *ctx, void (*entry)(void *), void *arg, uintptr_t sp,
                        void (*exit_fn)(void))
 {
@@ -43,15 +50,38 @@ int port_in_kernel_stack(uintptr_t sp)
 #define MCAUSE_INTERRUPT 0x80000000u
 #define IRQ_M_TIMER 7u
 
-/* Exceptions: kept out of port_trap so the timer path stays a frameless tail call. */
+/* Exceptions: kept out of port_trap so the timer path stays a frameless tail call. An ecall
+ * whose mepc is a `cactus_checks` site is a failed stack check, one at port_stack_return a
+ * moved frame's return; any other ecall keeps its meaning (an exception: the task's fault
+ * policy). */
 static __attribute__((noinline)) void port_exception(uint32_t mcause)
 {
     /* Whichever task this trap resumes runs with interrupts enabled (trap.S exits with mret and
-     * relies on MPIE = 1; a task that faulted with interrupts masked left MPIE = 0). */
-    __asm__ volatile("csrs mstatus, %0" ::"r"(MSTATUS_MPIE));
+     * relies on MPIE = 1; a task that faulted with interrupts masked left MPIE = 0), except a
+     * task resumed in place after a granted stack request: it keeps its own interrupt state
+     * (it may be inside a critical section). */
+    uint32_t mstatus;
+    __asm__ volatile("csrrs %0, mstatus, %1" : "=r"(mstatus) : "r"(MSTATUS_MPIE));
+    struct port_context *ctx; /* where the trap entry saved the registers */
+    __asm__ volatile("csrr %0, mscratch" : "=r"(ctx));
+    int in_kernel = ctx == &port_kernel.ctx || port_in_kernel_stack(ctx->sp);
+    if (mcause == MCAUSE_ECALL_M) {
+        const struct cactus_check_site *site = cactus_check_site_at(ctx->pc);
+        int resumed;
+        if (site)
+            resumed = k_stack_check_failed(ctx, site, cactus_check_need(site), in_kernel) == 0;
+        else if (ctx->pc == (uint32_t)(uintptr_t)port_stack_return)
+            resumed = k_stack_frame_return(ctx, in_kernel) == 0;
+        else
+            goto exception;
+        if (resumed && !(mstatus & MSTATUS_MPIE))
+            __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_MPIE));
+        return;
+    }
+exception:;
     uint32_t tval;
     __asm__ volatile("csrr %0, mtval" : "=r"(tval));
-    k_exception(mcause, port_current->pc, tval);
+    k_exception(mcause, ctx->pc, tval, in_kernel);
 }
 
 void port_trap(uint32_t mcause)

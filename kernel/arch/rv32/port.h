@@ -4,10 +4,16 @@
  * layout below is shared with the assembly (trap.S, switch.S); every offset the assembly uses is
  * a macro defined here and checked against the C struct with _Static_assert in port.c.
  *
- * Execution model: tasks and kernel run in M-mode. mscratch always holds the running task's
- * context pointer (== its TCB pointer, the context is the TCB's first member). Traps swap it with
- * t6 (`csrrw t6, mscratch, t6`), save every register into the TCB and run the kernel on the
- * dedicated kernel stack, so a task's stack holds only that task's own frames. */
+ * Execution model: tasks and kernel run in M-mode. `tp` always points just past the running
+ * code's stack descriptor (its limit is at tp-4; docs/stack-checks.md), and every descriptor lies right after a context
+ * (PORT_STACK_DESC): a task's in its TCB (the core places it there), the kernel's in
+ * port_kernel. A trap saves the interrupted registers at tp - PORT_TP (a task's into its
+ * TCB) and runs the kernel on the dedicated kernel stack, so a task's stack holds only that
+ * task's own frames. Every path that resumes a task sets tp = its context + PORT_TP;
+ * every path that runs kernel C code on the kernel stack (trap entry, yield, port_syscall, crt0
+ * before the first task) sets tp = &port_kernel.stack + 1. tp is therefore not part of a task's
+ * context: it costs one addi per resume and no save or load. mscratch is scratch for the trap
+ * entry and port_syscall (the context they must come back to). Code must never change tp. */
 #ifndef CACTUS_PORT_H
 #define CACTUS_PORT_H
 
@@ -15,8 +21,9 @@
 #error "kernel/arch/rv32 supports only RV32 targets"
 #endif
 
-/* Context slot offsets (bytes). x1 (ra) and x2 (sp) first, then x5..x31; gp (x3) and tp (x4)
- * are process-wide constants and are not part of a task's context. */
+/* Context slot offsets (bytes). x1 (ra) and x2 (sp) first, then x5..x31; gp (x3) is a
+ * process-wide constant and tp (x4) is derived from the context pointer on every resume (see
+ * PORT_STACK_DESC), so neither is part of a task's context. */
 #define CTX_RA 0
 #define CTX_SP 4
 #define CTX_X(n) (((n) - 3) * 4) /* offset of xn for 5 <= n <= 31 */
@@ -28,6 +35,15 @@
  * resume clears it again, so voluntary entries (yield, kernel calls) need not store it. */
 #define CTX_PC 116
 #define CTX_SIZE 120
+/* Offset of a stack descriptor from its context. The core's TCB must place the task's
+ * descriptor there (core/k.h checks), as struct port_kernel does. */
+#define PORT_STACK_DESC CTX_SIZE
+/* tp points just past the descriptor's limit word (docs/stack-checks.md: the limit is at tp-4,
+ * and tp itself is where thread-local storage would begin): resuming context c sets
+ * tp = c + PORT_TP (one addi), and a trap saves registers at tp - PORT_TP. */
+#define PORT_TP (PORT_STACK_DESC + 4)
+
+#define MCAUSE_ECALL_M 11
 
 #define MSTATUS_MIE 0x8
 #define MSTATUS_MPIE 0x80
@@ -35,6 +51,7 @@
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
+#include "cactus/stackcheck.h"
 
 /* A task's saved registers. `pc` == 0 marks a voluntary context saved by a kernel call: then
  * only ra, sp, s0-s11 and a0 (the call's result) are restored, and the task resumes at ra.
@@ -48,7 +65,7 @@ struct port_context {
 };
 
 /* The running task's context; the core switches tasks by storing the next one here (with
- * interrupts masked); the port's exit path loads it into mscratch and resumes it. */
+ * interrupts masked); the port's exit paths resume it. */
 extern struct port_context *volatile port_current;
 
 /* Prepares `ctx` so that resuming it calls entry(arg) on a stack whose top is `sp`, with ra
@@ -96,16 +113,46 @@ static inline void port_wait_for_interrupt(void)
 void port_putc(char c);
 void port_exit(uint32_t code) __attribute__((noreturn));
 
-/* True when `sp` lies inside the kernel stack (a trap taken while kernel code ran). */
+/* True when `sp` lies inside the kernel stack. */
 int port_in_kernel_stack(uintptr_t sp);
 
+/* Kernel code's context and stack descriptor, laid out like a TCB's first two members.
+ * tp = &port_kernel.stack + 1 while kernel code runs on port_kstack; its limit (set by crt0) is the
+ * kernel stack's bottom. No margin is needed: a failed check traps before its frame is
+ * written, and the trap entry writes only port_kernel.ctx before it resets sp to the kernel
+ * stack's top. A trap taken from kernel code (always a kernel panic) saves its registers in
+ * port_kernel.ctx: no task's context is overwritten. */
+struct port_kernel {
+    struct port_context ctx;
+    struct cactus_stack_desc stack;
+};
+extern struct port_kernel port_kernel;
+
 /* Called by the trap entry with mcause: the port decodes it and calls the core's
- * k_tick_interrupt() or k_exception(). */
+ * k_tick_interrupt(), k_stack_check_failed() (an ecall at a `cactus_checks` site) or
+ * k_exception(). A trap was taken from kernel code when the entry saved the registers in
+ * port_kernel.ctx (the interrupted tp was the kernel's descriptor) or the saved sp lies in the
+ * kernel stack. */
 void port_trap(uint32_t mcause);
 
-/* Core entry points the port calls. */
+/* Core entry points the port calls. `in_kernel`: the trap interrupted kernel code. */
 void k_tick_interrupt(void);
-void k_exception(uint32_t cause, uint32_t pc, uint32_t tval);
+void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel);
+/* A stack check failed at `site` (its table entry): the interrupted code, whose registers the
+ * trap entry saved in `ctx`, needs `need` bytes below its saved sp. From a task (ctx is
+ * port_current): the strategy makes room, then the task resumes in place at site->resume
+ * (returns 0), or the task's fault policy applies (returns -1); from kernel code: a kernel
+ * panic report (never returns). */
+int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_site *site,
+                         uint32_t need, int in_kernel);
+/* The return trampoline: a stack strategy that runs a frame elsewhere (mtss) sets that frame's
+ * return address here. It is one `ecall` (arch/rv32/stack_return.S) that preserves every
+ * register; port_exception recognises its address and calls k_stack_frame_return(). */
+extern const char port_stack_return[];
+/* The task whose registers are in ctx reached port_stack_return: 0 = resume it in place at its
+ * context's pc (the strategy restored the caller's state), -1 = its fault policy applied; from
+ * kernel code a kernel panic (never returns). */
+int k_stack_frame_return(struct port_context *ctx, int in_kernel);
 #endif
 
 #endif /* CACTUS_PORT_H */

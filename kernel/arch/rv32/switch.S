@@ -26,7 +26,7 @@ port_start:
 port_yield:
 cactus_yield:
     csrci mstatus, MSTATUS_MIE
-    csrr a0, mscratch               /* a0 = own context: k_yield's argument */
+    addi a0, tp, -PORT_TP   /* a0 = own context: k_yield's argument */
     sw ra, CTX_RA(a0)
     sw sp, CTX_SP(a0)
     SAVEA(s0, 8)
@@ -42,12 +42,12 @@ cactus_yield:
     SAVEA(s10, 26)
     SAVEA(s11, 27)                  /* CTX_PC is already 0: the task is running */
     la sp, port_kstack_top
+    la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
     call k_yield                    /* a0 = the context to resume (port_current) */
     /* fall through */
 
 /* ---- Resume context a0 from kernel code that is not a trap (interrupts masked) ------------- */
 port_resume:
-    csrw mscratch, a0
     lw t0, CTX_PC(a0)
     bnez t0, 1f
     lw ra, CTX_RA(a0)
@@ -64,6 +64,7 @@ port_resume:
     LOADA(s9, 25)
     LOADA(s10, 26)
     LOADA(s11, 27)
+    addi tp, a0, PORT_TP    /* the task's stack descriptor */
     LOADA(a0, 10)                   /* the result of the call the task made; base register last */
     csrsi mstatus, MSTATUS_MIE
     ret
@@ -74,10 +75,12 @@ port_resume:
     .globl port_syscall
 port_syscall:
     csrci mstatus, MSTATUS_MIE
-    csrr t6, mscratch
+    addi t6, tp, -PORT_TP   /* own context */
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
+    csrw mscratch, t6               /* kept across the call: C clobbers t6 */
     la sp, port_kstack_top
+    la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
     jalr a4                         /* C preserves s0-s11: they still hold the caller's values */
     lui t0, %hi(port_current)
     lw t1, %lo(port_current)(t0)
@@ -87,6 +90,7 @@ port_syscall:
     bnez t0, port_resume_full
     lw ra, CTX_RA(t6)
     lw sp, CTX_SP(t6)
+    addi tp, t6, PORT_TP
     csrsi mstatus, MSTATUS_MIE
     ret
 1:  lw t0, CTX_PC(t6)               /* suspend the caller unless the kernel rewrote its context */
@@ -106,3 +110,15 @@ port_syscall:
     SAVE(s11, 27)
 2:  mv a0, t1
     j port_resume
+
+/* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
+ * These routines leave the caller's stack (la sp, port_kstack_top / lw sp from a context)
+ * before they call anything, and store nothing below the caller's sp before that: on the
+ * caller's stack they use 0 bytes. The analysis checks each value against the code up to the
+ * switch. The section is not allocated: it does not change the image. */
+    .pushsection .cactus.stack_depth, "", @progbits
+    .asciz "port_syscall 0"
+    .asciz "port_yield 0"
+    .asciz "port_start 0"
+    .asciz "port_resume 0"
+    .popsection

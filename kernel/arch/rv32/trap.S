@@ -1,15 +1,21 @@
 /* Trap entry and exit, and the full-context restore, for RV32 M-mode.
  *
- * Invariants: mscratch holds the running task's context pointer whenever a task runs; kernel C
- * code runs only on port_kstack (never on a task stack); on every exit path the context named by
- * port_current is loaded into mscratch and resumed. Offsets come from port.h (checked in port.c).
+ * Invariants: tp points just past the running code's stack descriptor, which always lies right after a
+ * context (PORT_STACK_DESC): a task's in its TCB, the kernel's in port_kernel. So the trap entry
+ * saves the interrupted registers at tp - PORT_TP, a task's into its TCB and kernel
+ * code's (a trap from kernel code is a panic) into port_kernel.ctx, never into a task's, and
+ * leaves that context pointer in mscratch for the exit and port_exception. Kernel C code runs
+ * only on port_kstack (never on a task stack) with tp = &port_kernel.stack + 1; on every exit path
+ * the context named by port_current is resumed with tp = context + PORT_TP. Offsets
+ * come from port.h (checked in port.c and core/k.h).
  *
  * Lazy save: the entry stores only what C code may clobber (ra, sp, t0-t6, a0-a7) and mepc;
  * s0-s11 still hold the interrupted task's values when port_trap returns (C preserves them), so
  * they are stored only when another task is resumed. A trap that does not switch restores 16
  * registers and returns; one that switches stores the other 12 first.
  * Every exit leaves through mret with mstatus.MPP = M and MPIE = 1: an interrupt was taken with
- * MIE = 1 (so MPIE = 1), and port_trap sets MPIE for exceptions. */
+ * MIE = 1 (so MPIE = 1), and port_trap sets MPIE for exceptions (except a task resumed in place
+ * after a granted stack request, which keeps its own). */
 #include "port.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
@@ -22,7 +28,8 @@
     .globl port_trap_entry
     .align 4
 port_trap_entry:
-    csrrw t6, mscratch, t6          /* t6 = context, mscratch = task's t6 */
+    sw t6, CTX_X(31) - PORT_TP(tp)
+    addi t6, tp, -PORT_TP   /* t6 = the interrupted code's context */
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)
     SAVE(t0, 5)
@@ -39,11 +46,11 @@ port_trap_entry:
     SAVE(t3, 28)
     SAVE(t4, 29)
     SAVE(t5, 30)
-    csrrw t5, mscratch, t6          /* t5 = task's t6, mscratch = context again */
-    SAVE(t5, 31)
+    csrw mscratch, t6               /* kept for the exit: C clobbers t6 */
     csrr t5, mepc
     sw t5, CTX_PC(t6)
     la sp, port_kstack_top
+    la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
     csrr a0, mcause
     call port_trap
     lui t0, %hi(port_current)
@@ -66,7 +73,6 @@ port_trap_entry:
     SAVE(s9, 25)
     SAVE(s10, 26)
     SAVE(s11, 27)
-    csrw mscratch, a0
     lw t0, CTX_PC(a0)
     bnez t0, 1f
     /* Voluntary context resumed from a trap: leave through mret so the trap ends. */
@@ -85,6 +91,7 @@ port_trap_entry:
     LOADA(s10, 26)
     LOADA(s11, 27)
     csrw mepc, ra
+    addi tp, a0, PORT_TP
     LOADA(a0, 10)
     mret
 1:  mv t6, a0
@@ -111,6 +118,7 @@ port_trap_same:
     LOAD(t3, 28)
     LOAD(t4, 29)
     LOAD(t5, 30)
+    addi tp, t6, PORT_TP
     LOAD(t6, 31)
     mret
 
@@ -149,5 +157,15 @@ port_resume_full:
     LOAD(t3, 28)
     LOAD(t4, 29)
     LOAD(t5, 30)
+    addi tp, t6, PORT_TP
     LOAD(t6, 31)
     mret
+
+/* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
+ * Trap entry stores the interrupted state into its context and switches to the kernel stack;
+ * port_resume_full loads sp from the context it resumes: neither stores below the sp it
+ * finds. The section is not allocated: it does not change the image. */
+    .pushsection .cactus.stack_depth, "", @progbits
+    .asciz "port_trap_entry 0"
+    .asciz "port_resume_full 0"
+    .popsection

@@ -41,12 +41,15 @@
 extern const wl_program_t *const wl_workload_programs[WL_PROGRAMS];
 extern const char wl_workload_name[];
 
-/** Calls fn(arg) on the stack whose top is sp_top (crt0.S). */
-uint32_t wl_call_on_stack(uint32_t (*fn)(uint32_t), uint32_t arg, void *sp_top);
+/** Calls fn(arg) on the stack whose top is sp_top, with tp = desc (its check limit; crt0.S). */
+uint32_t wl_call_on_stack(uint32_t (*fn)(uint32_t), uint32_t arg, void *sp_top,
+                          struct cactus_stack_desc *desc);
 
 int main(void);
 
 static uint32_t stacks[WL_PROGRAMS][WL_STACK_WORDS] __attribute__((aligned(16)));
+/* Each program stack's stack-check descriptor: its limit is the stack's lowest byte. */
+static struct cactus_stack_desc stack_descs[WL_PROGRAMS];
 static const wl_program_t *current;
 
 static uint32_t do_init(uint32_t size_class)
@@ -95,7 +98,8 @@ static int checksum_ok(uint32_t got, uint32_t want)
 static uint32_t run_on(int i, uint32_t (*fn)(uint32_t), uint32_t arg)
 {
     current = wl_workload_programs[i];
-    return wl_call_on_stack(fn, arg, &stacks[i][WL_STACK_WORDS]);
+    stack_descs[i].limit = (uint32_t)(uintptr_t)&stacks[i][0];
+    return wl_call_on_stack(fn, arg, &stacks[i][WL_STACK_WORDS], &stack_descs[i]);
 }
 
 /* Bytes of stack i ever written, not counting the helper's own 16-byte call frame. */

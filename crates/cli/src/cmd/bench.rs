@@ -33,6 +33,13 @@ pub enum Bench {
     /// per manifest with instructions, cycles, energy, switches, stack budget against high
     /// water and CoreMark-like iterations per million cycles; last line "N passed, M failed".
     Workloads(WorkloadsArgs),
+    /// Cost of `cactus cc`'s stack checks on the multi-task workloads: run time, code size
+    /// and energy without and with the rolling optimization, each rule's share and the K
+    /// sweep (MTSS Table II, Figures 7 and 8; docs/results/mtss.md).
+    Checks(crate::cmd::bench_checks::ChecksArgs),
+    /// Experiments on the `mtss` stack strategy: `mso`, the Maximum Satisfiable Overflow per
+    /// task (MTSS Figure 9).
+    Mtss(crate::cmd::bench_mtss::MtssArgs),
 }
 
 /// Options of `cactus bench workloads`.
@@ -104,6 +111,8 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::SimSpeed(a) => sim_speed(a),
         Bench::Kernel(a) => kernel(a),
         Bench::Workloads(a) => workloads(a),
+        Bench::Checks(a) => crate::cmd::bench_checks::main(a),
+        Bench::Mtss(a) => crate::cmd::bench_mtss::main(a),
     }
 }
 

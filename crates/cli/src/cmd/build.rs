@@ -2,7 +2,7 @@
 //! link the firmware (cached on content) and print the ELF's path on stdout.
 
 use anyhow::Result;
-use cactus_firmware::{BuildOptions, Built, Manifest, Overrides};
+use cactus_firmware::{BuildOptions, Built, CheckOptions, Manifest, Overrides};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,6 +16,10 @@ pub struct ManifestArgs {
     /// Override the manifest's kernel.target (`sim`: trace device; `qemu`: no trace device).
     #[arg(long, value_name = "TARGET")]
     pub target: Option<String>,
+    /// Override the manifest's kernel.checks: stack checks `cactus cc` inserts (`none`,
+    /// `detect`, `mtss`; docs/stack-checks.md).
+    #[arg(long, value_name = "MODE")]
+    pub checks: Option<String>,
     /// Parent directory of the build cache (default: build/firmware in the Cactus tree).
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
@@ -24,7 +28,10 @@ pub struct ManifestArgs {
 impl ManifestArgs {
     /// True when any manifest option was given.
     pub fn any(&self) -> bool {
-        self.stack.is_some() || self.target.is_some() || self.build_dir.is_some()
+        self.stack.is_some()
+            || self.target.is_some()
+            || self.checks.is_some()
+            || self.build_dir.is_some()
     }
 }
 
@@ -44,9 +51,14 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
     manifest.apply(&Overrides {
         stack: args.stack.clone(),
         target: args.target.clone(),
+        checks: args.checks.clone(),
     })?;
     let options = BuildOptions {
         out_root: args.build_dir.clone(),
+        checks: CheckOptions {
+            reserves: crate::cmd::reserves::toolchain_reserves()?,
+            ..CheckOptions::default()
+        },
         ..BuildOptions::default()
     };
     let built = cactus_firmware::build(&manifest, &options)?;

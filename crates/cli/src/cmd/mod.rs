@@ -2,9 +2,14 @@
 //! `main(XArgs) -> anyhow::Result<ExitCode>`; an `Err` is reported as bad input (exit code 2).
 
 pub mod bench;
+pub mod bench_checks;
+pub mod bench_mtss;
 pub mod build;
+pub mod cc;
 pub mod difftest;
+pub mod fuzz;
 mod profile_arg;
+pub mod reserves;
 pub mod run;
 pub mod stack_report;
 pub mod workloads;

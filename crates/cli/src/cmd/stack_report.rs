@@ -1,12 +1,16 @@
-//! `cactus stack-report FILE.s... [--entry NAME]... [--json]`: parses GCC RISC-V assembly
-//! files as one program and prints every function's frame, callees and worst-case stack
-//! depth (or why it has none), then the depth of each `--entry`. With one `MANIFEST.toml`
-//! instead, reports each task of that firmware against its stack budget ([`firmware`]).
+//! `cactus stack-report FILE.s... [--machine FILE]... [--toolchain-libs] [--entry NAME]...
+//! [--json]`: parses GCC RISC-V assembly files as one program and prints every function's
+//! frame, callees and worst-case stack depth (or why it has none), then the depth of each
+//! `--entry`; callees the assembly does not define take their depth from the machine code of
+//! `--machine` objects/archives/ELFs and, with `--toolchain-libs`, of libgcc and picolibc
+//! ([`machine`]). With one `MANIFEST.toml` instead, reports each task of that firmware
+//! against its stack budget ([`firmware`]).
 
 mod firmware;
+mod machine;
 
 use anyhow::{bail, Context, Result};
-use cactus_analysis::{analyze, Depth, FunctionStack};
+use cactus_analysis::{analyze_with_externals, Depth, FunctionStack};
 use cactus_asm::AsmFile;
 use clap::Args;
 use serde_json::{json, Value};
@@ -26,12 +30,23 @@ pub struct StackReportArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// An object, static archive or linked ELF whose functions' machine-code depths serve
+    /// callees the assembly does not define (repeatable; assembly files only).
+    #[arg(long = "machine", value_name = "FILE")]
+    machine: Vec<PathBuf>,
+    /// Also take such depths from the toolchain's libgcc and picolibc (cached in
+    /// `build/cache/` of the Cactus tree; assembly files only).
+    #[arg(long)]
+    toolchain_libs: bool,
 }
 
 /// Runs `cactus stack-report`.
 pub fn main(args: StackReportArgs) -> Result<ExitCode> {
     if let [manifest] = &args.files[..] {
         if manifest.extension().is_some_and(|e| e == "toml") {
+            if !args.machine.is_empty() || args.toolchain_libs {
+                bail!("--machine and --toolchain-libs apply to assembly files, not a manifest");
+            }
             firmware::report(manifest, &args.entries, args.json)?;
             return Ok(ExitCode::SUCCESS);
         }
@@ -42,7 +57,8 @@ pub fn main(args: StackReportArgs) -> Result<ExitCode> {
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         files.push(AsmFile::parse(&text, &path.display().to_string())?);
     }
-    let report = analyze(&files);
+    let externals = machine::external_depths(&args.machine, args.toolchain_libs)?;
+    let report = analyze_with_externals(&files, &externals);
     let mut entries = Vec::new();
     for name in &args.entries {
         let Some(f) = find(&report, name) else {

@@ -207,6 +207,7 @@ mod tests {
                 target: Target::Sim,
                 pool_kib: None,
                 ram_kib: None,
+                checks: Default::default(),
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
         };

@@ -44,6 +44,7 @@ fn manifest(target: Target) -> Manifest {
             target,
             pool_kib: None,
             ram_kib: None,
+            checks: Default::default(),
         },
         tasks: vec![a, b, task("plain", "plain_main")],
     }

@@ -7,6 +7,7 @@ mod task;
 mod validate;
 
 use crate::error::ManifestError;
+pub use cactus_cc::CheckMode;
 use std::path::{Path, PathBuf};
 
 /// Kernel stack strategies a firmware can link against (one kernel library each).
@@ -14,16 +15,21 @@ use std::path::{Path, PathBuf};
 pub enum StackStrategy {
     /// One contiguous, painted stack per task from a pool (`kernel/stack/static.c`).
     Static,
+    /// Multi-task stack sharing (`kernel/stack/mtss.c`, docs/mtss.md): regions as in `static`,
+    /// and a frame that does not fit moves to free pages of another task's stack. Needs
+    /// `checks = "mtss"`.
+    Mtss,
 }
 
 impl StackStrategy {
     /// Every known strategy, in documentation order.
-    pub const ALL: &'static [StackStrategy] = &[StackStrategy::Static];
+    pub const ALL: &'static [StackStrategy] = &[StackStrategy::Static, StackStrategy::Mtss];
 
     /// The manifest spelling, also the `<strategy>` of `libcactus-<strategy>-<trace>.a`.
     pub fn name(self) -> &'static str {
         match self {
             StackStrategy::Static => "static",
+            StackStrategy::Mtss => "mtss",
         }
     }
 
@@ -54,11 +60,27 @@ impl StackStrategy {
         self.usable_bytes(Self::DEFAULT_POOL_KIB)
     }
 
+    /// The MTSS page of the kernel's default build (`CACTUS_MTSS_PAGE`), in bytes.
+    pub const MTSS_PAGE: u32 = 128;
+
+    /// Pool bytes a task's stack budget occupies: the budget itself for `static` (its guard is
+    /// part of the budget), the budget rounded up to whole pages for `mtss`.
+    pub fn region_bytes(self, budget: u32) -> u32 {
+        match self {
+            StackStrategy::Static => budget,
+            StackStrategy::Mtss => budget.div_ceil(Self::MTSS_PAGE) * Self::MTSS_PAGE,
+        }
+    }
+
     /// Stack memory the strategy can hand out from a pool of `pool_kib` KiB, in bytes.
     pub fn usable_bytes(self, pool_kib: u32) -> u32 {
         match self {
             // The pool minus its 64-byte red zone (kernel/stack/static.c).
             StackStrategy::Static => pool_kib * 1024 - 64,
+            // The red zone is 64 bytes rounded up to whole pages (kernel/stack/mtss.c).
+            StackStrategy::Mtss => {
+                pool_kib * 1024 - 64u32.div_ceil(Self::MTSS_PAGE) * Self::MTSS_PAGE
+            }
         }
     }
 }
@@ -139,6 +161,8 @@ pub struct KernelOptions {
     pub pool_kib: Option<u32>,
     /// RAM region of the link in KiB when not the kernel linker script's own.
     pub ram_kib: Option<u32>,
+    /// Stack checks `cactus cc` inserts into every unit (docs/stack-checks.md).
+    pub checks: CheckMode,
 }
 
 impl KernelOptions {
@@ -207,6 +231,8 @@ pub struct Overrides {
     pub stack: Option<String>,
     /// Replaces `kernel.target`.
     pub target: Option<String>,
+    /// Replaces `kernel.checks`.
+    pub checks: Option<String>,
 }
 
 impl Manifest {
@@ -226,7 +252,8 @@ impl Manifest {
         validate::parse(text, path)
     }
 
-    /// Applies command-line overrides; a bad value is an error naming the option.
+    /// Applies command-line overrides; a bad value is an error naming the option, and then
+    /// the manifest is left unchanged.
     pub fn apply(&mut self, overrides: &Overrides) -> Result<(), ManifestError> {
         let bad = |option: &str, problem: String| ManifestError::Invalid {
             file: option.to_string(),
@@ -234,12 +261,30 @@ impl Manifest {
             key: String::new(),
             problem,
         };
+        let mut next = self.kernel.clone();
         if let Some(stack) = &overrides.stack {
-            self.kernel.stack = StackStrategy::parse(stack).map_err(|p| bad("--stack", p))?;
-            validate::check_pool(self).map_err(|p| bad("--stack", p))?;
+            next.stack = StackStrategy::parse(stack).map_err(|p| bad("--stack", p))?;
         }
         if let Some(target) = &overrides.target {
-            self.kernel.target = Target::parse(target).map_err(|p| bad("--target", p))?;
+            next.target = Target::parse(target).map_err(|p| bad("--target", p))?;
+        }
+        if let Some(checks) = &overrides.checks {
+            next.checks = parse_checks(checks).map_err(|p| bad("--checks", p))?;
+        }
+        if overrides.stack.is_some() || overrides.checks.is_some() {
+            let option = if overrides.checks.is_some() {
+                "--checks"
+            } else {
+                "--stack"
+            };
+            validate::check_strategy_checks(next.stack, next.checks).map_err(|p| bad(option, p))?;
+        }
+        let old = std::mem::replace(&mut self.kernel, next);
+        if overrides.stack.is_some() {
+            if let Err(p) = validate::check_pool(self) {
+                self.kernel = old;
+                return Err(bad("--stack", p));
+            }
         }
         Ok(())
     }
@@ -248,6 +293,18 @@ impl Manifest {
     /// values).
     pub fn ms_to_ticks(&self, ms: u32) -> u64 {
         u64::from(ms) * u64::from(self.kernel.tick_hz) / 1000
+    }
+}
+
+/// Parses a check mode name (`none`, `detect`, `mtss`).
+pub fn parse_checks(text: &str) -> Result<CheckMode, String> {
+    match text {
+        "none" => Ok(CheckMode::None),
+        "detect" => Ok(CheckMode::Detect),
+        "mtss" => Ok(CheckMode::Mtss),
+        other => Err(format!(
+            "unknown check mode `{other}` (expected none, detect or mtss)"
+        )),
     }
 }
 

@@ -44,6 +44,8 @@ pub(crate) struct RawKernel {
     pub pool_kib: Option<Spanned<i64>>,
     #[serde(default)]
     pub ram_kib: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub checks: Option<Spanned<String>>,
 }
 
 /// One `[[task]]`.

@@ -123,6 +123,7 @@ fn defaults_fill_an_absent_kernel_table() {
             target: Target::Sim,
             pool_kib: None,
             ram_kib: None,
+            checks: Default::default(),
         }
     );
 }
@@ -159,11 +160,91 @@ fn a_priority_out_of_range_is_refused() {
 #[test]
 fn an_unknown_strategy_lists_the_known_ones() {
     let f = Fixture::new();
-    let (line, key, problem) = f.error(&GOOD.replace("\"static\"", "\"mtss\""));
+    let (line, key, problem) = f.error(&GOOD.replace("\"static\"", "\"segmented\""));
     assert_eq!((line, key.as_str()), (Some(7), "kernel.stack"));
     assert_eq!(
         problem,
-        "unknown stack strategy \"mtss\"; known strategies: \"static\""
+        "unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\""
+    );
+}
+
+#[test]
+fn the_mtss_strategy_needs_mtss_checks() {
+    let f = Fixture::new();
+    let mtss = GOOD.replace("\"static\"", "\"mtss\"");
+    // No checks key: the error names kernel.checks at the strategy's line.
+    let (line, key, problem) = f.error(&mtss);
+    assert_eq!((line, key.as_str()), (Some(7), "kernel.checks"));
+    assert!(problem.contains("needs checks = \"mtss\""), "{problem}");
+    assert!(problem.contains("not \"none\""), "{problem}");
+    // A wrong checks value: named at its own line.
+    let detect = mtss.replace(
+        "target = \"qemu\"",
+        "target = \"qemu\"\nchecks = \"detect\"",
+    );
+    let (line, key, problem) = f.error(&detect);
+    assert_eq!((line, key.as_str()), (Some(11), "kernel.checks"));
+    assert!(problem.contains("not \"detect\""), "{problem}");
+    let m = f
+        .parse(&mtss.replace("target = \"qemu\"", "target = \"qemu\"\nchecks = \"mtss\""))
+        .unwrap();
+    assert_eq!(m.kernel.stack, StackStrategy::Mtss);
+    assert_eq!(m.kernel.checks, CheckMode::Mtss);
+    assert_eq!(m.kernel.usable_pool_bytes(), 48 * 1024 - 128);
+    // mtss regions are whole pages: these budgets fit static's 49088 bytes, not mtss's pages.
+    let tight = GOOD.replace("stack = 1024", "stack = 48576");
+    f.parse(&tight).unwrap();
+    let (_, key, problem) = f.error(
+        &tight
+            .replace("target = \"qemu\"", "target = \"qemu\"\nchecks = \"mtss\"")
+            .replace("\"static\"", "\"mtss\""),
+    );
+    assert_eq!(key, "task");
+    assert!(
+        problem
+            .starts_with("the task stacks total 49152 bytes; the mtss strategy's pool holds 49024"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn overriding_the_strategy_to_mtss_needs_mtss_checks() {
+    let f = Fixture::new();
+    let mut m = f.parse(GOOD).unwrap();
+    let err = m
+        .apply(&Overrides {
+            stack: Some("mtss".into()),
+            target: None,
+            checks: None,
+        })
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("--stack: the mtss stack strategy"),
+        "{err}"
+    );
+    assert_eq!(
+        m.kernel.stack,
+        StackStrategy::Static,
+        "a refused override changes nothing"
+    );
+    let err = m
+        .apply(&Overrides {
+            stack: Some("mtss".into()),
+            target: None,
+            checks: Some("detect".into()),
+        })
+        .unwrap_err();
+    assert!(err.to_string().starts_with("--checks: "), "{err}");
+    m.apply(&Overrides {
+        stack: Some("mtss".into()),
+        target: None,
+        checks: Some("mtss".into()),
+    })
+    .unwrap();
+    assert_eq!(
+        (m.kernel.stack, m.kernel.checks),
+        (StackStrategy::Mtss, CheckMode::Mtss)
     );
 }
 
@@ -278,6 +359,7 @@ fn overrides_are_validated_like_manifest_values() {
     m.apply(&Overrides {
         stack: None,
         target: Some("sim".into()),
+        checks: None,
     })
     .unwrap();
     assert_eq!(m.kernel.target, Target::Sim);
@@ -285,11 +367,12 @@ fn overrides_are_validated_like_manifest_values() {
         .apply(&Overrides {
             stack: Some("segmented".into()),
             target: None,
+            checks: None,
         })
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--stack: unknown stack strategy \"segmented\"; known strategies: \"static\""
+        "--stack: unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\""
     );
 }
 

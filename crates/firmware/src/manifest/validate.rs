@@ -2,7 +2,7 @@
 //! key path and the line of the offending value.
 
 use super::raw::{RawManifest, RawTask};
-use super::{KernelOptions, Manifest, StackStrategy, Target, Task};
+use super::{CheckMode, KernelOptions, Manifest, StackStrategy, Target, Task};
 use crate::error::ManifestError;
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -232,6 +232,17 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         .as_ref()
         .map(|v| cx.int(v, "kernel.ram_kib", 256..131_073))
         .transpose()?;
+    let checks = match &k.checks {
+        Some(c) => super::parse_checks(c.get_ref()).map_err(|p| cx.at(c, "kernel.checks", p))?,
+        None => CheckMode::None,
+    };
+    if let Err(problem) = check_strategy_checks(stack, checks) {
+        return Err(match (&k.checks, &k.stack) {
+            (Some(c), _) => cx.at(c, "kernel.checks", problem),
+            (None, Some(s)) => cx.at(s, "kernel.checks", problem),
+            (None, None) => cx.err(None, "kernel.checks", problem),
+        });
+    }
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -239,6 +250,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         target,
         pool_kib,
         ram_kib,
+        checks,
     })
 }
 
@@ -270,9 +282,30 @@ fn check_shared_sources(
     Ok(())
 }
 
+/// Checks that the stack strategy can work with the check mode: `mtss` moves frames at failed
+/// checks, so every frame must be checked and its relocatability known (`checks = "mtss"`).
+pub(super) fn check_strategy_checks(stack: StackStrategy, checks: CheckMode) -> Result<(), String> {
+    if stack == StackStrategy::Mtss && checks != CheckMode::Mtss {
+        let got = match checks {
+            CheckMode::None => "none",
+            CheckMode::Detect => "detect",
+            CheckMode::Mtss => "mtss",
+        };
+        return Err(format!(
+            "the mtss stack strategy needs checks = \"mtss\" (it moves frames at their stack \
+             checks), not \"{got}\""
+        ));
+    }
+    Ok(())
+}
+
 /// Checks that every task's stack fits the strategy's pool together.
 pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
-    let total: u64 = m.tasks.iter().map(|t| u64::from(t.stack)).sum();
+    let total: u64 = m
+        .tasks
+        .iter()
+        .map(|t| u64::from(m.kernel.stack.region_bytes(t.stack)))
+        .sum();
     let pool = m.kernel.usable_pool_bytes();
     if total > u64::from(pool) {
         return Err(format!(

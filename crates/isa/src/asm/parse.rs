@@ -96,7 +96,21 @@ fn parse_parts(mnemonic: &str, ops: &[&str]) -> Result<Statement, String> {
     if let Some((op, aqrl)) = base_op(mnemonic) {
         let kinds = base_kinds(op.format());
         if ops.len() == kinds.len() {
-            return parse_base(op, aqrl, kinds, ops);
+            let base = parse_base(op, aqrl, kinds, ops);
+            // `lw rd,sym` has a load's operand count: it is the symbol form when the address
+            // is a plain symbol expression (a name first; no base register, no relocation).
+            let plain = |o: &str| {
+                let o = o.trim();
+                o.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '.')
+                    && !o.contains('(')
+                    && !o.contains('%')
+            };
+            return match (base, PseudoOp::from_mnemonic(mnemonic)) {
+                (Err(e), Some(p)) if ops.last().is_some_and(|o| plain(o)) => {
+                    parse_pseudo(p, ops).map(Statement::Pseudo).map_err(|_| e)
+                }
+                (base, _) => base,
+            };
         }
         if op == Op::Add && ops.len() == 4 {
             return parse_tprel_add(ops);
@@ -250,7 +264,7 @@ fn parse_pseudo(op: PseudoOp, ops: &[&str]) -> Result<Pseudo, String> {
         imm: f.imm,
         spelling: f.spelling,
     };
-    if matches!(p.imm, Imm::Num(_)) && !matches!(op, PseudoOp::La | PseudoOp::Lla) {
+    if matches!(p.imm, Imm::Num(_)) && !op.always_symbolic() {
         p.expand().map_err(|e| e.to_string())?;
     }
     Ok(p)

@@ -83,9 +83,39 @@ pseudo_table! {
     Rdtimeh   => "rdtimeh",    [Rd];
     Rdinstreth => "rdinstreth", [Rd];
     Fence     => "fence",      [];
+    // GNU as's symbol forms of loads and stores (GCC emits them under -mcmodel=medany):
+    // `lw rd,sym` is `auipc rd,%pcrel_hi(sym); lw rd,%pcrel_lo(..)(rd)`, and
+    // `sw rs,sym,rt` is `auipc rt,%pcrel_hi(sym); sw rs,%pcrel_lo(..)(rt)`.
+    LbSym     => "lb",         [Rd, Symbol];
+    LhSym     => "lh",         [Rd, Symbol];
+    LwSym     => "lw",         [Rd, Symbol];
+    LbuSym    => "lbu",        [Rd, Symbol];
+    LhuSym    => "lhu",        [Rd, Symbol];
+    SbSym     => "sb",         [Rs2, Symbol, Rd];
+    ShSym     => "sh",         [Rs2, Symbol, Rd];
+    SwSym     => "sw",         [Rs2, Symbol, Rd];
 }
 
 impl PseudoOp {
+    /// True for the pseudos whose operand is always a symbol (`la`, `lla`, the symbol forms
+    /// of loads and stores): they have no numeric expansion.
+    pub fn always_symbolic(self) -> bool {
+        use PseudoOp as P;
+        matches!(
+            self,
+            P::La
+                | P::Lla
+                | P::LbSym
+                | P::LhSym
+                | P::LwSym
+                | P::LbuSym
+                | P::LhuSym
+                | P::SbSym
+                | P::ShSym
+                | P::SwSym
+        )
+    }
+
     /// The pseudo-instruction called `name`, if any.
     pub fn from_mnemonic(name: &str) -> Option<PseudoOp> {
         PseudoOp::ALL
@@ -194,16 +224,36 @@ impl Pseudo {
             P::Rdtimeh => one(i(Op::Csrrs, rd, 0, 0, 0xc81)),
             P::Rdinstreth => one(i(Op::Csrrs, rd, 0, 0, 0xc82)),
             P::Fence => one(i(Op::Fence, 0, 0, 0, 0xff)),
+            P::LbSym | P::LhSym | P::LwSym | P::LbuSym | P::LhuSym => {
+                let load = match self.op {
+                    P::LbSym => Op::Lb,
+                    P::LhSym => Op::Lh,
+                    P::LwSym => Op::Lw,
+                    P::LbuSym => Op::Lbu,
+                    _ => Op::Lhu,
+                };
+                vec![i(Op::Auipc, rd, 0, 0, 0), i(load, rd, rd, 0, 0)]
+            }
+            P::SbSym | P::ShSym | P::SwSym => {
+                let store = match self.op {
+                    P::SbSym => Op::Sb,
+                    P::ShSym => Op::Sh,
+                    _ => Op::Sw,
+                };
+                // The temporary is in `rd`, the stored value in `rs2`.
+                vec![i(Op::Auipc, rd, 0, 0, 0), i(store, 0, rd, rt, 0)]
+            }
         }
     }
 
     /// The base instructions this pseudo stands for. `Err` if an operand is symbolic
-    /// (`la`, `lla` always are) or a resulting field is out of range (e.g. a branch offset).
+    /// (`la`, `lla` and the symbol forms of loads and stores always are) or a resulting field
+    /// is out of range (e.g. a branch offset).
     pub fn expand(&self) -> Result<Vec<Inst>, AsmError> {
         let Imm::Num(v) = self.imm else {
             return Err(AsmError::Symbolic(self.to_string()));
         };
-        if matches!(self.op, PseudoOp::La | PseudoOp::Lla) {
+        if self.op.always_symbolic() {
             return Err(AsmError::Symbolic(self.to_string()));
         }
         let insts = self.build(v);

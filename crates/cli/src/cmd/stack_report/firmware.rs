@@ -2,22 +2,27 @@
 //! the generated glue) to assembly with the firmware build's own flags and reports, per task,
 //! the entry's worst-case stack depth against the manifest's stack budget.
 //!
-//! The kernel library's C sources are compiled too, with kernel/Makefile's own flags; its
-//! hand-written assembly (`.S`: start-up, traps, context switch, the system-call entry
-//! `port_syscall`) is not analysed, so a call into it makes an entry unbounded with the cause
-//! `external callee NAME`.
+//! The kernel library's C sources are compiled too, with kernel/Makefile's own flags. Callees
+//! the assembly does not define take their depth from machine code ([`machine`]): the kernel's
+//! hand-written assembly (`.S`: the system-call entry `port_syscall`, `port_yield`, ...) from
+//! the kernel library the firmware links, libgcc and picolibc from the toolchain's archives.
+//! Routines that switch to the kernel stack declare their depth on the caller's stack in a
+//! `.cactus.stack_depth` section, which the analysis checks against their code.
 
+use super::machine::machine_depths;
 use super::{depth_json, find};
 use anyhow::{bail, Context, Result};
-use cactus_analysis::{analyze, Depth, FunctionStack};
+use cactus_analysis::machine::MachineDepth;
+use cactus_analysis::{analyze_with_externals, Depth, FunctionStack};
 use cactus_asm::AsmFile;
 use cactus_firmware::{assembly, find_root, toolchain::Toolchain, Manifest, Task};
-use serde_json::json;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Said once in every report (table and JSON).
-const KERNEL_NOTE: &str = "kernel C sources are analysed with kernel/Makefile's flags; its \
-                           assembly (.S) is not: calls into it are external callees";
+const KERNEL_NOTE: &str = "C (tasks, glue, kernel with kernel/Makefile's flags) is analysed as \
+                           assembly; kernel .S code and libgcc/picolibc from machine code";
 
 /// Whether `budget` covers `depth`: None when the depth has no bound.
 fn covers(budget: u32, depth: &Depth) -> Option<bool> {
@@ -36,7 +41,8 @@ pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<(
     };
     let root = find_root(start)?;
     let dir = tempfile::tempdir().context("creating a directory for the assembly")?;
-    let files = assembly(&m, &root, &Toolchain::default(), dir.path())
+    let tc = Toolchain::default();
+    let files = assembly(&m, &root, &tc, dir.path())
         .with_context(|| format!("compiling {} to assembly", path.display()))?;
     let mut parsed = Vec::new();
     for f in &files {
@@ -45,7 +51,9 @@ pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<(
         let name = f.file_name().unwrap_or_default().to_string_lossy();
         parsed.push(AsmFile::parse(&text, &name)?);
     }
-    let report = analyze(&parsed);
+    let machine = machine_depths(&m, &root, &tc)?;
+    let report = analyze_with_externals(&parsed, &machine.depths);
+    let used = machine_callees(&report, &machine.depths);
     let mut rows: Vec<(&Task, &FunctionStack)> = Vec::new();
     for t in &m.tasks {
         let Some(f) = find(&report, &t.entry) else {
@@ -69,6 +77,9 @@ pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<(
         let doc = json!({
             "manifest": path.display().to_string(),
             "kernel": KERNEL_NOTE,
+            "kernel_library": machine.kernel_library.display().to_string(),
+            "machine_code": used.iter().map(|(n, d)| (n.to_string(), machine_json(d)))
+                .collect::<Map<String, Value>>(),
             "tasks": rows.iter().map(|(t, f)| json!({
                 "task": t.name,
                 "entry": t.entry,
@@ -86,10 +97,42 @@ pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<(
     }
     print_tasks(&rows);
     println!("note: {KERNEL_NOTE}");
+    if !used.is_empty() {
+        let list: Vec<String> = used.iter().map(|(n, d)| format!("{n} {d}")).collect();
+        println!("machine code: {}", list.join(", "));
+    }
     for f in extra {
         println!("entry {}: {}", f.name, f.depth);
     }
     Ok(())
+}
+
+/// The callees of `report` that no analysed assembly defines but `depths` lists, with their
+/// depths (by name).
+fn machine_callees<'d>(
+    report: &[FunctionStack],
+    depths: &'d BTreeMap<String, MachineDepth>,
+) -> BTreeMap<String, &'d MachineDepth> {
+    let mut used = BTreeMap::new();
+    for f in report {
+        for callee in &f.callees {
+            let name = callee.trim_end_matches(" (tail)");
+            if find(report, name).is_none() {
+                if let Some(d) = depths.get(name) {
+                    used.insert(name.to_string(), d);
+                }
+            }
+        }
+    }
+    used
+}
+
+/// `{"bounded": N}` or `{"unbounded": "reason"}`, as for assembly depths.
+fn machine_json(d: &MachineDepth) -> Value {
+    match d {
+        MachineDepth::Bytes(n) => json!({ "bounded": n }),
+        MachineDepth::Unbounded(why) => json!({ "unbounded": why }),
+    }
 }
 
 fn print_tasks(rows: &[(&Task, &FunctionStack)]) {

@@ -1,0 +1,83 @@
+//! What the passes are asked to do.
+
+use serde::{Deserialize, Serialize};
+
+/// Which stack checks `cactus cc` inserts (`docs/stack-checks.md`, "Modes").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckMode {
+    /// No instrumentation: the assembly is printed back unchanged.
+    #[default]
+    None,
+    /// Checks against the running code's stack limit; overflow is reported before the frame
+    /// is written.
+    Detect,
+    /// The same checks, with frames verified relocatable so the `mtss` strategy may move them.
+    Mtss,
+}
+
+/// The three rules of the rolling-checks optimization (MTSS section 5), each switchable so
+/// their contributions can be measured separately.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollingRules {
+    /// Certainty: roll a check into callers whose call site post-dominates their entry.
+    pub certainty: bool,
+    /// Zero-size: a leaf with no frame keeps no check.
+    pub zero_size: bool,
+    /// Limited-size: roll checks of functions with effective size <= K into their callers.
+    pub limited_size: bool,
+}
+
+impl RollingRules {
+    /// Every rule on (the default).
+    pub const ALL: RollingRules = RollingRules {
+        certainty: true,
+        zero_size: true,
+        limited_size: true,
+    };
+    /// Every rule off: a check in every function that uses stack.
+    pub const NONE: RollingRules = RollingRules {
+        certainty: false,
+        zero_size: false,
+        limited_size: false,
+    };
+}
+
+impl Default for RollingRules {
+    fn default() -> Self {
+        RollingRules::ALL
+    }
+}
+
+/// Options of one instrumentation run over a set of units.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassOptions {
+    /// Which checks to insert.
+    pub mode: CheckMode,
+    /// Which rolling rules apply.
+    pub rolling: RollingRules,
+    /// K for application code, in bytes (paper default: 10 % of the task's stack; 128 when the
+    /// task's stack is unknown).
+    pub k_app: u32,
+    /// K for library code (units marked [`crate::Unit::library`]), in bytes (paper: 128).
+    pub k_lib: u32,
+    /// True when the units given are the whole program: then a global function whose every
+    /// caller is visible may roll; otherwise only file-local functions roll.
+    pub whole_program: bool,
+    /// Bytes assumed for a call into uninstrumented code whose depth is unbounded or unknown,
+    /// and for a function whose prologue is not understood (each use is a warning).
+    pub blind_margin: u32,
+}
+
+impl Default for PassOptions {
+    fn default() -> Self {
+        PassOptions {
+            mode: CheckMode::None,
+            rolling: RollingRules::ALL,
+            k_app: 128,
+            k_lib: 128,
+            whole_program: false,
+            blind_margin: 1024,
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The instrumentation entry point: parse every unit, run the check pass with the rolling
+//! optimization over them together, print the result.
+
+use crate::checks::generate;
+use crate::plan::{sites, stub_point};
+use crate::program::Program;
+use crate::rolling::{decide, Context, Decisions, Rule};
+use crate::thunks::{thunk, thunk_name};
+use crate::{CcError, CheckMode, FunctionReport, PassOptions, Report, Reserve, Reserves};
+use cactus_asm::{AsmFile, Entry};
+use std::collections::BTreeMap;
+
+/// One compilation unit's assembly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// Where the text came from (used in messages and the report).
+    pub origin: String,
+    /// GNU-as assembly as the compiler wrote it.
+    pub text: String,
+    /// Library code (the kernel, runtimes): K is `k_lib` instead of `k_app`.
+    pub library: bool,
+}
+
+/// Instruments `units` together under `opts`; returns the new text of each unit (same order)
+/// and the report. With `CheckMode::None` every text is returned unchanged. A unit the pass
+/// leaves untouched is returned byte for byte; an instrumented one is the parsed file
+/// printed back with the checks inserted (docs/asm-ir.md, "Round trip").
+pub fn instrument_units(
+    units: &[Unit],
+    opts: &PassOptions,
+    reserves: &Reserves,
+) -> Result<(Vec<String>, Report), CcError> {
+    if opts.mode == CheckMode::None {
+        return Ok((
+            units.iter().map(|u| u.text.clone()).collect(),
+            Report::default(),
+        ));
+    }
+    let mut files = Vec::with_capacity(units.len());
+    for u in units {
+        if u.text.contains(".Lcactus_ok_") {
+            return Err(CcError::Usage(format!(
+                "{}: already instrumented (it contains .Lcactus_ labels)",
+                u.origin
+            )));
+        }
+        let file = AsmFile::parse(&u.text, &u.origin).map_err(|source| CcError::Parse {
+            origin: u.origin.clone(),
+            source,
+        })?;
+        files.push(file);
+    }
+    let program = Program::build(&files);
+    let origins: Vec<String> = units.iter().map(|u| u.origin.clone()).collect();
+    let library: Vec<bool> = units.iter().map(|u| u.library).collect();
+    let cx = Context {
+        opts,
+        reserves,
+        origins: &origins,
+        library: &library,
+    };
+    let decisions = decide(&program, &cx);
+    let mut report = Report {
+        functions: Vec::new(),
+        warnings: decisions.warnings.clone(),
+    };
+    let mut texts = Vec::with_capacity(units.len());
+    for (u, file) in files.iter_mut().enumerate() {
+        let edits = instrument_unit(file, u, &program, &decisions, opts, reserves, &mut report)?;
+        texts.push(if edits == 0 {
+            units[u].text.clone()
+        } else {
+            file.to_string()
+        });
+    }
+    Ok((texts, report))
+}
+
+/// Inserts the checks of unit `u`'s functions and its thunks; returns the number of edits.
+fn instrument_unit(
+    file: &mut AsmFile,
+    u: usize,
+    p: &Program,
+    d: &Decisions,
+    opts: &PassOptions,
+    reserves: &Reserves,
+    report: &mut Report,
+) -> Result<usize, CcError> {
+    let mut inserts: BTreeMap<usize, Vec<Entry>> = BTreeMap::new();
+    let mut n = 0usize;
+    let mut edits = 0usize;
+    for f in (0..p.funcs.len()).filter(|&f| p.funcs[f].unit == u) {
+        let info = &p.funcs[f];
+        let planned = sites(file, p, f, d, opts.mode);
+        let stub_at = stub_point(file, p, f);
+        for pl in &planned {
+            let code = generate(&pl.site, n).map_err(|reason| CcError::Function {
+                origin: file.origin.clone(),
+                function: info.func.name.clone(),
+                reason,
+            })?;
+            n += 1;
+            inserts.entry(pl.at).or_default().extend(code.inline);
+            inserts.entry(stub_at).or_default().extend(code.stub);
+        }
+        edits += planned.len();
+        report.functions.push(FunctionReport {
+            unit: file.origin.clone(),
+            name: info.func.name.clone(),
+            frame: info.frame.static_size,
+            dynamic: info.frame.dynamic || !info.stack.dynamic_sites.is_empty(),
+            effective: if d.checked(f) { d.effective[f] } else { 0 },
+            checked: d.checked(f),
+            rule: rule_text(&d.rule[f]),
+            sites: planned.len() as u32,
+        });
+    }
+    let mut thunked: Vec<(String, u32)> = Vec::new();
+    for (idx, sym) in &p.external_refs[u] {
+        let need = match reserves.get(sym) {
+            Some(Reserve::Bytes(b)) => *b,
+            Some(Reserve::Unbounded(why)) => {
+                if !thunked.iter().any(|(s, _)| s == sym) {
+                    report.warnings.push(format!(
+                        "{}: address of `{sym}` taken, depth unbounded ({why}); thunk assumes {} bytes",
+                        file.origin, opts.blind_margin
+                    ));
+                }
+                opts.blind_margin
+            }
+            None => continue,
+        };
+        crate::refs::redirect(file, *idx, sym, &thunk_name(sym));
+        edits += 1;
+        if !thunked.iter().any(|(s, _)| s == sym) {
+            thunked.push((sym.clone(), need));
+        }
+    }
+    let mut tail = Vec::new();
+    for (sym, need) in &thunked {
+        let entries = thunk(sym, *need, n, opts.mode == CheckMode::Mtss).map_err(|reason| {
+            CcError::Function {
+                origin: file.origin.clone(),
+                function: thunk_name(sym),
+                reason,
+            }
+        })?;
+        n += 1;
+        tail.extend(entries);
+        report.functions.push(FunctionReport {
+            unit: file.origin.clone(),
+            name: thunk_name(sym),
+            frame: 0,
+            dynamic: false,
+            effective: *need,
+            checked: true,
+            rule: format!("kept: thunk for uninstrumented `{sym}`"),
+            sites: 1,
+        });
+    }
+    let old = std::mem::take(&mut file.entries);
+    let len = old.len();
+    for (i, e) in old.into_iter().enumerate() {
+        if let Some(ins) = inserts.remove(&i) {
+            file.entries.extend(ins);
+        }
+        file.entries.push(e);
+    }
+    if let Some(ins) = inserts.remove(&len) {
+        file.entries.extend(ins);
+    }
+    file.entries.extend(tail);
+    Ok(edits)
+}
+
+/// The report's text for a rule.
+fn rule_text(rule: &Rule) -> String {
+    match rule {
+        Rule::Kept(why) => format!("kept: {why}"),
+        Rule::ZeroSize => "zero-size".into(),
+        Rule::Certainty => "certainty".into(),
+        Rule::LimitedSize => "limited-size".into(),
+    }
+}

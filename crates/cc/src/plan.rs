@@ -1,0 +1,188 @@
+//! Where each function's checks go: the entry site (after the first `sp` decrement of the
+//! entry block; at the entry when there is no usable decrement or no temporary is dead after
+//! it), the dynamic-allocation sites, and, in `mtss` mode, whether
+//! the frame is pinned (KIND 2) and why.
+
+use crate::checks::{scratch, Site, KIND_DYNAMIC, KIND_ENTRY, KIND_PINNED};
+use crate::program::Program;
+use crate::rolling::Decisions;
+use crate::CheckMode;
+use cactus_asm::callgraph::Target;
+use cactus_asm::{AsmFile, Item};
+use cactus_isa::RegSet;
+
+/// Registers that carry nothing into a function under the ilp32 ABI: t0, t1, t3-t6 (t2 is
+/// GCC's static-chain register for nested functions, so it is left to liveness). An
+/// entry-point check may use them even where liveness is conservative (inline asm).
+const DEAD_AT_ENTRY: RegSet = RegSet(1 << 5 | 1 << 6 | 0xf << 28);
+
+/// A site and the entry index it is inserted before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Planned {
+    /// Insert before this entry index.
+    pub at: usize,
+    /// The check.
+    pub site: Site,
+}
+
+/// `f` and every function it reaches through chains of direct tail calls: they all run on
+/// `f`'s entry `sp` and read `f`'s incoming-argument area.
+fn tail_closure(p: &Program, f: usize) -> Vec<usize> {
+    let mut seen = vec![f];
+    let mut k = 0;
+    while k < seen.len() {
+        for e in p.graph.calls[seen[k]].iter().filter(|e| e.tail) {
+            if let Target::Func(g) = e.target {
+                if !seen.contains(&g) {
+                    seen.push(g);
+                }
+            }
+        }
+        k += 1;
+    }
+    seen
+}
+
+/// Why function `f`'s frame must not be moved by MTSS, or `None` if it may be.
+pub fn pin_reason(p: &Program, f: usize) -> Option<&'static str> {
+    if let Some(why) = own_pin_reason(p, f) {
+        return Some(why);
+    }
+    for t in tail_closure(p, f) {
+        if t != f && own_pin_reason(p, t).is_some() {
+            return Some("tail call to a pinned function");
+        }
+        let unknown = p.graph.calls[t]
+            .iter()
+            .any(|e| e.tail && !matches!(e.target, Target::Func(_)));
+        if unknown {
+            return Some("tail call to code whose stack arguments are unknown");
+        }
+    }
+    None
+}
+
+/// The pin reasons found in `f`'s own code.
+fn own_pin_reason(p: &Program, f: usize) -> Option<&'static str> {
+    let info = &p.funcs[f];
+    let s = &info.stack;
+    if !info.frame.exact {
+        return Some("frame not understood");
+    }
+    if s.save_restore {
+        return Some("-msave-restore millicode");
+    }
+    if s.store_before_check {
+        return Some("store before the check point");
+    }
+    if s.variadic {
+        return Some("variadic (va_arg reads past the copied arguments)");
+    }
+    if s.incoming_pointer {
+        return Some("pointer into the incoming-argument area");
+    }
+    None
+}
+
+/// The incoming-argument bytes a moved frame must bring along: the most any function of
+/// its tail-call closure reads.
+fn args_of(p: &Program, f: usize) -> u32 {
+    tail_closure(p, f)
+        .into_iter()
+        .map(|t| p.funcs[t].frame.incoming_args)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The index of the first entry after the function label that is not a directive or
+/// comment: where an entry check goes when no decrement is usable.
+fn entry_point(file: &AsmFile, start: usize, end: usize) -> usize {
+    (start + 1..end)
+        .find(|&i| {
+            !matches!(
+                file.entries[i].item,
+                Item::Directive { .. } | Item::Verbatim(_)
+            )
+        })
+        .unwrap_or(end)
+}
+
+/// The sites of function `f` under `mode`.
+pub fn sites(
+    file: &AsmFile,
+    p: &Program,
+    f: usize,
+    d: &Decisions,
+    mode: CheckMode,
+) -> Vec<Planned> {
+    let info = &p.funcs[f];
+    let kept = p.kept_live[f];
+    let mut out = Vec::new();
+    if d.checked(f) {
+        let kind = if mode == CheckMode::Mtss && pin_reason(p, f).is_some() {
+            KIND_PINNED
+        } else {
+            KIND_ENTRY
+        };
+        let need = d.effective[f];
+        let at_entry = || {
+            (
+                entry_point(file, info.func.start, info.func.end),
+                0,
+                info.live
+                    .live_in
+                    .first()
+                    .copied()
+                    .unwrap_or(RegSet(!1))
+                    .minus(DEAD_AT_ENTRY),
+            )
+        };
+        let (at, f1, live_set) = match info.stack.first_dec {
+            Some((idx, f1)) if info.frame.exact && !info.stack.save_restore => {
+                let live = info.live_after(file, idx);
+                // The scheduler may have filled every temporary before the decrement (a
+                // leaf loading many globals): then the check goes to the entry, where the
+                // ABI leaves them dead, and covers the whole effective size from there.
+                let wanted = if need.saturating_sub(f1) > 2047 { 2 } else { 1 };
+                if scratch(live.union(kept), wanted).is_some() {
+                    (idx + 1, f1, live)
+                } else {
+                    at_entry()
+                }
+            }
+            _ => at_entry(),
+        };
+        out.push(Planned {
+            at,
+            site: Site {
+                f1,
+                need: need.max(f1),
+                args: args_of(p, f),
+                kind,
+                live: live_set.union(kept),
+            },
+        });
+    }
+    for &idx in &info.stack.dynamic_sites {
+        out.push(Planned {
+            at: idx + 1,
+            site: Site {
+                f1: 0,
+                need: d.reserve[f],
+                args: 0,
+                kind: KIND_DYNAMIC,
+                live: info.live_after(file, idx).union(kept),
+            },
+        });
+    }
+    out
+}
+
+/// Where out-of-line stubs of function `f` go: right after its last instruction.
+pub fn stub_point(file: &AsmFile, p: &Program, f: usize) -> usize {
+    let func = &p.funcs[f].func;
+    (func.start..func.end)
+        .rev()
+        .find(|&i| matches!(file.entries[i].item, Item::Inst(_) | Item::Opaque(_)))
+        .map_or(func.end, |i| i + 1)
+}

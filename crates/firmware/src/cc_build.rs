@@ -1,0 +1,157 @@
+//! The firmware build through `cactus cc`: every C unit (the tasks', the generated glue and
+//! the kernel's) is compiled to assembly, the units are instrumented together as one program
+//! (docs/stack-checks.md; so the rolling optimization sees every caller), then assembled and
+//! linked with the kernel's own assembly sources. No LTO: the passes work on the machine code
+//! GCC emits for each unit.
+
+use crate::driver::{stem, units};
+use crate::error::BuildError;
+use crate::kernel_units::{kernel_asm_sources, kernel_units};
+use crate::manifest::Manifest;
+use crate::toolchain::{Toolchain, ARCH_FLAGS};
+use cactus_cc::{instrument_units, PassOptions, Report, Reserves, RollingRules, Unit};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// How `cactus build` configures the passes beyond the manifest's `kernel.checks`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckOptions {
+    /// Stack depths of the uninstrumented code the firmware links (libgcc, the kernel's
+    /// assembly), from `cactus_analysis`; empty means every such call costs the blind margin.
+    pub reserves: Reserves,
+    /// Rolling rules in force.
+    pub rolling: RollingRules,
+    /// K for application code in bytes; None: 10 % of the smallest task stack (the paper's
+    /// default).
+    pub k_app: Option<u32>,
+    /// K for the kernel (library code) in bytes.
+    pub k_lib: u32,
+    /// Bytes assumed for calls whose depth is unknown or unbounded.
+    pub blind_margin: u32,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        let pass = PassOptions::default();
+        CheckOptions {
+            reserves: Reserves::default(),
+            rolling: RollingRules::ALL,
+            k_app: None,
+            k_lib: pass.k_lib,
+            blind_margin: pass.blind_margin,
+        }
+    }
+}
+
+/// File name of the pass report in a build directory.
+pub const REPORT_NAME: &str = "checks-report.json";
+
+/// The pass options for `m` under `opts`.
+pub fn pass_options(m: &Manifest, opts: &CheckOptions) -> PassOptions {
+    let smallest = m.tasks.iter().map(|t| t.stack).min().unwrap_or(1280);
+    PassOptions {
+        mode: m.kernel.checks,
+        rolling: opts.rolling,
+        k_app: opts.k_app.unwrap_or(smallest / 10),
+        k_lib: opts.k_lib,
+        whole_program: true,
+        blind_margin: opts.blind_margin,
+    }
+}
+
+fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
+    let path = path.to_path_buf();
+    move |source| BuildError::Io { what, path, source }
+}
+
+/// Compiles, instruments and assembles every unit of `m` into `dir/obj`; returns the objects
+/// to link (application and glue first, then the kernel's). Writes the instrumented assembly
+/// to `dir/asm` and the pass report to `dir/`[`REPORT_NAME`].
+pub(crate) fn build_objects(
+    m: &Manifest,
+    root: &Path,
+    tc: &Toolchain,
+    dir: &Path,
+    opts: &CheckOptions,
+) -> Result<Vec<PathBuf>, BuildError> {
+    let asm_dir = dir.join("asm");
+    let obj_dir = dir.join("obj");
+    for d in [&asm_dir, &obj_dir] {
+        std::fs::create_dir_all(d).map_err(io("cannot create", d))?;
+    }
+    // (source, flags, library) of every C unit, in link order.
+    let mut c_units: Vec<(PathBuf, Vec<String>, bool)> = Vec::new();
+    for u in units(m, root, dir) {
+        let mut flags: Vec<String> = crate::toolchain::ARCH_FLAGS
+            .iter()
+            .chain(crate::toolchain::COMPILE_FLAGS)
+            .map(|f| f.to_string())
+            .collect();
+        flags.extend(u.flags);
+        c_units.push((u.source, flags, false));
+    }
+    let (stack, target, pool) = (m.kernel.stack, m.kernel.target, m.kernel.pool_kib);
+    let kernel = kernel_units(tc, root, stack, target, pool)?;
+    let kernel_flags = kernel.first().map(|k| k.flags.clone()).unwrap_or_default();
+    for k in kernel {
+        c_units.push((k.source, k.flags, true));
+    }
+    let mut units_in = Vec::new();
+    for (i, (source, flags, library)) in c_units.iter().enumerate() {
+        let asm = asm_dir.join(format!("{i:02}-{}.gcc.s", stem(source)));
+        let mut flags = flags.clone();
+        if m.kernel.checks != cactus_cc::CheckMode::None {
+            flags.push(cactus_cc::NO_IPA_RA.to_string());
+        }
+        tc.compile_asm_with(source, &asm, &flags)?;
+        let text = std::fs::read_to_string(&asm).map_err(io("cannot read", &asm))?;
+        units_in.push(Unit {
+            origin: source.display().to_string(),
+            text,
+            library: *library,
+        });
+    }
+    let (texts, report) = instrument_units(&units_in, &pass_options(m, opts), &opts.reserves)
+        .map_err(|source| BuildError::Instrument {
+            firmware: m.name.clone(),
+            source,
+        })?;
+    write_report(dir, &report)?;
+    let mut objects = Vec::new();
+    for (i, ((source, flags, _), text)) in c_units.iter().zip(texts).enumerate() {
+        let asm = asm_dir.join(format!("{i:02}-{}.s", stem(source)));
+        std::fs::write(&asm, text).map_err(io("cannot write", &asm))?;
+        let obj = obj_dir.join(format!("{i:02}-{}.o", stem(source)));
+        tc.assemble(&asm, &obj, &target_flags(flags), source)?;
+        objects.push(obj);
+    }
+    for source in kernel_asm_sources(tc, root)? {
+        let obj = obj_dir.join(format!("k-{}.o", stem(&source)));
+        tc.assemble(&source, &obj, &kernel_flags, &source)?;
+        objects.push(obj);
+    }
+    Ok(objects)
+}
+
+/// The flags of a compile that matter when assembling its output: target, debug info and
+/// preprocessor options (for `.S`); never `-flto`, warnings or dependency output.
+fn target_flags(flags: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = ARCH_FLAGS.iter().map(|f| f.to_string()).collect();
+    out.extend(
+        flags
+            .iter()
+            .filter(|f| f.starts_with("-g") || f.starts_with("-msmall-data-limit"))
+            .cloned(),
+    );
+    out
+}
+
+fn write_report(dir: &Path, report: &Report) -> Result<(), BuildError> {
+    let path = dir.join(REPORT_NAME);
+    let text = serde_json::to_string_pretty(report).map_err(|e| BuildError::Io {
+        what: "cannot encode",
+        path: path.clone(),
+        source: std::io::Error::other(e),
+    })?;
+    std::fs::write(&path, text).map_err(io("cannot write", &path))
+}

@@ -1,0 +1,84 @@
+/* Start-up code and trap entry of `cactus fuzz` programs (docs/fuzz.md).
+ *
+ * 0x8000_0000 _start jumps over the configuration block at 0x8000_0008, which the harness
+ * may patch after loading the ELF (the defaults suit QEMU, which cannot be patched):
+ *   +0 magic  0x5A5A5546 ("FUZZ")
+ *   +4 flags  bit 0: report the stack region and high water through the trace device
+ *             (cactus-sim only: QEMU does not decode the device)
+ *   +8 stack  bytes of stack the program may use below __stack_top; 0 = the whole stack
+ *
+ * _start: sets gp and sp, zeroes .bss, paints the stack, sets mtvec, points tp just past the
+ * stack descriptor (its one word, the check limit, is at tp - 4: docs/stack-checks.md) with
+ * the limit __stack_top - stack, and calls fuzz_start (fuzz_rt.c), which never returns.
+ *
+ * fuzz_trap_entry: any trap is fatal. It switches to the trap stack and its descriptor (the
+ * failing check left sp below the limit; nothing may be stored there) and calls
+ * fuzz_trap(mcause, mepc, mtval, sp), which reports and exits. */
+
+    .equ FUZZ_MAGIC, 0x5A5A5546
+    .equ PAINT, 0xCAC705A5
+
+    .section .text.init, "ax"
+    .globl _start
+_start:
+    j       1f
+    .balign 8
+    .globl fuzz_config
+fuzz_config:
+    .word   FUZZ_MAGIC
+    .word   0
+    .word   0
+    .word   0
+1:
+.option push
+.option norelax
+    la      gp, __global_pointer$
+.option pop
+    la      t0, fuzz_trap_entry
+    csrw    mtvec, t0
+    la      t0, __bss_start
+    la      t1, __bss_end
+2:  bgeu    t0, t1, 3f
+    sw      zero, 0(t0)
+    addi    t0, t0, 4
+    j       2b
+3:  la      t0, __stack_bottom
+    la      t1, __stack_top
+    li      t2, PAINT
+4:  bgeu    t0, t1, 5f
+    sw      t2, 0(t0)
+    addi    t0, t0, 4
+    j       4b
+5:  la      sp, __stack_top
+    la      t0, __stack_bottom
+    la      t1, fuzz_config
+    lw      t1, 8(t1)
+    beqz    t1, 6f
+    sub     t2, sp, t1
+    bltu    t2, t0, 6f          /* more than the whole stack: keep the bottom */
+    mv      t0, t2
+6:  la      tp, fuzz_stack_desc + 4
+    sw      t0, -4(tp)
+    call    fuzz_start
+7:  j       7b
+
+    .text
+    .balign 4
+    .globl fuzz_trap_entry
+fuzz_trap_entry:
+    mv      a3, sp
+    la      sp, __trap_stack_top
+    la      tp, fuzz_trap_desc + 4
+    csrr    a0, mcause
+    csrr    a1, mepc
+    csrr    a2, mtval
+    call    fuzz_trap
+8:  j       8b
+
+    .data
+    .balign 4
+    .globl fuzz_stack_desc
+fuzz_stack_desc:
+    .word   0
+fuzz_trap_desc:
+    .word   __trap_stack_bottom

@@ -1,0 +1,343 @@
+/* The `mtss` stack strategy: multi-task stack sharing (MTSS paper, sections 6 and 7;
+ * docs/mtss.md). Each task gets one contiguous region from a pool, as in `static`, divided into
+ * pages of CACTUS_MTSS_PAGE bytes from the bottom. When a task's stack check fails at an entry
+ * site, the function's frame is moved to contiguous free pages at the bottom of a switched-out
+ * task's region (the "lender"): its stack arguments are copied there, sp points into the block,
+ * its return address becomes the return trampoline (port_stack_return) and its limit the
+ * block's bottom. When it returns, the trampoline traps and the record is popped: the caller's
+ * sp, return address and limit come back and the pages go back to the lender.
+ *
+ * Invariants (interrupts masked: every entry point runs in the trap handler or a kernel call):
+ *   - a region's pages [base, ovf) are lent or holes (lent before, returned since); its owner's
+ *     limit is `ovf` while the owner runs in its own region, so it never writes them;
+ *   - a page is lent only when it lies entirely below the lender's native sp minus `margin`,
+ *     the largest `need` of any check site: a switched-out task may still use that much below
+ *     its saved sp on the strength of a check it already passed (or is about to pass with a
+ *     limit it loaded before it was preempted: docs/mtss.md, "No lock");
+ *   - every lent page belongs to exactly one overflow record of one borrower; a region is
+ *     returned to the pool only when no page of it is lent (an exited lender's region is kept
+ *     as an orphan until its last loan returns);
+ *   - the oracle follows every move: a loan assigns the block to the borrower, a return gives
+ *     it back to the lender (or releases it, for an orphan). */
+#include "stack.h"
+#include "../lib/extent.h"
+#include "../trace/ktrace.h"
+
+#ifndef CACTUS_STACK_POOL_SIZE
+#define CACTUS_STACK_POOL_SIZE (48 * 1024)
+#endif
+#ifndef CACTUS_MTSS_PAGE
+#define CACTUS_MTSS_PAGE 128
+#endif
+#ifndef CACTUS_MTSS_DEPTH
+#define CACTUS_MTSS_DEPTH 8 /* overflow records per task: nested moved frames */
+#endif
+#define PAGE ((uint32_t)CACTUS_MTSS_PAGE)
+_Static_assert(CACTUS_MTSS_PAGE >= 32 && CACTUS_MTSS_PAGE <= 1024 &&
+                   (CACTUS_MTSS_PAGE & (CACTUS_MTSS_PAGE - 1)) == 0,
+               "CACTUS_MTSS_PAGE must be a power of two in 32..1024");
+_Static_assert(CACTUS_STACK_POOL_SIZE % CACTUS_MTSS_PAGE == 0, "pool: whole pages");
+#define NPAGES (CACTUS_STACK_POOL_SIZE / CACTUS_MTSS_PAGE)
+#define POOL_RED_ZONE ((64u + PAGE - 1) & ~(PAGE - 1)) /* never allocated, as in static */
+#define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus orphans */
+#define NO_REGION 0xFFu
+#define FREE_SLOT (-1)
+#define ORPHAN (-2)
+#define PAINT 0xA5A5A5A5u
+
+static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4]
+    __attribute__((section(".stack_pool"), aligned(CACTUS_MTSS_PAGE)));
+static struct extent_pool extents;
+static uint32_t lent[(NPAGES + 31) / 32]; /* one bit per pool page: lent to a borrower */
+static uint32_t margin;                   /* the largest need of any check site */
+
+struct region {
+    uintptr_t base, top; /* [base, top): whole pages */
+    uintptr_t ovf;       /* pages [base, ovf) are lent or holes */
+    uint32_t nlent;      /* pages lent now */
+    int16_t owner;       /* task id, FREE_SLOT or ORPHAN */
+};
+static struct region regions[NREGIONS];
+
+/* One moved frame of a borrower. */
+struct loan {
+    uintptr_t entry_sp;    /* the moved function's entry sp where it was called */
+    uintptr_t block_entry; /* its entry sp in the block (what it returns with) */
+    uint32_t ra;           /* its real return address */
+    uint32_t first;        /* first pool page of the block */
+    uint8_t npages, region;
+};
+struct mtss_task {
+    uint8_t region, depth;
+    struct loan rec[CACTUS_MTSS_DEPTH];
+};
+static struct mtss_task mt[CACTUS_MAX_TASKS];
+
+static uint32_t page_of(uintptr_t a)
+{
+    return (uint32_t)(a - (uintptr_t)pool) / PAGE;
+}
+static uintptr_t addr_of(uint32_t page)
+{
+    return (uintptr_t)pool + page * PAGE;
+}
+static int is_lent(uint32_t p)
+{
+    return (lent[p / 32] >> (p % 32)) & 1u;
+}
+static void set_lent(uint32_t first, uint32_t n, int on)
+{
+    for (uint32_t p = first; p < first + n; p++) {
+        if (on)
+            lent[p / 32] |= 1u << (p % 32);
+        else
+            lent[p / 32] &= ~(1u << (p % 32));
+    }
+}
+
+static void paint(uintptr_t base, uint32_t size)
+{
+    ktrace_kernel_enter();
+    for (uint32_t *w = (uint32_t *)base; w < (uint32_t *)(base + size); w++)
+        *w = PAINT;
+    ktrace_kernel_leave();
+}
+
+void stack_init(void)
+{
+    extent_init(&extents, (uintptr_t)pool + POOL_RED_ZONE, sizeof(pool) - POOL_RED_ZONE);
+    paint((uintptr_t)pool, sizeof(pool));
+    ktrace_region_assign((uintptr_t)pool, POOL_RED_ZONE, KTRACE_NOBODY);
+    ktrace_region_release((uintptr_t)pool + POOL_RED_ZONE, sizeof(pool) - POOL_RED_ZONE);
+    for (int i = 0; i < NREGIONS; i++)
+        regions[i].owner = FREE_SLOT;
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
+        mt[i].region = NO_REGION;
+    margin = 0;
+    for (const struct cactus_check_site *s = __start_cactus_checks; s < __stop_cactus_checks; s++)
+        if (cactus_check_need(s) > margin)
+            margin = cactus_check_need(s);
+}
+
+uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
+{
+    if (size < 64u)
+        return 0;
+    size = (size + PAGE - 1) & ~(PAGE - 1);
+    int r = 0;
+    while (r < NREGIONS && regions[r].owner != FREE_SLOT)
+        r++;
+    if (r == NREGIONS)
+        return 0;
+    uintptr_t base = extent_alloc(&extents, size);
+    if (!base)
+        return 0;
+    paint(base, size);
+    ktrace_region_assign(base, size, (uint32_t)k_id(t));
+    regions[r] = (struct region){ .base = base, .top = base + size, .ovf = base, .nlent = 0,
+                                  .owner = (int16_t)k_id(t) };
+    mt[k_id(t)].region = (uint8_t)r;
+    mt[k_id(t)].depth = 0;
+    t->stack.limit = base;
+    return base + size;
+}
+
+/* Every frame is checked before it is written, and a task switched out between its sp
+ * decrement and its check (or an alloca and its check) legitimately has sp below its limit:
+ * the checks are the detection, the switch adds none. */
+int stack_check_switch(const struct k_tcb *t)
+{
+    (void)t;
+    return STACK_OK;
+}
+
+int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested)
+{
+    uintptr_t limit = t->stack.limit;
+    return sp >= limit && sp - limit >= requested ? 0 : -1;
+}
+
+/* Lowers r's ovf over the free pages at its top end, and gives its owner the new limit when
+ * the owner runs in its own region. */
+static void recede(struct region *r)
+{
+    while (r->ovf > r->base && !is_lent(page_of(r->ovf - PAGE)))
+        r->ovf -= PAGE;
+    if (r->owner >= 0 && mt[r->owner].depth == 0)
+        k_tasks[r->owner].stack.limit = r->ovf;
+}
+
+static void region_free(int ri)
+{
+    struct region *r = &regions[ri];
+    paint(r->base, r->top - r->base);
+    ktrace_region_release(r->base, r->top - r->base);
+    if (extent_free(&extents, r->base, r->top - r->base) != 0)
+        k_panic("stack pool: free-extent table full");
+    r->owner = FREE_SLOT;
+}
+
+/* Gives the block of loan l back to its lender (pages, oracle, ovf and limit). */
+static void give_back(const struct loan *l)
+{
+    struct region *r = &regions[l->region];
+    uintptr_t bot = addr_of(l->first);
+    uint32_t bytes = (uint32_t)l->npages * PAGE;
+    set_lent(l->first, l->npages, 0);
+    r->nlent -= l->npages;
+    paint(bot, bytes); /* the owner's high-water mark stays its own */
+    if (r->owner == ORPHAN) {
+        ktrace_region_release(bot, bytes);
+        if (r->nlent == 0)
+            region_free(l->region);
+        return;
+    }
+    ktrace_region_assign(bot, bytes, (uint32_t)r->owner);
+    recede(r);
+}
+
+static uintptr_t own_limit(const struct mtss_task *m)
+{
+    if (m->depth)
+        return addr_of(m->rec[m->depth - 1].first);
+    return regions[m->region].ovf;
+}
+
+/* The lowest run of `n` pages of region r that are not lent and lie entirely below `hi`;
+ * 0 if none. Holes below ovf are found before the pages at ovf (first fit from the bottom). */
+static uintptr_t find_run(const struct region *r, uint32_t n, uintptr_t hi)
+{
+    uint32_t run = 0;
+    for (uintptr_t a = r->base; a + PAGE <= hi; a += PAGE) {
+        run = is_lent(page_of(a)) ? 0 : run + 1;
+        if (run == n)
+            return a + PAGE - n * PAGE;
+    }
+    return 0;
+}
+
+/* The lowest sp task u's native region may be used down to without a further check. */
+static uintptr_t native_sp(int u)
+{
+    return mt[u].depth ? mt[u].rec[0].entry_sp : k_tasks[u].ctx.sp;
+}
+
+int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
+{
+    uint32_t need = cactus_check_need(site);
+    if (stack_out_of_stack(t, t->ctx.sp, need) == 0)
+        return 0; /* a lender's ovf receded after the check loaded the limit */
+    struct mtss_task *m = &mt[k_id(t)];
+    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY || m->depth == CACTUS_MTSS_DEPTH)
+        return -1;
+    uint32_t f1 = cactus_check_f1(site);
+    uint32_t copy = (cactus_check_args(site) + 15u) & ~15u; /* keeps sp 16-byte aligned */
+    uint32_t frame = site->need > f1 ? site->need : f1;
+    uint32_t n = (frame + copy + PAGE - 1) / PAGE;
+    if (n > 255u)
+        return -1;
+
+    /* The lender: the switched-out task with n free contiguous pages that has the fewest pages
+     * lent already (paper, section 6). */
+    int best = -1;
+    uintptr_t best_at = 0;
+    for (int u = 0; u < CACTUS_MAX_TASKS; u++) {
+        if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+            continue;
+        const struct region *r = &regions[mt[u].region];
+        uintptr_t sp = native_sp(u);
+        if (sp < r->base + margin)
+            continue;
+        uintptr_t at = find_run(r, n, sp - margin);
+        if (at && (best < 0 || r->nlent < regions[mt[best].region].nlent)) {
+            best = u;
+            best_at = at;
+        }
+    }
+    if (best < 0)
+        return -1;
+
+    struct region *r = &regions[mt[best].region];
+    uintptr_t top = best_at + n * PAGE;
+    set_lent(page_of(best_at), n, 1);
+    r->nlent += n;
+    if (top > r->ovf) {
+        r->ovf = top;
+        if (mt[best].depth == 0)
+            k_tasks[best].stack.limit = top;
+    }
+    ktrace_region_assign(best_at, n * PAGE, (uint32_t)k_id(t));
+
+    uintptr_t entry_sp = t->ctx.sp + f1;
+    struct loan *l = &m->rec[m->depth++];
+    *l = (struct loan){ .entry_sp = entry_sp, .block_entry = top - copy, .ra = t->ctx.ra,
+                        .first = page_of(best_at), .npages = (uint8_t)n,
+                        .region = mt[best].region };
+    const uint32_t *from = (const uint32_t *)entry_sp;
+    uint32_t *to = (uint32_t *)(top - copy);
+    for (uint32_t i = 0; i < copy / 4; i++)
+        to[i] = from[i]; /* the incoming stack arguments */
+    ktrace_overflow((uint32_t)k_id(t), t->ctx.sp, need, 3);
+    t->ctx.sp = top - copy - f1;
+    t->ctx.ra = (uint32_t)(uintptr_t)port_stack_return;
+    t->stack.limit = best_at;
+    return 0;
+}
+
+int stack_frame_return(struct k_tcb *t)
+{
+    struct mtss_task *m = &mt[k_id(t)];
+    if (m->depth == 0 || t->ctx.sp != m->rec[m->depth - 1].block_entry)
+        return -1; /* no moved frame returns here */
+    struct loan l = m->rec[--m->depth];
+    t->ctx.sp = l.entry_sp;
+    t->ctx.ra = l.ra;
+    t->ctx.pc = l.ra;
+    give_back(&l);
+    t->stack.limit = own_limit(m);
+    return 0;
+}
+
+void stack_frame_released(struct k_tcb *t, uintptr_t sp)
+{
+    /* Moved frames come back through the trampoline (stack_frame_return). */
+    (void)t, (void)sp;
+}
+
+void stack_usage(const struct k_tcb *t, cactus_stack_info *out)
+{
+    const struct region *r = &regions[mt[k_id(t)].region];
+    /* The lowest byte that is no longer paint, outside the pages lent to others now. */
+    const uint8_t *p = (const uint8_t *)r->base;
+    const uint8_t *top = (const uint8_t *)r->top;
+    while (p < top && (is_lent(page_of((uintptr_t)p)) || *p == (uint8_t)PAINT))
+        p++;
+    out->base = (uint32_t)r->base;
+    out->size = (uint32_t)(r->top - r->base);
+    out->limit = (uint32_t)t->stack.limit;
+    out->used = (uint32_t)(top - p);
+}
+
+void stack_free(struct k_tcb *t)
+{
+    struct mtss_task *m = &mt[k_id(t)];
+    while (m->depth) /* a task ended while borrowing: every borrowed page goes back */
+        give_back(&m->rec[--m->depth]);
+    int ri = m->region;
+    struct region *r = &regions[ri];
+    cactus_stack_info s;
+    stack_usage(t, &s);
+    ktrace_stack_hwm((uint32_t)k_id(t), s.used, s.size);
+    m->region = NO_REGION;
+    if (r->nlent == 0) {
+        region_free(ri);
+        return;
+    }
+    /* Pages of it are still lent: keep it until the last loan returns (give_back). */
+    r->owner = ORPHAN;
+    for (uintptr_t a = r->base; a < r->top; a += PAGE)
+        if (!is_lent(page_of(a))) {
+            paint(a, PAGE);
+            ktrace_region_release(a, PAGE);
+        }
+}
