@@ -4,7 +4,8 @@
 //! the hash covers the generated C (so every manifest value and override), the manifest text,
 //! every source and every header it includes (as `gcc -MM` resolves them, wherever they are),
 //! every file of the kernel (its sources are compiled into each firmware), the linker script,
-//! the compiler version, all flags and the `cactus cc` pass options. A directory holds a complete build or does not exist: a build happens in a temporary
+//! the compiler version, all flags, the `cactus cc` pass options and the running program
+//! (whose passes did the instrumenting). A directory holds a complete build or does not exist: a build happens in a temporary
 //! directory renamed into place at the end, so an interrupted or failed build leaves nothing
 //! and concurrent builds of the same inputs agree.
 
@@ -146,6 +147,8 @@ fn cache_key(
     let pass = serde_json::to_string(&(cc_build::pass_options(m, checks), checks))
         .expect("pass options encode as JSON");
     h.labelled("cactus-cc", pass.as_bytes());
+    // The passes are code of this program: a rebuilt program may instrument differently.
+    h.labelled("builder", builder_identity().as_bytes());
     // The kernel's sources are compiled (and instrumented) as part of every firmware.
     hash_dir(&mut h, &root.join("kernel"))?;
     h.labelled("cactus-firmware", env!("CARGO_PKG_VERSION").as_bytes());
@@ -175,6 +178,22 @@ fn cache_key(
     hash_dir(&mut h, &root.join("kernel/include"))?;
     hash_file(&mut h, &root.join("kernel/arch/rv32/link.ld"))?;
     Ok(h.short_hex())
+}
+
+/// The running program (path, size, modification time): part of every cache key, because the
+/// instrumentation passes are compiled into it.
+fn builder_identity() -> String {
+    let Ok(exe) = std::env::current_exe() else {
+        return "unknown".into();
+    };
+    let meta = std::fs::metadata(&exe).ok();
+    let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
+    let mtime = meta
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("{}:{size}:{mtime}", exe.display())
 }
 
 /// Builds `m` (or finds it already built) and returns the ELF.
