@@ -10,8 +10,10 @@ use std::sync::OnceLock;
 
 /// `crt0.S`: `_start`, the configuration block at [`CONFIG_ADDR`], the trap entry.
 pub const CRT0_S: &str = include_str!("../../fuzz-runtime/crt0.S");
-/// `fuzz_rt.c`: start and exit, trap reports, printf, memcpy & co.
+/// `fuzz_rt.c`: start and exit, trap reports, printf; includes [`STRING_C`].
 pub const FUZZ_RT_C: &str = include_str!("../../fuzz-runtime/fuzz_rt.c");
+/// `string.c`: the kernel's memcpy & co. (kernel/lib/string.c), included by fuzz_rt.c.
+pub const STRING_C: &str = include_str!("../../../../kernel/lib/string.c");
 /// `link.ld`: memory map and stacks.
 pub const LINK_LD: &str = include_str!("../../fuzz-runtime/link.ld");
 
@@ -41,11 +43,12 @@ pub const RUNTIME_FLAGS: &[&str] = &[
     "-Werror",
 ];
 
-/// Writes crt0.S, fuzz_rt.c and link.ld into `dir`.
+/// Writes crt0.S, fuzz_rt.c, string.c and link.ld into `dir`.
 pub fn write_sources(dir: &Path) -> Result<(), FuzzError> {
     for (name, text) in [
         ("crt0.S", CRT0_S),
         ("fuzz_rt.c", FUZZ_RT_C),
+        ("string.c", STRING_C),
         ("link.ld", LINK_LD),
     ] {
         let path = dir.join(name);
@@ -74,6 +77,8 @@ fn compile_runtime() -> Result<String, FuzzError> {
     let src = dir.path().join("fuzz_rt.c");
     let out = dir.path().join("fuzz_rt.s");
     std::fs::write(&src, FUZZ_RT_C).map_err(io_at(&src))?;
+    let string = dir.path().join("string.c");
+    std::fs::write(&string, STRING_C).map_err(io_at(&string))?;
     let mut cmd = Command::new(GCC);
     cmd.args(COMPILE_FLAGS)
         .args(RUNTIME_FLAGS)

@@ -1,6 +1,6 @@
 //! What a case leaves on disk, and reading a saved case back for replay.
 //!
-//! A case directory holds `prog.c`, the runtime sources (`crt0.S`, `fuzz_rt.c`, `link.ld`),
+//! A case directory holds `prog.c`, the runtime sources (`crt0.S`, `fuzz_rt.c`, `string.c`, `link.ld`),
 //! the compiler's assembly per level (`O2.s`), one directory per variant (`prog.s` and
 //! `fuzz_rt.s` after the pass, `prog.elf`, `output.txt`, `ending.txt` and, for tight runs,
 //! `output-tight.txt`, `ending-tight.txt`), `report.txt` (the findings and the replay
