@@ -3,7 +3,9 @@
 #   make setup   install missing system packages (scripts/setup)
 #   make build   the `cactus` binary (release) and the firmware test programs
 #   make demo    build, then run the demo firmware (workloads/demo) on cactus-sim with its
-#                statistics and per-task report
+#                statistics and per-task report, then the MTSS network workload with one
+#                task's stack cut to 128 bytes under `mtss` (frames moved, bytes lent and
+#                borrowed per task in the report)
 #   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
 #                printed is "N passed, M failed" summed over every step
 #   make bench   cactus-sim speed against QEMU (cactus bench sim-speed), the kernel's
@@ -15,9 +17,12 @@ SHELL  := /bin/bash
 CARGO  ?= cargo
 CACTUS := target/release/cactus
 DEMO   ?= workloads/demo/demo.toml
+DEMO_MTSS   ?= workloads/mtss/network-small.toml
+DEMO_SHRINK ?= patricia=90%
 RANDOM_COUNT ?= 200
 RANDOM_SEED  ?= 1
 FUZZ_RUNS    ?= 20
+STRESS_RUNS  ?= 200
 FUZZ_SEED    ?= 1
 # One log directory per `make test` run (make's pid), so runs in the same tree never mix.
 RUN_ID := $(shell echo $$PPID)
@@ -43,6 +48,7 @@ build: cactus firmware
 
 demo: setup cactus
 	$(CACTUS) run $(DEMO)
+	$(CACTUS) run $(DEMO_MTSS) --stack mtss --shrink $(DEMO_SHRINK)
 
 # step NAME, COMMAND: runs COMMAND and records one passed or failed step.
 define step
@@ -91,6 +97,13 @@ test: setup
 	$(call counted,mtss-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu)
 	$(call counted,mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim)
 	$(call counted,mtss-manifest,$(MAKE) --no-print-directory -s -C tests checks-mtss-manifest)
+	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks)
+	$(call counted,chunks-qemu,$(MAKE) --no-print-directory -s -C tests checks-chunks-qemu)
+	$(call counted,chunks-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim)
+	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
+	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
+	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)
+	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
 	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
 	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
 	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \

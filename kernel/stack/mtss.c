@@ -17,9 +17,12 @@
  *   - every lent page belongs to exactly one overflow record of one borrower; a region is
  *     returned to the pool only when no page of it is lent (an exited lender's region is kept
  *     as an orphan until its last loan returns);
- *   - the oracle follows every move: a loan assigns the block to the borrower, a return gives
- *     it back to the lender (or releases it, for an orphan). */
+ *   - the oracle follows every move: a loan lends the block to the borrower (REGION_LEND, so
+ *     the simulator counts bytes lent and borrowed), a return assigns it back to the lender
+ *     (or releases it, for an orphan or the worst-case mode's artificial region);
+ *   - a borrower's loan records live at the tops of its blocks, newest first through `prev`. */
 #include "stack.h"
+#include "frame_move.h"
 #include "../lib/extent.h"
 #include "../trace/ktrace.h"
 
@@ -29,8 +32,11 @@
 #ifndef CACTUS_MTSS_PAGE
 #define CACTUS_MTSS_PAGE 128
 #endif
-#ifndef CACTUS_MTSS_DEPTH
-#define CACTUS_MTSS_DEPTH 8 /* overflow records per task: nested moved frames */
+#ifndef CACTUS_MTSS_WORST_CASE
+/* Measurement mode of the paper's worst-case estimate (section 10, Figures 12/13): every
+ * search scans every task and every page of it, and the frame then goes to an artificial
+ * region (the pool's spare memory) that never runs out. */
+#define CACTUS_MTSS_WORST_CASE 0
 #endif
 #define PAGE ((uint32_t)CACTUS_MTSS_PAGE)
 _Static_assert(CACTUS_MTSS_PAGE >= 32 && CACTUS_MTSS_PAGE <= 1024 &&
@@ -43,6 +49,7 @@ _Static_assert(CACTUS_STACK_POOL_SIZE % CACTUS_MTSS_PAGE == 0, "pool: whole page
 #define NO_REGION 0xFFu
 #define FREE_SLOT (-1)
 #define ORPHAN (-2)
+#define SPARE (-3) /* the worst-case mode's artificial region */
 #define PAINT 0xA5A5A5A5u
 
 static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4]
@@ -50,6 +57,8 @@ static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4]
 static struct extent_pool extents;
 static uint32_t lent[(NPAGES + 31) / 32]; /* one bit per pool page: lent to a borrower */
 static uint32_t margin;                   /* the largest need of any check site */
+static int spare;                         /* worst-case mode: its region, or -1 */
+static volatile int worst_case_sink;      /* keeps the worst-case scan from being elided */
 
 struct region {
     uintptr_t base, top; /* [base, top): whole pages */
@@ -59,17 +68,24 @@ struct region {
 };
 static struct region regions[NREGIONS];
 
-/* One moved frame of a borrower. */
+/* One moved frame of a borrower: kept in the top REC bytes of its own block, above the
+ * copied arguments (no function writes above its incoming arguments), so a task can nest
+ * moved frames as deep as memory allows. */
 struct loan {
-    uintptr_t entry_sp;    /* the moved function's entry sp where it was called */
-    uintptr_t block_entry; /* its entry sp in the block (what it returns with) */
-    uint32_t ra;           /* its real return address */
-    uint32_t first;        /* first pool page of the block */
-    uint8_t npages, region;
+    uintptr_t entry_sp; /* the moved function's entry sp where it was called */
+    uint32_t ra;        /* its real return address */
+    struct loan *prev;  /* the borrower's next outer moved frame, or NULL */
+    uint16_t npages;    /* pages of the block */
+    uint8_t copy16;     /* 16-byte units of stack arguments copied below the record */
+    uint8_t region;
 };
+#define REC 16u /* the record's bytes at the block's top (keeps sp 16-byte aligned) */
+_Static_assert(sizeof(struct loan) == REC, "loan record: one 16-byte slot");
+
 struct mtss_task {
-    uint8_t region, depth;
-    struct loan rec[CACTUS_MTSS_DEPTH];
+    uint8_t region;
+    struct loan *top;      /* innermost moved frame, or NULL */
+    uintptr_t native_sp;   /* with top: the outermost moved frame's entry sp */
 };
 static struct mtss_task mt[CACTUS_MAX_TASKS];
 
@@ -80,6 +96,16 @@ static uint32_t page_of(uintptr_t a)
 static uintptr_t addr_of(uint32_t page)
 {
     return (uintptr_t)pool + page * PAGE;
+}
+/* The moved function's entry sp in the block: what it returns with. */
+static uintptr_t block_entry(const struct loan *l)
+{
+    return (uintptr_t)l - 16u * l->copy16;
+}
+/* The first pool page of l's block (the record sits at the block's top). */
+static uint32_t block_first(const struct loan *l)
+{
+    return page_of((uintptr_t)l + REC) - l->npages;
 }
 static int is_lent(uint32_t p)
 {
@@ -114,6 +140,7 @@ void stack_init(void)
     for (int i = 0; i < CACTUS_MAX_TASKS; i++)
         mt[i].region = NO_REGION;
     margin = 0;
+    spare = -1;
     for (const struct cactus_check_site *s = __start_cactus_checks; s < __stop_cactus_checks; s++)
         if (cactus_check_need(s) > margin)
             margin = cactus_check_need(s);
@@ -137,7 +164,7 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     regions[r] = (struct region){ .base = base, .top = base + size, .ovf = base, .nlent = 0,
                                   .owner = (int16_t)k_id(t) };
     mt[k_id(t)].region = (uint8_t)r;
-    mt[k_id(t)].depth = 0;
+    mt[k_id(t)].top = NULL;
     t->stack.limit = base;
     return base + size;
 }
@@ -163,7 +190,7 @@ static void recede(struct region *r)
 {
     while (r->ovf > r->base && !is_lent(page_of(r->ovf - PAGE)))
         r->ovf -= PAGE;
-    if (r->owner >= 0 && mt[r->owner].depth == 0)
+    if (r->owner >= 0 && !mt[r->owner].top)
         k_tasks[r->owner].stack.limit = r->ovf;
 }
 
@@ -177,19 +204,28 @@ static void region_free(int ri)
     r->owner = FREE_SLOT;
 }
 
-/* Gives the block of loan l back to its lender (pages, oracle, ovf and limit). */
+/* Gives the block of loan l (its record, in the block) back to its lender (pages, oracle, ovf
+ * and limit); the record is painted over with the block. */
 static void give_back(const struct loan *l)
 {
-    struct region *r = &regions[l->region];
-    uintptr_t bot = addr_of(l->first);
-    uint32_t bytes = (uint32_t)l->npages * PAGE;
-    set_lent(l->first, l->npages, 0);
-    r->nlent -= l->npages;
+    uint8_t ri = l->region;
+    uint16_t npages = l->npages;
+    uint32_t first = block_first(l);
+    struct region *r = &regions[ri];
+    uintptr_t bot = addr_of(first);
+    uint32_t bytes = (uint32_t)npages * PAGE;
+    set_lent(first, npages, 0);
+    r->nlent -= npages;
     paint(bot, bytes); /* the owner's high-water mark stays its own */
+    if (r->owner == SPARE) {
+        ktrace_region_release(bot, bytes);
+        recede(r);
+        return;
+    }
     if (r->owner == ORPHAN) {
         ktrace_region_release(bot, bytes);
         if (r->nlent == 0)
-            region_free(l->region);
+            region_free(ri);
         return;
     }
     ktrace_region_assign(bot, bytes, (uint32_t)r->owner);
@@ -198,28 +234,56 @@ static void give_back(const struct loan *l)
 
 static uintptr_t own_limit(const struct mtss_task *m)
 {
-    if (m->depth)
-        return addr_of(m->rec[m->depth - 1].first);
+    if (m->top)
+        return addr_of(block_first(m->top));
     return regions[m->region].ovf;
 }
 
 /* The lowest run of `n` pages of region r that are not lent and lie entirely below `hi`;
- * 0 if none. Holes below ovf are found before the pages at ovf (first fit from the bottom). */
+ * 0 if none. Holes below ovf are found before the pages at ovf (first fit from the bottom).
+ * The worst-case mode looks at every page even after it found the run. */
 static uintptr_t find_run(const struct region *r, uint32_t n, uintptr_t hi)
 {
     uint32_t run = 0;
+    uintptr_t found = 0;
     for (uintptr_t a = r->base; a + PAGE <= hi; a += PAGE) {
         run = is_lent(page_of(a)) ? 0 : run + 1;
-        if (run == n)
-            return a + PAGE - n * PAGE;
+        if (run == n && !found) {
+            found = a + PAGE - n * PAGE;
+            if (!CACTUS_MTSS_WORST_CASE)
+                break;
+        }
     }
-    return 0;
+    return found;
+}
+
+/* Worst-case mode: the artificial region, made on first use from the largest power-of-two
+ * fraction of the pool that is free (the rest stays for tasks created later); -1 if none. */
+static int spare_region(void)
+{
+    if (spare >= 0)
+        return spare;
+    int r = 0;
+    while (r < NREGIONS && regions[r].owner != FREE_SLOT)
+        r++;
+    if (r == NREGIONS)
+        return -1;
+    for (uint32_t size = sizeof(pool); size >= PAGE; size = (size / 2) & ~(PAGE - 1)) {
+        uintptr_t base = extent_alloc(&extents, size);
+        if (base) {
+            regions[r] = (struct region){ .base = base, .top = base + size, .ovf = base,
+                                          .nlent = 0, .owner = SPARE };
+            spare = r;
+            return r;
+        }
+    }
+    return -1;
 }
 
 /* The lowest sp task u's native region may be used down to without a further check. */
 static uintptr_t native_sp(int u)
 {
-    return mt[u].depth ? mt[u].rec[0].entry_sp : k_tasks[u].ctx.sp;
+    return mt[u].top ? mt[u].native_sp : k_tasks[u].ctx.sp;
 }
 
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
@@ -228,13 +292,11 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     if (stack_out_of_stack(t, t->ctx.sp, need) == 0)
         return 0; /* a lender's ovf receded after the check loaded the limit */
     struct mtss_task *m = &mt[k_id(t)];
-    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY || m->depth == CACTUS_MTSS_DEPTH)
+    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY)
         return -1;
-    uint32_t f1 = cactus_check_f1(site);
-    uint32_t copy = (cactus_check_args(site) + 15u) & ~15u; /* keeps sp 16-byte aligned */
-    uint32_t frame = site->need > f1 ? site->need : f1;
-    uint32_t n = (frame + copy + PAGE - 1) / PAGE;
-    if (n > 255u)
+    uint32_t copy = frame_move_copy(site);
+    uint32_t n = (frame_move_bytes(site) + REC + PAGE - 1) / PAGE;
+    if (n > 0xFFFFu || copy / 16u > 0xFFu)
         return -1;
 
     /* The lender: the switched-out task with n free contiguous pages that has the fewest pages
@@ -254,32 +316,40 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
             best_at = at;
         }
     }
-    if (best < 0)
+    int ri = best < 0 ? -1 : mt[best].region;
+    if (CACTUS_MTSS_WORST_CASE) {
+        worst_case_sink = best;
+        ri = spare_region();
+        best_at = ri < 0 ? 0 : find_run(&regions[ri], n, regions[ri].top);
+        if (!best_at)
+            return -1;
+    }
+    if (ri < 0)
         return -1;
 
-    struct region *r = &regions[mt[best].region];
+    struct region *r = &regions[ri];
     uintptr_t top = best_at + n * PAGE;
     set_lent(page_of(best_at), n, 1);
     r->nlent += n;
     if (top > r->ovf) {
         r->ovf = top;
-        if (mt[best].depth == 0)
-            k_tasks[best].stack.limit = top;
+        if (r->owner >= 0 && !mt[r->owner].top)
+            k_tasks[r->owner].stack.limit = top;
     }
-    ktrace_region_assign(best_at, n * PAGE, (uint32_t)k_id(t));
+    if (r->owner >= 0)
+        ktrace_region_lend(best_at, n * PAGE, (uint32_t)r->owner, (uint32_t)k_id(t));
+    else
+        ktrace_region_assign(best_at, n * PAGE, (uint32_t)k_id(t));
 
-    uintptr_t entry_sp = t->ctx.sp + f1;
-    struct loan *l = &m->rec[m->depth++];
-    *l = (struct loan){ .entry_sp = entry_sp, .block_entry = top - copy, .ra = t->ctx.ra,
-                        .first = page_of(best_at), .npages = (uint8_t)n,
-                        .region = mt[best].region };
-    const uint32_t *from = (const uint32_t *)entry_sp;
-    uint32_t *to = (uint32_t *)(top - copy);
-    for (uint32_t i = 0; i < copy / 4; i++)
-        to[i] = from[i]; /* the incoming stack arguments */
     ktrace_overflow((uint32_t)k_id(t), t->ctx.sp, need, 3);
-    t->ctx.sp = top - copy - f1;
-    t->ctx.ra = (uint32_t)(uintptr_t)port_stack_return;
+    struct frame_move fm = frame_move_to(t, site, top - REC);
+    struct loan *l = (struct loan *)(top - REC);
+    *l = (struct loan){ .entry_sp = fm.entry_sp, .ra = fm.ra, .prev = m->top,
+                        .npages = (uint16_t)n, .copy16 = (uint8_t)(copy / 16u),
+                        .region = (uint8_t)ri };
+    if (!m->top)
+        m->native_sp = fm.entry_sp;
+    m->top = l;
     t->stack.limit = best_at;
     return 0;
 }
@@ -287,13 +357,15 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 int stack_frame_return(struct k_tcb *t)
 {
     struct mtss_task *m = &mt[k_id(t)];
-    if (m->depth == 0 || t->ctx.sp != m->rec[m->depth - 1].block_entry)
+    struct loan *l = m->top;
+    if (!l)
+        return -1;
+    struct frame_move fm = { .entry_sp = l->entry_sp, .block_entry = block_entry(l), .ra = l->ra };
+    if (!frame_move_returns(t, &fm))
         return -1; /* no moved frame returns here */
-    struct loan l = m->rec[--m->depth];
-    t->ctx.sp = l.entry_sp;
-    t->ctx.ra = l.ra;
-    t->ctx.pc = l.ra;
-    give_back(&l);
+    m->top = l->prev;
+    frame_move_back(t, &fm);
+    give_back(l); /* paints the block, record included: l is not read after this */
     t->stack.limit = own_limit(m);
     return 0;
 }
@@ -321,8 +393,11 @@ void stack_usage(const struct k_tcb *t, cactus_stack_info *out)
 void stack_free(struct k_tcb *t)
 {
     struct mtss_task *m = &mt[k_id(t)];
-    while (m->depth) /* a task ended while borrowing: every borrowed page goes back */
-        give_back(&m->rec[--m->depth]);
+    while (m->top) { /* a task ended while borrowing: every borrowed page goes back */
+        struct loan *l = m->top;
+        m->top = l->prev;
+        give_back(l);
+    }
     int ri = m->region;
     struct region *r = &regions[ri];
     cactus_stack_info s;

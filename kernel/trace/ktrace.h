@@ -16,6 +16,8 @@ void ktrace_task_switch(const struct k_tcb *t);
 void ktrace_task_exit(uint32_t id, uint32_t reason); /* 0 returned, 1 killed, 2 faulted */
 void ktrace_region_assign(uintptr_t base, uint32_t size, uint32_t owner);
 void ktrace_region_release(uintptr_t base, uint32_t size);
+/* Moves [base, base+size), now the lender's, to the borrower (a loan; given back by assign). */
+void ktrace_region_lend(uintptr_t base, uint32_t size, uint32_t lender, uint32_t borrower);
 void ktrace_stack_hwm(uint32_t id, uint32_t used, uint32_t budget);
 /* action: 0 killed, 1 restarted, 2 halted, 3 grown */
 void ktrace_overflow(uint32_t id, uintptr_t sp, uint32_t requested, uint32_t action);

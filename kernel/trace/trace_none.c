@@ -22,6 +22,10 @@ void ktrace_region_release(uintptr_t base, uint32_t size)
 {
     (void)base, (void)size;
 }
+void ktrace_region_lend(uintptr_t base, uint32_t size, uint32_t lender, uint32_t borrower)
+{
+    (void)base, (void)size, (void)lender, (void)borrower;
+}
 void ktrace_stack_hwm(uint32_t id, uint32_t used, uint32_t budget)
 {
     (void)id, (void)used, (void)budget;

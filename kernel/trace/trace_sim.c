@@ -23,6 +23,10 @@ void ktrace_region_release(uintptr_t base, uint32_t size)
 {
     cactus_trace_region_release((uint32_t)base, size);
 }
+void ktrace_region_lend(uintptr_t base, uint32_t size, uint32_t lender, uint32_t borrower)
+{
+    cactus_trace_region_lend((uint32_t)base, size, lender, borrower);
+}
 void ktrace_stack_hwm(uint32_t id, uint32_t used, uint32_t budget)
 {
     cactus_trace_stack_hwm(id, used, budget);

@@ -13,6 +13,7 @@ const char ktest_name[] = "mtss_holes";
 #ifndef CACTUS_MTSS_PAGE
 #define CACTUS_MTSS_PAGE 128
 #endif
+#define LOAN_RECORD 16 /* kernel/stack/mtss.c's REC: the loan record at a block's top */
 
 static cactus_sem sem_a, sem_b;
 static volatile uintptr_t at_a[2], at_b;
@@ -82,10 +83,10 @@ static void ctl(void *arg)
     int b = cactus_task_create(&b_d);
     CHECK(a >= 0 && b >= 0);
     cactus_sleep(1); /* A, then B, move a frame into L and block there */
-    /* A frame (no stack arguments) sits at the top of its block, so its entry sp is the block's
-     * top: A's block is [base, a_top), B's the same size right above it, and L's limit is the
-     * top of B's block. */
-    uintptr_t a_top = at_a[0], b_top = at_b;
+    /* A frame (no stack arguments) sits right below the loan record at the top of its block,
+     * so its entry sp is LOAN_RECORD below the block's top: A's block is [base, a_top), B's
+     * the same size right above it, and L's limit is the top of B's block. */
+    uintptr_t a_top = at_a[0] + LOAN_RECORD, b_top = at_b + LOAN_RECORD;
     CHECK(a_top > base && (a_top - base) % page == 0 && a_top - base >= FRAME_BYTES);
     CHECK_EQ(b_top - a_top, a_top - base);
     CHECK_EQ(cactus_task_stack(l, &ls), CACTUS_OK);

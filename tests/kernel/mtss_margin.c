@@ -1,6 +1,6 @@
 /* MTSS lends only pages below a lender's sp minus the margin (docs/mtss.md, "No lock"). The
  * lender L blocks inside `parent` while the entry check of its task function (into which
- * `cactus cc` rolled parent's and child's checks) has already covered child's 400-byte frame
+ * `cactus cc` rolled parent's and child's checks) has already covered child's 200-byte frame
  * below parent, not written yet. A borrower B then moves a 5-page frame. L's region (768
  * bytes) has 5 free pages below L's sp, but not below sp - margin: the frame must go to the
  * other lender (BIG), though L has the lowest id and as few pages lent (ctl's 768 bytes cannot
@@ -17,11 +17,12 @@ static cactus_sem go, open, sem_b;
 static volatile uintptr_t at_b;
 static volatile uint32_t res_l, res_b;
 
-/* Static, called once and unconditionally: `cactus cc` rolls its check into parent's, and
- * parent's into its callers'. */
+/* Static, called once and unconditionally, and small enough for the mtss roll cap (256 bytes,
+ * docs/stack-checks.md): `cactus cc` rolls its check into parent's, and parent's into its
+ * callers'. */
 static uint32_t __attribute__((noinline)) child(uint32_t seed)
 {
-    volatile uint8_t buf[400];
+    volatile uint8_t buf[200];
     for (uint32_t i = 0; i < sizeof(buf); i++)
         buf[i] = (uint8_t)(seed ^ i);
     uint32_t acc = 0;

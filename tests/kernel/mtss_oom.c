@@ -3,8 +3,8 @@
  * STACK_REQUEST at the function's check site, before a byte of the frame is written (the
  * lender's pages stay painted and its limit unchanged). A failed dynamic-allocation check
  * (KIND 1: a VLA) is not moved either, though the lender has room. A later request that fits
- * is served as usual. The lender has 4 KiB: a task lends only pages below its sp minus the largest need of
- * any check (huge's, about 3 KiB here), so it can lend about 1 KiB. On cactus-sim the ownership oracle sees no violation. */
+ * is served as usual. The lender has 4 KiB, less than huge's 6000-byte frame. On cactus-sim
+ * the ownership oracle sees no violation. */
 #include "cactus/stackcheck.h"
 #include "ktest.h"
 
@@ -22,7 +22,7 @@ static void hook(const cactus_fault *f)
 
 static uint32_t __attribute__((noinline)) huge(uint32_t seed)
 {
-    volatile uint8_t buf[3000];
+    volatile uint8_t buf[6000];
     huge_entered = 1;
     for (uint32_t i = 0; i < sizeof(buf); i++)
         buf[i] = (uint8_t)(seed + i);
@@ -104,14 +104,17 @@ static void ctl(void *arg)
     CHECK_EQ(seen.task, t);
     CHECK_EQ(seen.reason, CACTUS_FAULT_STACK_REQUEST);
     CHECK_EQ(seen.action, CACTUS_ON_FAULT_KILL);
-    CHECK(seen.requested > 0);
+    const struct cactus_check_site *huge_site = cactus_check_site_at(seen.pc);
+    CHECK(huge_site != 0);
+    CHECK_EQ(seen.requested, cactus_check_need(huge_site)); /* below sp at the check */
+    CHECK(huge_site->need >= 6000);                         /* E: the whole frame */
     CHECK_EQ(cactus_task_stack(l, &ls), CACTUS_OK);
     CHECK_EQ(ls.limit, ls.base);
     uint32_t dirty = 0;
     for (const volatile uint8_t *p = (const uint8_t *)ls.base; p < (uint8_t *)ls.base + 1024; p++)
         dirty += *p != 0xA5u;
     CHECK_EQ(dirty, 0);
-    kprintf("out of memory: killed at the check, need %u\n", seen.requested);
+    kprintf("out of memory: killed at the check, frame %u\n", huge_site->need);
 
     int v = cactus_task_create(&dyn_d);
     CHECK(v >= 0);

@@ -5,7 +5,7 @@
 
 use crate::needs::{own_needs, Needs};
 use crate::program::Program;
-use crate::{PassOptions, Reserves};
+use crate::{CheckMode, PassOptions, Reserves};
 use cactus_asm::callgraph::Target;
 use cactus_asm::dataflow::DomTree;
 use std::collections::BTreeMap;
@@ -55,6 +55,13 @@ pub struct Context<'a> {
     /// Per unit: library code (K = k_lib).
     pub library: &'a [bool],
 }
+
+/// In `mtss` mode, certainty rolling moves at most this many bytes (a callee's E) into a
+/// caller's check. A passed check entitles its task to its need below the frame until the
+/// next check, and the kernel must keep that much of a switched-out task's stack (its lending
+/// margin, docs/mtss.md): without a cap one large certainly-called callee makes every task's
+/// margin large, and stacks lend little. Limited-size rolling is capped by K already.
+pub const MTSS_ROLL_CAP: u32 = 256;
 
 /// Decides the checks of every function of `p`.
 pub fn decide(p: &Program, cx: &Context) -> Decisions {
@@ -189,8 +196,14 @@ impl Decider<'_> {
         if !self.cx.opts.rolling.certainty {
             return;
         }
-        for g in 0..self.p.funcs.len() {
+        // Callees before callers, so a callee's E is final when the cap looks at it.
+        let mut order: Vec<usize> = (0..self.p.funcs.len()).collect();
+        order.sort_by_key(|&f| (self.p.scc[f], f));
+        for g in order {
             if self.rule[g].is_some() || self.illegal(g).is_some() {
+                continue;
+            }
+            if self.cx.opts.mode == CheckMode::Mtss && self.effective(g) > MTSS_ROLL_CAP {
                 continue;
             }
             // Callers removed by zero-size carry no check to roll into.
@@ -280,6 +293,15 @@ impl Decider<'_> {
         if self.p.callers[f].iter().any(|&c| self.rule[c].is_some()) {
             return "a caller has no check of its own".into();
         }
-        format!("not certainly called and E = {} > K", self.effective(f))
+        let e = self.effective(f);
+        if self.cx.opts.mode == CheckMode::Mtss && e > MTSS_ROLL_CAP && rules.certainty {
+            let certain = self.p.callers[f]
+                .iter()
+                .all(|&c| self.certainly_calls(c, f));
+            if certain {
+                return format!("E = {e} > the mtss roll cap {MTSS_ROLL_CAP}");
+            }
+        }
+        format!("not certainly called and E = {e} > K")
     }
 }

@@ -2,7 +2,7 @@
 
 mod pass_snippets;
 
-use cactus_cc::{PassOptions, Reserves, RollingRules};
+use cactus_cc::{CheckMode, PassOptions, Reserves, RollingRules};
 use pass_snippets::*;
 
 #[test]
@@ -40,6 +40,26 @@ fn certainty_rolls_transitively() {
     let text = func("g", false, &leaf_body(16)) + &func("f", true, &caller_body(16, "g", true));
     let (_, r) = run(&text, &opts(CERTAINTY), &Reserves::default());
     assert!(entry(&r, "g").checked);
+}
+
+#[test]
+fn mtss_mode_caps_what_certainty_rolls() {
+    // g (E = 264 > 256) is certainly called by f: rolled in detect mode, kept in mtss mode so
+    // that no check entitles its task to more than the cap below its frame.
+    let text = func("g", false, &leaf_body(264)) + &func("f", true, &caller_body(16, "g", false));
+    let (_, r) = run(&text, &opts(CERTAINTY), &Reserves::default());
+    assert_eq!(entry(&r, "g").rule, "certainty");
+    let mut o = opts(CERTAINTY);
+    o.mode = CheckMode::Mtss;
+    let (_, r) = run(&text, &o, &Reserves::default());
+    assert!(entry(&r, "g").checked, "{:?}", entry(&r, "g"));
+    assert_eq!(entry(&r, "g").rule, "kept: E = 264 > the mtss roll cap 256");
+    assert_eq!(entry(&r, "f").effective, 16);
+    // At the cap it still rolls.
+    let text = func("g", false, &leaf_body(256)) + &func("f", true, &caller_body(16, "g", false));
+    let (_, r) = run(&text, &o, &Reserves::default());
+    assert_eq!(entry(&r, "g").rule, "certainty");
+    assert_eq!(entry(&r, "f").effective, 16 + 256);
 }
 
 #[test]

@@ -37,6 +37,8 @@ enum Command {
     Workloads(cmd::workloads::WorkloadsArgs),
     /// Static worst-case stack depth of every function of some `gcc -S` assembly files.
     StackReport(cmd::stack_report::StackReportArgs),
+    /// Randomized stress tests (`cactus stress mtss`).
+    Stress(cmd::stress::StressArgs),
     /// Compile like riscv64-unknown-elf-gcc, inserting stack checks: `cactus cc [OPTS] -- ARGS`.
     Cc(cmd::cc::CcArgs),
 }
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Workloads(args) => cmd::workloads::main(args),
         Command::StackReport(args) => cmd::stack_report::main(args),
         Command::Cc(args) => cmd::cc::main(args),
+        Command::Stress(args) => cmd::stress::main(args),
     };
     match result {
         Ok(code) => code,

@@ -90,8 +90,8 @@ pub(crate) fn build_objects(
         flags.extend(u.flags);
         c_units.push((u.source, flags, false));
     }
-    let (stack, target, pool) = (m.kernel.stack, m.kernel.target, m.kernel.pool_kib);
-    let kernel = kernel_units(tc, root, stack, target, pool)?;
+    let (stack, target) = (m.kernel.stack, m.kernel.target);
+    let kernel = kernel_units(tc, root, stack, target, &m.kernel.variant_defines())?;
     let kernel_flags = kernel.first().map(|k| k.flags.clone()).unwrap_or_default();
     for k in kernel {
         c_units.push((k.source, k.flags, true));

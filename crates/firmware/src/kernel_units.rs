@@ -19,15 +19,15 @@ pub struct KernelUnit {
 
 /// The C sources of `libcactus-<strategy>-<trace>.a` (the Makefile's `COMMON_SRCS` C files,
 /// then `stack/<strategy>.c` and `trace/trace_<backend>.c`, as its library rules list them)
-/// with the Makefile's `CFLAGS` for that library (with the stack pool variant's
-/// `EXTRA_CFLAGS` when `pool_kib` is set). The kernel's assembly (`.S`) sources are not C
+/// with the Makefile's `CFLAGS` for that library (with `defines`, the kernel variant's
+/// `-D` options of [`crate::KernelOptions::variant_defines`], as its `EXTRA_CFLAGS`). The kernel's assembly (`.S`) sources are not C
 /// units and are not listed. Flags are split on whitespace (the tree path must hold none).
 pub fn kernel_units(
     tc: &Toolchain,
     root: &Path,
     strategy: StackStrategy,
     target: Target,
-    pool_kib: Option<u32>,
+    defines: &[String],
 ) -> Result<Vec<KernelUnit>, BuildError> {
     let kernel = root.join("kernel");
     let mut make = Command::new("make");
@@ -37,11 +37,8 @@ pub fn kernel_units(
         .arg(&kernel)
         .arg(format!("STRATEGY={}", strategy.name()))
         .arg(format!("CROSS={}", tc.prefix));
-    if let Some(k) = pool_kib {
-        make.arg(format!(
-            "EXTRA_CFLAGS=-DCACTUS_STACK_POOL_SIZE={}",
-            k * 1024
-        ));
+    if !defines.is_empty() {
+        make.arg(format!("EXTRA_CFLAGS={}", defines.join(" ")));
     }
     make.arg("--eval=cactus-print-cflags: ; @echo $(CFLAGS)")
         .arg("--eval=cactus-print-srcs: ; @echo $(filter %.c,$(COMMON_SRCS))")
@@ -106,7 +103,7 @@ mod tests {
     #[test]
     fn lists_the_library_sources_with_the_makefile_flags() {
         let tc = Toolchain::default();
-        let units = kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, None).unwrap();
+        let units = kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[]).unwrap();
         let names: Vec<String> = units
             .iter()
             .map(|u| u.source.display().to_string())
@@ -154,11 +151,18 @@ mod tests {
     #[test]
     fn pool_variant_gets_its_extra_flag() {
         let tc = Toolchain::default();
-        let units =
-            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, Some(8)).unwrap();
+        let defines = [
+            "-DCACTUS_STACK_POOL_SIZE=8192".to_string(),
+            "-DCACTUS_MTSS_PAGE=64".into(),
+        ];
+        let units = kernel_units(&tc, &root(), StackStrategy::Mtss, Target::Sim, &defines).unwrap();
         let flags = &units[0].flags;
         assert!(
             flags.iter().any(|f| f == "-DCACTUS_STACK_POOL_SIZE=8192"),
+            "{flags:?}"
+        );
+        assert!(
+            flags.iter().any(|f| f == "-DCACTUS_MTSS_PAGE=64"),
             "{flags:?}"
         );
     }

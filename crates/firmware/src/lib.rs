@@ -24,4 +24,7 @@ pub use assembly::assembly;
 pub use cc_build::CheckOptions;
 pub use driver::{build, find_root, units, BuildOptions, Built, Unit};
 pub use error::{BuildError, ManifestError};
-pub use manifest::{FaultPolicy, KernelOptions, Manifest, Overrides, StackStrategy, Target, Task};
+pub use manifest::{
+    shrink_budget, FaultPolicy, KernelOptions, Manifest, Overrides, Shrink, StackStrategy, Target,
+    Task,
+};

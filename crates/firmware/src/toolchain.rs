@@ -2,7 +2,7 @@
 //! (flags from docs/kernel.md: compile with `_zicsr_zifencei`, name libgcc by path at link).
 
 use crate::error::BuildError;
-use crate::manifest::{StackStrategy, Target};
+use crate::manifest::KernelOptions;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -201,19 +201,16 @@ impl Toolchain {
 
     /// Brings `build/kernel/libcactus-<strategy>-<trace>.a` up to date with the kernel's own
     /// Makefile (under a lock file, so concurrent firmware builds do not race on it) and
-    /// returns its path. With `pool_kib`, the library is a variant with that stack pool
-    /// (`-DCACTUS_STACK_POOL_SIZE`), built into `build/kernel/pool-<N>k/` (the Makefile's
-    /// output directory `KB` and `EXTRA_CFLAGS` given on its command line).
-    pub fn kernel_library(
-        &self,
-        root: &Path,
-        strategy: StackStrategy,
-        target: Target,
-        pool_kib: Option<u32>,
-    ) -> Result<PathBuf, BuildError> {
+    /// returns its path. For a kernel variant (a pool size, MTSS page or worst-case mode not
+    /// the default: [`KernelOptions::variant_defines`]), the library is built with those
+    /// `-D` options into `build/kernel/<variant_dir>/` (the Makefile's output directory `KB`
+    /// and `EXTRA_CFLAGS` given on its command line).
+    pub fn kernel_library(&self, root: &Path, k: &KernelOptions) -> Result<PathBuf, BuildError> {
+        let (strategy, target) = (k.stack, k.target);
         let base = root.join("build").join("kernel");
-        let dir = match pool_kib {
-            Some(k) => base.join(format!("pool-{k}k")),
+        let variant = k.variant_dir();
+        let dir = match &variant {
+            Some(v) => base.join(v),
             None => base.clone(),
         };
         let io = |what, path: &Path| {
@@ -232,11 +229,9 @@ impl Toolchain {
             .arg(root.join("kernel"))
             .arg(format!("STRATEGY={}", strategy.name()))
             .arg(format!("CROSS={}", self.prefix));
-        if let Some(k) = pool_kib {
-            make.arg(format!("KB={}", dir.display())).arg(format!(
-                "EXTRA_CFLAGS=-DCACTUS_STACK_POOL_SIZE={}",
-                k * 1024
-            ));
+        if variant.is_some() {
+            make.arg(format!("KB={}", dir.display()))
+                .arg(format!("EXTRA_CFLAGS={}", k.variant_defines().join(" ")));
         }
         let out = run(make.arg(&library), "make")?;
         drop(lock);

@@ -75,6 +75,7 @@ fn the_demo_builds_once_and_then_is_up_to_date() {
         stack: None,
         target: Some("qemu".into()),
         checks: None,
+        ..Default::default()
     })
     .unwrap();
     let other = build(&qemu, &options(out.path())).unwrap();

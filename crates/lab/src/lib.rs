@@ -18,6 +18,7 @@
 //!   ([`kernel_events`] pairs the events, [`kernel_footprint`] reads `size`,
 //!   [`kernel_report`] judges the goals and renders).
 
+pub mod capriccio_bench;
 pub mod catalogue;
 pub mod checks_bench;
 pub mod diff_render;
@@ -28,6 +29,7 @@ pub mod kernel_events;
 pub mod kernel_footprint;
 pub mod kernel_report;
 pub mod mtss_bench;
+pub mod mtss_stress;
 pub mod qemu;
 pub mod random_difftest;
 pub mod randprog;

@@ -153,7 +153,7 @@ fn broken_passes_are_caught() {
 
 #[test]
 fn multitask_group_passes_and_starved_stacks_are_caught() {
-    use cactus_lab::fuzz::multitask::run_group;
+    use cactus_lab::fuzz::multitask::{run_group, run_group_with};
     if !tools_present() {
         eprintln!("csmith or the RISC-V toolchain is missing: skipping");
         return;
@@ -185,15 +185,22 @@ fn multitask_group_passes_and_starved_stacks_are_caught() {
     assert!(good.findings.is_empty(), "{:#?}", good.findings);
     assert_eq!(good.builds, 2);
 
-    // Give task 0 far less stack than it needs: the uninstrumented firmware must be caught
-    // by the oracle. The instrumented one gets the check slack on top (see CHECK_SLACK), so it
-    // may or may not overflow; if it does, the check must stop the task before any write.
-    let mut starved = profiles[0].1.clone();
-    for hwm in starved.hwm.values_mut() {
-        *hwm = 0;
-    }
-    let members = vec![(profiles[0].0, &starved), (profiles[1].0, &profiles[1].1)];
-    let bad = run_group(&members, &two, &root).unwrap();
+    // Give task 0 the 128-byte minimum, far less than it needs: the uninstrumented firmware
+    // must be caught by the oracle; in the instrumented one the check must stop the task
+    // before any write.
+    let starve = |k: usize, hwm: u32, instrumented: bool| {
+        if k == 0 {
+            128
+        } else {
+            cactus_lab::fuzz::multitask::budget(hwm, instrumented)
+        }
+    };
+    assert!(
+        profiles[0].1.hwm.values().all(|&h| h > 128),
+        "{:?}",
+        profiles[0].1.hwm
+    );
+    let bad = run_group_with(&members, &two, &root, &starve).unwrap();
     let kinds: Vec<(String, FindingKind)> = bad
         .findings
         .iter()

@@ -35,6 +35,7 @@ fn one_task_search_finds_a_tight_boundary() {
         &Default::default(),
         Some(out.path().to_path_buf()),
         base.cycles * 8,
+        None,
     )
     .unwrap();
     let task = setup

@@ -1,13 +1,11 @@
 //! `cactus bench mtss`: experiments on the `mtss` stack strategy. `mso` measures the MTSS
 //! paper's Maximum Satisfiable Overflow (section 10, Figure 9) on the six MTSS workloads.
 
+use crate::cmd::bench_mtss_sweeps::{self as sweeps_cli, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use cactus_lab::mtss_bench::{self, MsoOptions, Progress};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -25,34 +23,23 @@ pub enum MtssExperiment {
     /// Maximum Satisfiable Overflow per task (MTSS Figure 9): for each task, the smallest
     /// stack budget (bisection over multiples of 16) at which its workload still passes under
     /// `stack = "mtss"`, every other task at its budget; last line "N passed, M failed".
-    Mso(MsoArgs),
-}
-
-/// Options of `cactus bench mtss mso`.
-#[derive(Args, Debug)]
-pub struct MsoArgs {
-    /// Workload manifests (default: the six MTSS workloads at the chosen size).
-    pub manifests: Vec<PathBuf>,
-    /// Size class of the default MTSS workloads: `small` or `full`.
-    #[arg(long, value_name = "SIZE", default_value = "small")]
-    pub size: String,
-    /// Parallel searches (one task each).
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub jobs: usize,
-    /// Write the results as JSON to FILE (rewritten after each task's search).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write the report as Markdown to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub markdown: Option<PathBuf>,
-    /// Resume from the JSON of an earlier run: its probes are not made again, its finished
-    /// searches are kept (with --json the same FILE is usual).
-    #[arg(long, value_name = "FILE")]
-    pub resume: Option<PathBuf>,
-    /// Parent directory of the probe builds (default: build/mso in the Cactus tree); each
-    /// probe's build is removed after its run.
-    #[arg(long, value_name = "DIR")]
-    pub build_dir: Option<PathBuf>,
+    Mso(SweepArgs),
+    /// MTSS against a Capriccio-style linked-chunk scheme (MTSS Table IV): run-time increase
+    /// over the unmodified build and stack memory of each, per workload; last line the
+    /// averages and "N passed, M failed".
+    Capriccio(crate::cmd::bench_capriccio::CapriccioArgs),
+    /// Proportional Reduction Satisfiability per workload (MTSS Figure 11): the largest
+    /// shrink of every program task's budget at once that still passes, by bisection, and the
+    /// loan statistics (holes, multi-page frames) of a run there; last line "N passed, M
+    /// failed".
+    Prs(SweepArgs),
+    /// The worst-case overhead estimate (MTSS Figures 12 and 13): every task at 128 bytes,
+    /// moved frames into an artificial region, every move scanning everything; per workload
+    /// and `--pages`; last line "N passed, M failed".
+    Wcet(SweepArgs),
+    /// MSO against the page size (MTSS Figure 10; default: network, pages 32..512); last line
+    /// "N passed, M failed" over every task search.
+    Pages(SweepArgs),
 }
 
 /// What the tables measure and how it differs from the paper (no figures here: they are in
@@ -81,63 +68,26 @@ programs are MiBench and friends on ARM with their own inputs; ours are our impl
 pub fn main(args: MtssArgs) -> Result<ExitCode> {
     match args.experiment {
         MtssExperiment::Mso(a) => mso(a),
+        MtssExperiment::Capriccio(a) => crate::cmd::bench_capriccio::main(a),
+        MtssExperiment::Prs(a) => sweeps_cli::prs(a),
+        MtssExperiment::Wcet(a) => sweeps_cli::wcet(a),
+        MtssExperiment::Pages(a) => sweeps_cli::pages(a),
     }
 }
 
-fn mso(args: MsoArgs) -> Result<ExitCode> {
+fn mso(args: SweepArgs) -> Result<ExitCode> {
     let started = Instant::now();
-    for path in args.markdown.iter().chain(&args.json) {
-        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(parent) = parent.filter(|p| !p.is_dir()) {
-            bail!(
-                "cannot write {}: no directory {}",
-                path.display(),
-                parent.display()
-            );
-        }
+    sweeps_cli::check_outputs(&args)?;
+    if args.pages.len() > 1 {
+        bail!("--pages: mso takes one page size (`cactus bench mtss pages` sweeps several)");
     }
-    let root = cactus_firmware::find_root(std::path::Path::new("."))
-        .context("cactus bench mtss mso runs inside the Cactus tree")?;
-    let manifests = if args.manifests.is_empty() {
-        // Relative to the current directory when it is the tree, for readable JSON keys.
-        let base = if root == std::env::current_dir()? {
-            PathBuf::new()
-        } else {
-            root.clone()
-        };
-        mtss_bench::mtss_manifests(&base, &args.size).map_err(|e| anyhow::anyhow!("--size: {e}"))?
-    } else {
-        args.manifests.clone()
-    };
-    for m in &manifests {
-        if !m.is_file() {
-            bail!("{}: no such manifest", m.display());
-        }
-    }
-    let resume = match &args.resume {
-        Some(path) if path.exists() => Some(mtss_bench::load(path)?),
-        Some(path) => {
-            eprintln!(
-                "cactus: {} does not exist yet: starting afresh",
-                path.display()
-            );
-            None
-        }
-        None => None,
-    };
+    let (root, manifests) = sweeps_cli::manifests(&args, None)?;
+    let resume = sweeps_cli::resume::<Option<mtss_bench::MsoReport>>(&args)?;
     let tasks: usize = manifests
         .iter()
         .map(|m| cactus_firmware::Manifest::load(m).map(|m| m.tasks.len()))
         .sum::<Result<usize, _>>()?;
-    let bar = ProgressBar::new(tasks as u64);
-    if std::io::stderr().is_terminal() {
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} tasks {elapsed} {msg}")
-                .context("progress bar template")?,
-        );
-    } else {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = sweeps_cli::bar(tasks as u64, "tasks")?;
     let progress = |p: Progress| match p {
         Progress::Probe {
             task,
@@ -153,36 +103,29 @@ fn mso(args: MsoArgs) -> Result<ExitCode> {
     let options = MsoOptions {
         manifests,
         reserves: toolchain_reserves()?,
-        out_root: Some(args.build_dir.unwrap_or_else(|| root.join("build/mso"))),
+        out_root: Some(
+            args.build_dir
+                .clone()
+                .unwrap_or_else(|| root.join("build/mso")),
+        ),
         workers: args.jobs,
         json: args.json.clone(),
         resume,
+        page: args.pages.first().copied(),
     };
     let report = mtss_bench::run(&options, &progress)?;
     bar.finish_and_clear();
-    let table = mtss_bench::markdown(&report);
-    print!("{table}");
     if let Some(path) = &args.json {
         mtss_bench::save_atomic(path, &report)?;
     }
-    if let Some(path) = &args.markdown {
-        let command = std::iter::once("cactus".to_string())
-            .chain(std::env::args().skip(1))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let text = format!(
-            "<!-- generated by `{command}`; do not edit by hand -->\n\n\
-             Generated by `{command}` in {:.0} s{} (MTSS page {} bytes).\n\n{READING}\n\n{table}",
-            started.elapsed().as_secs_f64(),
-            if args.resume.is_some() {
-                " (this invocation only: resumed probes were made earlier)"
-            } else {
-                ""
-            },
-            report.page_bytes
-        );
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    }
+    let page = format!(" (MTSS page {} bytes)", report.page_bytes);
+    sweeps_cli::finish(
+        &args,
+        started,
+        &page,
+        READING,
+        &mtss_bench::markdown(&report),
+    )?;
     println!("{}", mtss_bench::summary(&report));
     Ok(if report.tasks.iter().all(|t| t.passed()) {
         ExitCode::SUCCESS

@@ -20,6 +20,15 @@ pub struct ManifestArgs {
     /// `detect`, `mtss`; docs/stack-checks.md).
     #[arg(long, value_name = "MODE")]
     pub checks: Option<String>,
+    /// Override the manifest's kernel.mtss_page: MTSS page size in bytes (32..1024, a power
+    /// of two; the mtss strategy only).
+    #[arg(long, value_name = "BYTES")]
+    pub mtss_page: Option<u32>,
+    /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
+    /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
+    /// share their stacks.
+    #[arg(long, value_name = "[TASK=]PCT")]
+    pub shrink: Option<cactus_firmware::Shrink>,
     /// Parent directory of the build cache (default: build/firmware in the Cactus tree).
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
@@ -31,6 +40,8 @@ impl ManifestArgs {
         self.stack.is_some()
             || self.target.is_some()
             || self.checks.is_some()
+            || self.mtss_page.is_some()
+            || self.shrink.is_some()
             || self.build_dir.is_some()
     }
 }
@@ -52,6 +63,8 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         stack: args.stack.clone(),
         target: args.target.clone(),
         checks: args.checks.clone(),
+        mtss_page: args.mtss_page,
+        shrink: args.shrink.clone(),
     })?;
     let options = BuildOptions {
         out_root: args.build_dir.clone(),

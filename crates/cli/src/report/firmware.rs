@@ -208,6 +208,8 @@ mod tests {
                 pool_kib: None,
                 ram_kib: None,
                 checks: Default::default(),
+                mtss_page: None,
+                mtss_worst_case: false,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
         };

@@ -45,6 +45,8 @@ fn manifest(target: Target) -> Manifest {
             pool_kib: None,
             ram_kib: None,
             checks: Default::default(),
+            mtss_page: None,
+            mtss_worst_case: false,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
     }

@@ -19,17 +19,27 @@ pub enum StackStrategy {
     /// and a frame that does not fit moves to free pages of another task's stack. Needs
     /// `checks = "mtss"`.
     Mtss,
+    /// Capriccio-style linked stack chunks (`kernel/stack/chunks.c`, docs/mtss.md): each task
+    /// starts with one [`StackStrategy::CHUNK_BYTES`] chunk from a shared heap (its budget is
+    /// not reserved), and a frame that does not fit moves to a new chunk linked for it. Needs
+    /// `checks = "mtss"`.
+    Chunks,
 }
 
 impl StackStrategy {
     /// Every known strategy, in documentation order.
-    pub const ALL: &'static [StackStrategy] = &[StackStrategy::Static, StackStrategy::Mtss];
+    pub const ALL: &'static [StackStrategy] = &[
+        StackStrategy::Static,
+        StackStrategy::Mtss,
+        StackStrategy::Chunks,
+    ];
 
     /// The manifest spelling, also the `<strategy>` of `libcactus-<strategy>-<trace>.a`.
     pub fn name(self) -> &'static str {
         match self {
             StackStrategy::Static => "static",
             StackStrategy::Mtss => "mtss",
+            StackStrategy::Chunks => "chunks",
         }
     }
 
@@ -54,33 +64,46 @@ impl StackStrategy {
     /// The kernel's default stack pool, in KiB (`CACTUS_STACK_POOL_SIZE`).
     pub const DEFAULT_POOL_KIB: u32 = 48;
 
-    /// Stack memory the strategy can hand out in total with the default pool, in bytes (all
-    /// budgets must fit).
+    /// Stack memory the strategy can hand out in total with the default pool and page, in
+    /// bytes (all budgets must fit).
     pub fn pool_bytes(self) -> u32 {
-        self.usable_bytes(Self::DEFAULT_POOL_KIB)
+        self.usable_bytes(Self::DEFAULT_POOL_KIB, Self::MTSS_PAGE)
     }
 
     /// The MTSS page of the kernel's default build (`CACTUS_MTSS_PAGE`), in bytes.
     pub const MTSS_PAGE: u32 = 128;
 
+    /// The first (and smallest) stack chunk of the `chunks` strategy's default build
+    /// (`CACTUS_CHUNK_SIZE`), in bytes.
+    pub const CHUNK_BYTES: u32 = 256;
+
+    /// Whether the strategy moves frames at failed stack checks, so needs `checks = "mtss"`.
+    pub fn moves_frames(self) -> bool {
+        matches!(self, StackStrategy::Mtss | StackStrategy::Chunks)
+    }
+
     /// Pool bytes a task's stack budget occupies: the budget itself for `static` (its guard is
-    /// part of the budget), the budget rounded up to whole pages for `mtss`.
-    pub fn region_bytes(self, budget: u32) -> u32 {
+    /// part of the budget), the budget rounded up to whole pages of `page` bytes for `mtss`,
+    /// the first chunk for `chunks` (whatever the budget).
+    pub fn region_bytes(self, budget: u32, page: u32) -> u32 {
         match self {
             StackStrategy::Static => budget,
-            StackStrategy::Mtss => budget.div_ceil(Self::MTSS_PAGE) * Self::MTSS_PAGE,
+            StackStrategy::Mtss => budget.div_ceil(page) * page,
+            // Only the first chunk is taken at creation; the budget is not reserved.
+            StackStrategy::Chunks => Self::CHUNK_BYTES,
         }
     }
 
-    /// Stack memory the strategy can hand out from a pool of `pool_kib` KiB, in bytes.
-    pub fn usable_bytes(self, pool_kib: u32) -> u32 {
+    /// Stack memory the strategy can hand out from a pool of `pool_kib` KiB, in bytes, with
+    /// MTSS pages of `page` bytes.
+    pub fn usable_bytes(self, pool_kib: u32, page: u32) -> u32 {
         match self {
             // The pool minus its 64-byte red zone (kernel/stack/static.c).
             StackStrategy::Static => pool_kib * 1024 - 64,
             // The red zone is 64 bytes rounded up to whole pages (kernel/stack/mtss.c).
-            StackStrategy::Mtss => {
-                pool_kib * 1024 - 64u32.div_ceil(Self::MTSS_PAGE) * Self::MTSS_PAGE
-            }
+            StackStrategy::Mtss => pool_kib * 1024 - 64u32.div_ceil(page) * page,
+            // The pool minus its 64-byte red zone (kernel/stack/chunks.c).
+            StackStrategy::Chunks => pool_kib * 1024 - 64,
         }
     }
 }
@@ -163,13 +186,59 @@ pub struct KernelOptions {
     pub ram_kib: Option<u32>,
     /// Stack checks `cactus cc` inserts into every unit (docs/stack-checks.md).
     pub checks: CheckMode,
+    /// MTSS page size in bytes when not the kernel's default (`CACTUS_MTSS_PAGE`; a power of
+    /// two in 32..=1024).
+    pub mtss_page: Option<u32>,
+    /// MTSS measurement mode of the paper's worst-case estimate (section 10, Figures 12/13;
+    /// `CACTUS_MTSS_WORST_CASE`): every search scans every task and every page, and every
+    /// moved frame goes to an artificial region with the pool's spare memory.
+    pub mtss_worst_case: bool,
 }
 
 impl KernelOptions {
     /// Stack memory the tasks' budgets must fit in, in bytes.
     pub fn usable_pool_bytes(&self) -> u32 {
-        self.stack
-            .usable_bytes(self.pool_kib.unwrap_or(StackStrategy::DEFAULT_POOL_KIB))
+        self.stack.usable_bytes(
+            self.pool_kib.unwrap_or(StackStrategy::DEFAULT_POOL_KIB),
+            self.page(),
+        )
+    }
+
+    /// The MTSS page size this kernel is built with, in bytes.
+    pub fn page(&self) -> u32 {
+        self.mtss_page.unwrap_or(StackStrategy::MTSS_PAGE)
+    }
+
+    /// The `-D` options of the kernel variant these options select (empty for the default
+    /// kernel): the pool size, the MTSS page size and the worst-case mode.
+    pub fn variant_defines(&self) -> Vec<String> {
+        let mut d = Vec::new();
+        if let Some(k) = self.pool_kib {
+            d.push(format!("-DCACTUS_STACK_POOL_SIZE={}", k * 1024));
+        }
+        if let Some(p) = self.mtss_page {
+            d.push(format!("-DCACTUS_MTSS_PAGE={p}"));
+        }
+        if self.mtss_worst_case {
+            d.push("-DCACTUS_MTSS_WORST_CASE=1".to_string());
+        }
+        d
+    }
+
+    /// The directory name of the kernel variant below `build/kernel/` (None: the default
+    /// kernel, built in `build/kernel/` itself). Distinct variants get distinct names.
+    pub fn variant_dir(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(k) = self.pool_kib {
+            parts.push(format!("pool-{k}k"));
+        }
+        if let Some(p) = self.mtss_page {
+            parts.push(format!("page-{p}"));
+        }
+        if self.mtss_worst_case {
+            parts.push("worst-case".to_string());
+        }
+        (!parts.is_empty()).then(|| parts.join("-"))
     }
 }
 
@@ -223,16 +292,60 @@ pub struct Manifest {
     pub tasks: Vec<Task>,
 }
 
-/// Command-line overrides of manifest values (`--stack`, `--target`), validated like the
-/// manifest's own values.
+/// Command-line overrides of manifest values (`--stack`, `--target`, `--checks`,
+/// `--mtss-page`, `--shrink`), validated like the manifest's own values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Overrides {
     /// Replaces `kernel.stack`.
     pub stack: Option<String>,
     /// Replaces `kernel.target`.
     pub target: Option<String>,
-    /// Replaces `kernel.checks`.
+    /// Replaces `kernel.checks`. When `stack` selects a strategy that moves frames (`mtss`,
+    /// `chunks`) and this is not given, the checks become `mtss` (the only mode such a
+    /// strategy works with).
     pub checks: Option<String>,
+    /// Replaces `kernel.mtss_page` (the `mtss` strategy only).
+    pub mtss_page: Option<u32>,
+    /// Shrinks stack budgets (every task's, or one task's) by a percentage.
+    pub shrink: Option<Shrink>,
+}
+
+/// `--shrink [TASK=]PCT`: a budget cut of `percent` % (1..=95), rounded down to a multiple of
+/// 16 and never below 128 bytes, for every task or the one named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shrink {
+    /// The task to shrink; None: every task.
+    pub task: Option<String>,
+    /// Percent to cut.
+    pub percent: u32,
+}
+
+impl std::str::FromStr for Shrink {
+    type Err = String;
+
+    /// Parses `40`, `40%`, `tsp=40` or `tsp=40%`.
+    fn from_str(text: &str) -> Result<Shrink, String> {
+        let (task, pct) = match text.split_once('=') {
+            Some((t, p)) => (Some(t.trim().to_string()), p),
+            None => (None, text),
+        };
+        let digits = pct.trim().strip_suffix('%').unwrap_or(pct.trim());
+        let percent = digits.parse::<u32>().map_err(|_| {
+            format!("`{text}` is not a shrink such as 40%, or tsp=40% for one task")
+        })?;
+        Ok(Shrink { task, percent })
+    }
+}
+
+/// The smallest stack budget a [`Shrink`] leaves a task, in bytes.
+pub const SHRINK_FLOOR: u32 = 128;
+
+/// `budget` shrunk by `percent` %: rounded down to a multiple of 16, at least
+/// [`SHRINK_FLOOR`] (or `budget`, when it is already below the floor).
+pub fn shrink_budget(budget: u32, percent: u32) -> u32 {
+    let kept = u64::from(budget) * u64::from(100 - percent.min(100)) / 100;
+    let kept = (kept as u32) & !15;
+    kept.max(SHRINK_FLOOR.min(budget))
 }
 
 impl Manifest {
@@ -270,6 +383,47 @@ impl Manifest {
         }
         if let Some(checks) = &overrides.checks {
             next.checks = parse_checks(checks).map_err(|p| bad("--checks", p))?;
+        } else if overrides.stack.is_some() && next.stack.moves_frames() {
+            next.checks = CheckMode::Mtss;
+        }
+        if next.stack != StackStrategy::Mtss {
+            next.mtss_page = None;
+            next.mtss_worst_case = false;
+        }
+        if let Some(page) = overrides.mtss_page {
+            if next.stack != StackStrategy::Mtss {
+                return Err(bad(
+                    "--mtss-page",
+                    format!(
+                        "only the mtss stack strategy has pages; this build uses \"{}\"",
+                        next.stack.name()
+                    ),
+                ));
+            }
+            if !(32..=1024).contains(&page) || !page.is_power_of_two() {
+                return Err(bad(
+                    "--mtss-page",
+                    format!("{page} is not a power of two in 32..=1024"),
+                ));
+            }
+            next.mtss_page = Some(page);
+        }
+        if let Some(sh) = &overrides.shrink {
+            if !(1..=95).contains(&sh.percent) {
+                return Err(bad(
+                    "--shrink",
+                    format!("{}% is not a shrink in 1..=95 %", sh.percent),
+                ));
+            }
+            if let Some(name) = &sh.task {
+                if !self.tasks.iter().any(|t| &t.name == name) {
+                    let known: Vec<&str> = self.tasks.iter().map(|t| t.name.as_str()).collect();
+                    return Err(bad(
+                        "--shrink",
+                        format!("no task \"{name}\"; tasks: {}", known.join(", ")),
+                    ));
+                }
+            }
         }
         if overrides.stack.is_some() || overrides.checks.is_some() {
             let option = if overrides.checks.is_some() {
@@ -279,10 +433,19 @@ impl Manifest {
             };
             validate::check_strategy_checks(next.stack, next.checks).map_err(|p| bad(option, p))?;
         }
-        let old = std::mem::replace(&mut self.kernel, next);
-        if overrides.stack.is_some() {
+        let old_kernel = std::mem::replace(&mut self.kernel, next);
+        let old_tasks = self.tasks.clone();
+        if let Some(sh) = &overrides.shrink {
+            for t in &mut self.tasks {
+                if sh.task.as_ref().is_none_or(|n| n == &t.name) {
+                    t.stack = shrink_budget(t.stack, sh.percent);
+                }
+            }
+        }
+        if overrides.stack.is_some() || overrides.mtss_page.is_some() {
             if let Err(p) = validate::check_pool(self) {
-                self.kernel = old;
+                self.kernel = old_kernel;
+                self.tasks = old_tasks;
                 return Err(bad("--stack", p));
             }
         }

@@ -46,6 +46,10 @@ pub(crate) struct RawKernel {
     pub ram_kib: Option<Spanned<i64>>,
     #[serde(default)]
     pub checks: Option<Spanned<String>>,
+    #[serde(default)]
+    pub mtss_page: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub mtss_worst_case: Option<Spanned<bool>>,
 }
 
 /// One `[[task]]`.

@@ -124,6 +124,8 @@ fn defaults_fill_an_absent_kernel_table() {
             pool_kib: None,
             ram_kib: None,
             checks: Default::default(),
+            mtss_page: None,
+            mtss_worst_case: false,
         }
     );
 }
@@ -164,7 +166,7 @@ fn an_unknown_strategy_lists_the_known_ones() {
     assert_eq!((line, key.as_str()), (Some(7), "kernel.stack"));
     assert_eq!(
         problem,
-        "unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\""
+        "unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\", \"chunks\""
     );
 }
 
@@ -211,28 +213,24 @@ fn the_mtss_strategy_needs_mtss_checks() {
 fn overriding_the_strategy_to_mtss_needs_mtss_checks() {
     let f = Fixture::new();
     let mut m = f.parse(GOOD).unwrap();
-    let err = m
+    let mut implied = m.clone();
+    implied
         .apply(&Overrides {
             stack: Some("mtss".into()),
-            target: None,
-            checks: None,
+            ..Default::default()
         })
-        .unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("--stack: the mtss stack strategy"),
-        "{err}"
-    );
+        .unwrap();
     assert_eq!(
-        m.kernel.stack,
-        StackStrategy::Static,
-        "a refused override changes nothing"
+        implied.kernel.checks,
+        CheckMode::Mtss,
+        "--stack mtss alone implies --checks mtss"
     );
     let err = m
         .apply(&Overrides {
             stack: Some("mtss".into()),
             target: None,
             checks: Some("detect".into()),
+            ..Default::default()
         })
         .unwrap_err();
     assert!(err.to_string().starts_with("--checks: "), "{err}");
@@ -240,6 +238,7 @@ fn overriding_the_strategy_to_mtss_needs_mtss_checks() {
         stack: Some("mtss".into()),
         target: None,
         checks: Some("mtss".into()),
+        ..Default::default()
     })
     .unwrap();
     assert_eq!(
@@ -360,6 +359,7 @@ fn overrides_are_validated_like_manifest_values() {
         stack: None,
         target: Some("sim".into()),
         checks: None,
+        ..Default::default()
     })
     .unwrap();
     assert_eq!(m.kernel.target, Target::Sim);
@@ -368,11 +368,12 @@ fn overrides_are_validated_like_manifest_values() {
             stack: Some("segmented".into()),
             target: None,
             checks: None,
+            ..Default::default()
         })
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--stack: unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\""
+        "--stack: unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\", \"chunks\""
     );
 }
 
@@ -388,4 +389,106 @@ fn the_error_text_reads_file_line_key_problem() {
         err.to_string(),
         "demo.toml:12: `task[1].priority`: 40 is out of range (0..=31)"
     );
+}
+
+#[test]
+fn shrink_and_page_overrides() {
+    let f = Fixture::new();
+    let mut m = f.parse(GOOD).unwrap();
+    let before: Vec<u32> = m.tasks.iter().map(|t| t.stack).collect();
+    let err = m
+        .apply(&Overrides {
+            mtss_page: Some(64),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(
+        err.to_string().starts_with("--mtss-page: only the mtss"),
+        "{err}"
+    );
+    let err = m
+        .apply(&Overrides {
+            stack: Some("mtss".into()),
+            mtss_page: Some(96),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("not a power of two"), "{err}");
+    let err = m
+        .apply(&Overrides {
+            shrink: Some("99%".parse().unwrap()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().starts_with("--shrink: "), "{err}");
+    assert_eq!(m.kernel.stack, StackStrategy::Static, "refused: unchanged");
+    m.apply(&Overrides {
+        stack: Some("mtss".into()),
+        mtss_page: Some(64),
+        shrink: Some("40".parse().unwrap()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(m.kernel.page(), 64);
+    assert_eq!(m.kernel.variant_defines(), ["-DCACTUS_MTSS_PAGE=64"]);
+    for (t, b) in m.tasks.iter().zip(before) {
+        assert_eq!(t.stack, crate::shrink_budget(b, 40));
+        assert!(
+            t.stack <= b * 60 / 100 && t.stack % 16 == 0,
+            "{} from {b}",
+            t.stack
+        );
+    }
+}
+
+#[test]
+fn shrinking_rounds_down_to_16_and_keeps_the_floor() {
+    assert_eq!(crate::shrink_budget(1000, 40), 592);
+    assert_eq!(crate::shrink_budget(200, 90), 128);
+    assert_eq!(crate::shrink_budget(100, 50), 100);
+}
+
+#[test]
+fn the_chunks_strategy_needs_mtss_checks_and_reserves_one_chunk() {
+    let f = Fixture::new();
+    let chunks = GOOD.replace("\"static\"", "\"chunks\"");
+    let (_, key, problem) = f.error(&chunks);
+    assert_eq!(key, "kernel.checks");
+    assert!(
+        problem.contains("the chunks stack strategy needs checks = \"mtss\""),
+        "{problem}"
+    );
+    let m = f
+        .parse(&chunks.replace("target = \"qemu\"", "target = \"qemu\"\nchecks = \"mtss\""))
+        .unwrap();
+    assert_eq!(m.kernel.stack, StackStrategy::Chunks);
+    assert_eq!(m.kernel.usable_pool_bytes(), 48 * 1024 - 64);
+    assert_eq!(StackStrategy::Chunks.region_bytes(4096, 128), 256);
+    assert!(StackStrategy::Chunks.moves_frames() && !StackStrategy::Static.moves_frames());
+}
+
+#[test]
+fn shrinking_one_task_leaves_the_others() {
+    let f = Fixture::new();
+    let mut m = f.parse(GOOD).unwrap();
+    let name = m.tasks[0].name.clone();
+    let before: Vec<u32> = m.tasks.iter().map(|t| t.stack).collect();
+    let err = m
+        .apply(&Overrides {
+            shrink: Some("nosuch=10%".parse().unwrap()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("no task \"nosuch\""), "{err}");
+    m.apply(&Overrides {
+        shrink: Some(format!("{name}=50%").parse().unwrap()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(m.tasks[0].stack, crate::shrink_budget(before[0], 50));
+    assert_eq!(
+        m.tasks[1..].iter().map(|t| t.stack).collect::<Vec<_>>(),
+        before[1..]
+    );
+    assert!("x=y".parse::<crate::manifest::Shrink>().is_err());
 }

@@ -243,6 +243,39 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             (None, None) => cx.err(None, "kernel.checks", problem),
         });
     }
+    let mtss_page = match &k.mtss_page {
+        Some(v) => {
+            let page = cx.int(v, "kernel.mtss_page", 32..1025)?;
+            if !page.is_power_of_two() {
+                return Err(cx.at(
+                    v,
+                    "kernel.mtss_page",
+                    format!("{page} is not a power of two (32, 64, ..., 1024)"),
+                ));
+            }
+            Some(page)
+        }
+        None => None,
+    };
+    let mtss_worst_case = k.mtss_worst_case.as_ref().is_some_and(|v| *v.get_ref());
+    for (set, key) in [
+        (k.mtss_page.as_ref().map(|v| v.span()), "kernel.mtss_page"),
+        (
+            k.mtss_worst_case.as_ref().map(|v| v.span()),
+            "kernel.mtss_worst_case",
+        ),
+    ] {
+        if set.is_some() && stack != StackStrategy::Mtss {
+            return Err(cx.err(
+                set,
+                key,
+                format!(
+                    "only the mtss stack strategy has pages; this manifest uses \"{}\"",
+                    stack.name()
+                ),
+            ));
+        }
+    }
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -251,6 +284,8 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         pool_kib,
         ram_kib,
         checks,
+        mtss_page,
+        mtss_worst_case,
     })
 }
 
@@ -285,15 +320,16 @@ fn check_shared_sources(
 /// Checks that the stack strategy can work with the check mode: `mtss` moves frames at failed
 /// checks, so every frame must be checked and its relocatability known (`checks = "mtss"`).
 pub(super) fn check_strategy_checks(stack: StackStrategy, checks: CheckMode) -> Result<(), String> {
-    if stack == StackStrategy::Mtss && checks != CheckMode::Mtss {
+    if stack.moves_frames() && checks != CheckMode::Mtss {
         let got = match checks {
             CheckMode::None => "none",
             CheckMode::Detect => "detect",
             CheckMode::Mtss => "mtss",
         };
         return Err(format!(
-            "the mtss stack strategy needs checks = \"mtss\" (it moves frames at their stack \
-             checks), not \"{got}\""
+            "the {} stack strategy needs checks = \"mtss\" (it moves frames at their stack \
+             checks), not \"{got}\"",
+            stack.name()
         ));
     }
     Ok(())
@@ -304,7 +340,7 @@ pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
     let total: u64 = m
         .tasks
         .iter()
-        .map(|t| u64::from(m.kernel.stack.region_bytes(t.stack)))
+        .map(|t| u64::from(m.kernel.stack.region_bytes(t.stack, m.kernel.page())))
         .sum();
     let pool = m.kernel.usable_pool_bytes();
     if total > u64::from(pool) {

@@ -49,6 +49,7 @@ pub fn measure_variant(
         stack: None,
         target: None,
         checks: Some(mode_name(variant).to_string()),
+        ..Default::default()
     })
     .map_err(|e| e.to_string())?;
     let defaults = CheckOptions::default();

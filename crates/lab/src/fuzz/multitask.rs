@@ -28,14 +28,23 @@ pub const PICOLIBC_INCLUDE: &str = "/usr/lib/picolibc/riscv64-unknown-elf/includ
 /// profile's 100 MHz clock and a slice of one to three ticks, equal-priority tasks are
 /// preempted every 1 000 to 30 000 cycles.
 pub const TICK_RATES: [u32; 6] = [10_000, 20_000, 25_000, 40_000, 50_000, 100_000];
-/// Bytes added to a task's single-task stack high water to make its budget (the kernel's
-/// task wrapper, the output formatter and the static strategy's 16-byte guard).
-pub const STACK_MARGIN: u32 = 128;
+/// Bytes added to a task's single-task stack high water to make its budget: the kernel's
+/// task wrapper, the output formatter, the static strategy's 16-byte guard, and what the
+/// single-task run under the bare-metal runtime does not show (a program interrupted by a tick
+/// deep in a libgcc call, the kernel calls of the task wrapper).
+pub const STACK_MARGIN: u32 = 512;
 /// Bytes more for an instrumented build: a check asks for its function's effective size,
 /// which over-approximates what is used (a [`LIBGCC_RESERVE`] per libgcc call where libgcc
 /// uses at most 96; a rolled child's size even when a smaller child is called), so a
 /// budget that fits the uninstrumented build exactly can fail a check without any overflow.
-pub const CHECK_SLACK: u32 = LIBGCC_RESERVE + 128;
+pub const CHECK_SLACK: u32 = LIBGCC_RESERVE + 512;
+
+/// A task's stack budget from its single-task high water: `hwm` + [`STACK_MARGIN`] (+
+/// [`CHECK_SLACK`] when `instrumented`), rounded up to 16, at least 128.
+pub fn budget(hwm: u32, instrumented: bool) -> u32 {
+    let slack = if instrumented { CHECK_SLACK } else { 0 };
+    ((hwm + STACK_MARGIN + slack).div_ceil(16) * 16).max(128)
+}
 
 /// One group of programs run together.
 #[derive(Clone, Debug)]
@@ -81,6 +90,19 @@ pub fn run_group(
     options: &FuzzOptions,
     root: &Path,
 ) -> Result<GroupOutcome, FuzzError> {
+    run_group_with(members, options, root, &|_, hwm, instrumented| {
+        budget(hwm, instrumented)
+    })
+}
+
+/// [`run_group`] with the stack budgets of `budget_of(task index, single-task high water,
+/// instrumented)` instead of [`budget`] (tests starve one task with it).
+pub fn run_group_with(
+    members: &[(u64, &ProgramProfile)],
+    options: &FuzzOptions,
+    root: &Path,
+    budget_of: &dyn Fn(usize, u32, bool) -> u32,
+) -> Result<GroupOutcome, FuzzError> {
     let seeds: Vec<u64> = members.iter().map(|(s, _)| *s).collect();
     let preempt = preemption(seeds[0]);
     let work = tempfile::tempdir().map_err(io_at(&std::env::temp_dir()))?;
@@ -106,11 +128,20 @@ pub fn run_group(
             continue;
         };
         let name = format!("mt-{}", variant.name());
+        let budgets: Vec<u32> = members
+            .iter()
+            .enumerate()
+            .map(|(k, (_, p))| {
+                let hwm = p.hwm.get(&variant.opt).copied().unwrap_or(1024);
+                budget_of(k, hwm, variant.pass.instruments())
+            })
+            .collect();
         let manifest_text = manifest(
             members,
             variant,
             preempt,
             crate::fuzz::variant::mode_name(mode),
+            &budgets,
         );
         let manifest_path = dir.join(format!("{}.toml", variant.name()));
         std::fs::write(&manifest_path, &manifest_text).map_err(io_at(&manifest_path))?;
@@ -223,12 +254,13 @@ fn write_sources(dir: &Path, members: &[(u64, &ProgramProfile)]) -> Result<(), F
     write("fuzz_tasks.c".into(), &glue)
 }
 
-/// The manifest of the group under `variant`: equal priorities, a tight stack per task.
+/// The manifest of the group under `variant`: equal priorities, task k's stack `budgets[k]`.
 fn manifest(
     members: &[(u64, &ProgramProfile)],
     variant: &Variant,
     (tick_hz, slice): (u32, u32),
     checks: &str,
+    budgets: &[u32],
 ) -> String {
     let mut text = format!(
         "[firmware]\nname = \"fuzzmt\"\n\n[kernel]\nstack = \"static\"\ntick_hz = {tick_hz}\n\
@@ -238,14 +270,8 @@ fn manifest(
         "[\"-w\", \"{}\", \"-std=gnu11\", \"-isystem\", \"{PICOLIBC_INCLUDE}\"]",
         variant.opt.flag()
     );
-    for (k, (seed, program)) in members.iter().enumerate() {
-        let hwm = program.hwm.get(&variant.opt).copied().unwrap_or(1024);
-        let slack = if variant.pass.instruments() {
-            CHECK_SLACK
-        } else {
-            0
-        };
-        let stack = (hwm + STACK_MARGIN + slack).div_ceil(16) * 16;
+    for (k, (seed, _)) in members.iter().enumerate() {
+        let stack = budgets.get(k).copied().unwrap_or(128);
         let _ = write!(
             text,
             "\n# csmith seed {seed}\n[[task]]\nname = \"t{k}\"\nsources = [\"task{k}.c\", \
@@ -321,17 +347,11 @@ mod tests {
             cycles: 1000,
         };
         let v = Variant::baseline(crate::fuzz::variant::OptLevel::O2);
-        let text = manifest(&[(1, &p), (2, &p)], &v, (20_000, 2), "detect");
-        assert!(text.contains("stack = 336\n"), "{text}");
-        let checked = Variant {
-            opt: crate::fuzz::variant::OptLevel::O2,
-            pass: crate::fuzz::variant::parse_pass("detect-rolling").unwrap(),
-        };
-        let one = manifest(&[(1, &p)], &checked, (20_000, 2), "detect");
-        assert!(
-            one.contains(&format!("stack = {}\n", 336 + CHECK_SLACK)),
-            "{one}"
-        );
+        assert_eq!(budget(200, false), 720);
+        assert_eq!(budget(200, true), 720 + CHECK_SLACK);
+        let text = manifest(&[(1, &p), (2, &p)], &v, (20_000, 2), "detect", &[720, 64]);
+        assert!(text.contains("stack = 720\n"), "{text}");
+        assert!(text.contains("stack = 128\n"), "at least 128: {text}");
         assert!(
             text.contains("tick_hz = 20000\nslice_ticks = 2\n"),
             "{text}"

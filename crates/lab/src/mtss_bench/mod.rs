@@ -14,16 +14,23 @@
 //! budget fails, or the workload cannot be built or run) is a failure with its reason, never a
 //! missing row; probes that contradict monotonicity are kept in [`TaskMso::non_monotone`].
 
+mod loans;
 mod plan;
+pub mod prs;
 mod run;
 pub mod search;
 mod store;
+mod sweep_tables;
+pub mod sweeps;
 mod table;
+pub mod wcet;
 
+pub use loans::{loan_stats, LoanStats};
 pub use plan::{plan, search_row, WorkloadPlan};
-pub use run::{baseline, Baseline, ProbeSetup};
+pub use run::{baseline, Baseline, ProbeSetup, RunDone, Variant};
 pub use search::Probe;
 pub use store::{load, save_atomic};
+pub use sweep_tables::{pages_markdown, prs_markdown, wcet_markdown};
 pub use table::{averages, markdown, summary, Averages, PAPER_AVERAGE};
 
 use serde::{Deserialize, Serialize};
@@ -58,6 +65,10 @@ pub struct TaskMso {
     pub non_monotone: Vec<u32>,
     /// Why the search could not finish or failed.
     pub error: Option<String>,
+    /// Loan statistics of a recorded run at the smallest passing budget (when it is below the
+    /// manifest budget): what sharing the task's stack took.
+    #[serde(default)]
+    pub loans: Option<LoanStats>,
     /// The search is over (found a smallest budget, or its full budget fails); a resumed run
     /// does not search it again.
     pub complete: bool,
@@ -115,8 +126,8 @@ pub enum MsoError {
         /// Why.
         source: std::io::Error,
     },
-    /// A resume file is not an MSO report.
-    #[error("{path}: not an MSO report: {source}")]
+    /// A resume file is not the experiment's results.
+    #[error("{path}: not results of this experiment: {source}")]
     Json {
         /// The file.
         path: PathBuf,
@@ -141,6 +152,8 @@ pub struct MsoOptions {
     /// Probes of an earlier run: complete tasks are kept as they are, the probes of the
     /// others are not made again.
     pub resume: Option<MsoReport>,
+    /// MTSS page size of the builds in bytes (None: the kernel's default).
+    pub page: Option<u32>,
 }
 
 /// Progress of [`run`], reported from any thread.
@@ -160,9 +173,9 @@ pub enum Progress<'a> {
 }
 
 /// Cycle limit of a probe: this many times the baseline run's cycles...
-const CYCLE_FACTOR: u64 = 8;
+pub const CYCLE_FACTOR: u64 = 8;
 /// ... but never less than this.
-const MIN_CYCLE_LIMIT: u64 = 200_000_000;
+pub const MIN_CYCLE_LIMIT: u64 = 200_000_000;
 
 /// Runs every search: per workload the baseline run and the full-budget probe, then one
 /// bisection per task, `workers` at a time. Returns the report in manifest order.
@@ -187,7 +200,9 @@ pub fn run(
         .collect();
     let (tasks, todo) = plan(&plans, options.resume.as_ref());
     let report = MsoReport {
-        page_bytes: cactus_firmware::StackStrategy::MTSS_PAGE,
+        page_bytes: options
+            .page
+            .unwrap_or(cactus_firmware::StackStrategy::MTSS_PAGE),
         tasks,
     };
     for t in report.tasks.iter().filter(|t| t.complete) {
@@ -219,7 +234,7 @@ pub fn run(
             let mut report = lock(&shared);
             report.tasks[ri] = row;
             if let Some(path) = &options.json {
-                if let Err(e) = save_atomic(path, &report) {
+                if let Err(e) = save_atomic(path, &*report) {
                     *lock(&saved) = Err(e);
                 }
             }
@@ -249,6 +264,7 @@ fn prepare(
         &options.reserves,
         options.out_root.clone(),
         max_cycles,
+        options.page,
     )?;
     let shown = path.display().to_string();
     let known = report
@@ -289,7 +305,7 @@ fn search_task(
     };
     row.high_water = baseline.high_water.get(ti).copied().flatten();
     let (task, workload) = (row.task.clone(), row.workload.clone());
-    search_row(row, full, &mut |budget| {
+    let mut row = search_row(row, full, &mut |budget| {
         let p = setup.probe(ti, budget);
         progress(Progress::Probe {
             task: &task,
@@ -297,7 +313,21 @@ fn search_task(
             probe: &p,
         });
         p
-    })
+    });
+    if let Some(smallest) = row.smallest.filter(|&s| s < row.budget) {
+        let mut budgets = setup.budgets();
+        budgets[ti] = smallest;
+        let v = Variant {
+            budgets,
+            worst_case: false,
+            loans: true,
+        };
+        match setup.run_variant(&v) {
+            Ok(done) => row.loans = done.loans,
+            Err(e) => row.error = Some(format!("the recorded run at {smallest} B failed: {e}")),
+        }
+    }
+    row
 }
 
 /// The manifest paths of the six MTSS workloads at `size` (`small` or `full`) below `root`.

@@ -82,6 +82,7 @@ pub fn plan(
                         smallest: None,
                         non_monotone: Vec::new(),
                         error: None,
+                        loans: None,
                         complete: false,
                     }
                 }

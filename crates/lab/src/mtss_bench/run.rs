@@ -3,6 +3,7 @@
 //! stopping the run on its first violation; and the baseline run that gives each task's
 //! measured high water.
 
+use super::loans::{loan_stats, LoanStats};
 use super::search::Probe;
 use cactus_cc::Reserves;
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
@@ -26,13 +27,37 @@ pub struct ProbeSetup {
     pub keep_builds: bool,
 }
 
+/// One build of the workload: every task's budget, and the kernel's MTSS mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// Stack budget of each task, by task index.
+    pub budgets: Vec<u32>,
+    /// The kernel's worst-case measurement mode (`kernel.mtss_worst_case`).
+    pub worst_case: bool,
+    /// Record the run's trace events and return its [`LoanStats`].
+    pub loans: bool,
+}
+
+/// What a passing run of a [`Variant`] measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunDone {
+    /// Simulated cycles of the whole run.
+    pub cycles: u64,
+    /// Frames the kernel moved (OVERFLOW events with action "grown").
+    pub moved_frames: u64,
+    /// Loan statistics, when asked for.
+    pub loans: Option<LoanStats>,
+}
+
 impl ProbeSetup {
-    /// Loads `path` and prepares its probes; errors name the manifest.
+    /// Loads `path` and prepares its probes, with MTSS pages of `page` bytes (None: the
+    /// kernel's default); errors name the manifest.
     pub fn new(
         path: &Path,
         reserves: &Reserves,
         out_root: Option<PathBuf>,
         max_cycles: u64,
+        page: Option<u32>,
     ) -> Result<ProbeSetup, String> {
         let mut manifest = Manifest::load(path).map_err(|e| e.to_string())?;
         manifest
@@ -40,6 +65,7 @@ impl ProbeSetup {
                 stack: Some("mtss".into()),
                 target: Some("sim".into()),
                 checks: Some("mtss".into()),
+                ..Default::default()
             })
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let smallest = manifest.tasks.iter().map(|t| t.stack).min().unwrap_or(1280);
@@ -48,6 +74,7 @@ impl ProbeSetup {
             k_app: Some(smallest / 10),
             ..CheckOptions::default()
         };
+        manifest.kernel.mtss_page = page;
         Ok(ProbeSetup {
             manifest,
             checks,
@@ -77,12 +104,45 @@ impl ProbeSetup {
     }
 
     fn build_and_run(&self, task: usize, budget: u32) -> Result<(), String> {
-        let mut m = self.manifest.clone();
-        let t = m
-            .tasks
+        let mut budgets = self.budgets();
+        *budgets
             .get_mut(task)
-            .ok_or_else(|| format!("{}: no task {task}", m.name))?;
-        t.stack = budget;
+            .ok_or_else(|| format!("{}: no task {task}", self.manifest.name))? = budget;
+        self.run_variant(&Variant {
+            budgets,
+            worst_case: false,
+            loans: false,
+        })
+        .map(|_| ())
+    }
+
+    /// Every task's manifest budget, by task index.
+    pub fn budgets(&self) -> Vec<u32> {
+        self.manifest.tasks.iter().map(|t| t.stack).collect()
+    }
+
+    /// The MTSS page size of these builds, in bytes.
+    pub fn page(&self) -> u32 {
+        self.manifest.kernel.page()
+    }
+
+    /// Builds the workload as `v` says and runs it. Ok only on exit code 0 with no oracle
+    /// violation; a build error, fault, violation, cycle limit or non-zero exit is an error
+    /// saying which.
+    pub fn run_variant(&self, v: &Variant) -> Result<RunDone, String> {
+        let mut m = self.manifest.clone();
+        if v.budgets.len() != m.tasks.len() {
+            return Err(format!(
+                "{}: {} budgets for {} tasks",
+                m.name,
+                v.budgets.len(),
+                m.tasks.len()
+            ));
+        }
+        for (t, &b) in m.tasks.iter_mut().zip(&v.budgets) {
+            t.stack = b;
+        }
+        m.kernel.mtss_worst_case = v.worst_case;
         let options = BuildOptions {
             out_root: self.out_root.clone(),
             checks: self.checks.clone(),
@@ -99,6 +159,7 @@ impl ProbeSetup {
         let mut config = MachineConfig::new(Profile::builtin("mcu").ok_or("no profile `mcu`")?);
         config.oracle = OracleMode::Stop;
         config.max_cycles = Some(self.max_cycles);
+        config.record_events = v.loans;
         let mut machine = Machine::new(config);
         machine.load_elf(&elf).map_err(|e| e.to_string())?;
         let outcome = loop {
@@ -107,15 +168,33 @@ impl ProbeSetup {
                 other => break other,
             }
         };
-        let violations = machine.stats().oracle_violations;
+        let stats = machine.stats();
+        let violations = stats.oracle_violations;
         match outcome {
-            RunOutcome::Exited { code: 0 } if violations == 0 => Ok(()),
-            RunOutcome::Exited { code: 0 } => Err(format!("{violations} oracle violation(s)")),
-            RunOutcome::Exited { code } => Err(format!("exit code {code}")),
-            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => Err(first_line(&r.to_string())),
-            RunOutcome::OracleViolation(r) => Err(first_line(&r.to_string())),
-            RunOutcome::Breakpoint { pc } => Err(format!("breakpoint at {pc:#010x}")),
+            RunOutcome::Exited { code: 0 } if violations == 0 => {}
+            RunOutcome::Exited { code: 0 } => {
+                return Err(format!("{violations} oracle violation(s)"))
+            }
+            RunOutcome::Exited { code } => {
+                let uart = machine.take_uart_output();
+                return Err(match kernel_report(&uart) {
+                    Some(line) => format!("exit code {code}: {line}"),
+                    None => format!("exit code {code}"),
+                });
+            }
+            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => {
+                return Err(first_line(&r.to_string()))
+            }
+            RunOutcome::OracleViolation(r) => return Err(first_line(&r.to_string())),
+            RunOutcome::Breakpoint { pc } => return Err(format!("breakpoint at {pc:#010x}")),
         }
+        Ok(RunDone {
+            cycles: stats.cycles,
+            moved_frames: stats.tasks.iter().map(|t| t.overflows).sum(),
+            loans: v
+                .loans
+                .then(|| loan_stats(machine.events(), m.kernel.page())),
+        })
     }
 }
 
@@ -141,6 +220,15 @@ pub fn baseline(path: &Path) -> Result<Baseline, String> {
         high_water: run.rows.iter().map(|r| r.stack_hwm).collect(),
         cycles: run.totals.map(|t| t.cycles).unwrap_or(0),
     })
+}
+
+/// The kernel's first report of a refused stack request in the guest's UART output ("task N
+/// 'name': stack overflow caught: ..."), without its `cactus: ` prefix.
+fn kernel_report(uart: &[u8]) -> Option<String> {
+    String::from_utf8_lossy(uart)
+        .lines()
+        .find(|l| l.contains("stack overflow caught"))
+        .map(|l| first_line(l.trim_start_matches("cactus: ")))
 }
 
 fn first_line(s: &str) -> String {

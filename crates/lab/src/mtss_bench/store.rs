@@ -1,11 +1,15 @@
-//! The MSO report on disk: read for `--resume`, written atomically (a temporary file beside
-//! the target, then a rename), so an interrupted run leaves the previous complete file.
+//! The experiments' results on disk: read for `--resume`, written atomically (a temporary
+//! file beside the target, then a rename), so an interrupted run leaves the previous complete
+//! file.
 
-use super::{MsoError, MsoReport};
+use super::MsoError;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::path::Path;
 
-/// Reads an MSO report written by [`save_atomic`].
-pub fn load(path: &Path) -> Result<MsoReport, MsoError> {
+/// Reads results written by [`save_atomic`] (an MSO report, or the rows of another
+/// experiment).
+pub fn load<T: DeserializeOwned>(path: &Path) -> Result<T, MsoError> {
     let text = std::fs::read_to_string(path).map_err(|source| MsoError::Io {
         path: path.to_path_buf(),
         source,
@@ -18,12 +22,12 @@ pub fn load(path: &Path) -> Result<MsoReport, MsoError> {
 
 /// Writes `report` as pretty JSON to `path`: the file holds either its old content or the
 /// whole new report, never a part.
-pub fn save_atomic(path: &Path, report: &MsoReport) -> Result<(), MsoError> {
+pub fn save_atomic<T: Serialize>(path: &Path, report: &T) -> Result<(), MsoError> {
     let io = |source| MsoError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let text = serde_json::to_string_pretty(report).expect("an MSO report encodes as JSON");
+    let text = serde_json::to_string_pretty(report).expect("results encode as JSON");
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

@@ -3,7 +3,7 @@
 //! contradictions.
 
 use super::search::MIN_BUDGET;
-use super::{MsoReport, TaskMso};
+use super::{LoanStats, MsoReport, TaskMso};
 use std::fmt::Write;
 
 /// The paper's stated average MSO over its workloads (section 10: "on an average we can
@@ -165,6 +165,7 @@ pub fn markdown(report: &MsoReport) -> String {
         let _ = writeln!(s, "\n### Harness tasks (not in any average)\n");
         task_rows(&mut s, &harness, false);
     }
+    loan_rows(&mut s, &programs);
     let odd: Vec<&TaskMso> = report
         .tasks
         .iter()
@@ -193,6 +194,57 @@ pub fn markdown(report: &MsoReport) -> String {
         }
     }
     s
+}
+
+/// The section 10 "additional statistics" from each program task's recorded run at its
+/// smallest budget: frames moved, pages, multi-page moves, pages whose return left a hole.
+fn loan_rows(s: &mut String, tasks: &[&TaskMso]) {
+    let with: Vec<(&TaskMso, &LoanStats)> = tasks
+        .iter()
+        .filter_map(|t| t.loans.as_ref().map(|l| (*t, l)))
+        .collect();
+    if with.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n### Loans at each task's smallest budget (section 10, \"Additional statistics\")\n\n\
+         | Workload | Task | Frames moved | Pages lent | Multi-page moves | Pages leaving a hole \
+         | Holes reused | Most pages lent at once | Lenders |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    let (mut pages, mut holes, mut loans, mut multi) = (0u64, 0u64, 0u64, 0u64);
+    for (t, l) in &with {
+        let multi_pct = (l.loans > 0).then(|| l.multi_page_loans as f64 * 100.0 / l.loans as f64);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
+            t.workload,
+            t.task,
+            l.loans,
+            l.pages,
+            l.multi_page_loans,
+            pct(multi_pct),
+            l.hole_pages,
+            pct(l.hole_percent()),
+            l.hole_reuses,
+            l.peak_pages,
+            l.pairs
+        );
+        pages += l.pages;
+        holes += l.hole_pages;
+        loans += l.loans;
+        multi += l.multi_page_loans;
+    }
+    let all_multi = (loans > 0).then(|| multi as f64 * 100.0 / loans as f64);
+    let all_holes = (pages > 0).then(|| holes as f64 * 100.0 / pages as f64);
+    let _ = writeln!(
+        s,
+        "| **all** | | {loans} | {pages} | {multi} ({}) | {holes} ({}) | | | |\n\
+         | *paper* | | | | | < 5 % (telecomm 0) | | | |",
+        pct(all_multi),
+        pct(all_holes)
+    );
 }
 
 /// `N passed, M failed` over every task (harness tasks included): a task passes when its

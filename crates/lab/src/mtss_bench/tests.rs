@@ -147,7 +147,7 @@ fn the_json_round_trips_through_an_atomic_save() {
         tasks: vec![searched("sha", 1024, 512, 600)],
     };
     save_atomic(&path, &report).unwrap();
-    assert_eq!(load(&path).unwrap(), report);
+    assert_eq!(load::<MsoReport>(&path).unwrap(), report);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 

@@ -26,7 +26,7 @@ pub(super) fn machine_depths(m: &Manifest, root: &Path, tc: &Toolchain) -> Resul
         .context("computing the toolchain libraries' stack depths")?;
     let k = &m.kernel;
     let library = tc
-        .kernel_library(root, k.stack, k.target, k.pool_kib)
+        .kernel_library(root, k)
         .context("building the kernel library")?;
     let units = load_path(&library)?;
     let kernel = machine::analyze(&units, &toolchain)
