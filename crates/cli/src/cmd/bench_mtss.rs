@@ -4,7 +4,7 @@
 use crate::cmd::bench_mtss_sweeps::{self as sweeps_cli, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{bail, Result};
-use cactus_lab::mtss_bench::{self, MsoOptions, Progress};
+use cactus_lab::mtss_bench::{self, MsoOptions};
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -88,18 +88,7 @@ fn mso(args: SweepArgs) -> Result<ExitCode> {
         .map(|m| cactus_firmware::Manifest::load(m).map(|m| m.tasks.len()))
         .sum::<Result<usize, _>>()?;
     let bar = sweeps_cli::bar(tasks as u64, "tasks")?;
-    let progress = |p: Progress| match p {
-        Progress::Probe {
-            task,
-            workload,
-            probe,
-        } => bar.set_message(format!(
-            "{workload} {task} {} B {}",
-            probe.budget,
-            if probe.passed { "pass" } else { "fail" }
-        )),
-        Progress::TaskDone(_) => bar.inc(1),
-    };
+    let progress = sweeps_cli::mso_progress(&bar);
     let options = MsoOptions {
         manifests,
         reserves: toolchain_reserves()?,

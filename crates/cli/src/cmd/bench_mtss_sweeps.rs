@@ -172,6 +172,22 @@ pub(crate) fn bar(len: u64, unit: &str) -> Result<ProgressBar> {
     Ok(bar)
 }
 
+/// The MSO searches' progress on `bar`: the last probe as its message, a tick per task.
+pub(crate) fn mso_progress(bar: &ProgressBar) -> impl Fn(Progress) + Sync + '_ {
+    move |p: Progress| match p {
+        Progress::Probe {
+            task,
+            workload,
+            probe,
+        } => bar.set_message(format!(
+            "{workload} {task} {} B {}",
+            probe.budget,
+            if probe.passed { "pass" } else { "fail" }
+        )),
+        Progress::TaskDone(_) => bar.inc(1),
+    }
+}
+
 /// Prints `table`, and writes it under the generating command, the run time (then `note`),
 /// `reading` and the table to `--markdown`.
 pub(crate) fn finish(
@@ -293,18 +309,7 @@ pub fn pages(mut args: SweepArgs) -> Result<ExitCode> {
         .map(|m| cactus_firmware::Manifest::load(m).map(|m| m.tasks.len()))
         .sum::<Result<usize, _>>()?;
     let bar = bar((tasks * o.pages.len()) as u64, "task searches")?;
-    let progress = |p: Progress| match p {
-        Progress::Probe {
-            task,
-            workload,
-            probe,
-        } => bar.set_message(format!(
-            "{workload} {task} {} B {}",
-            probe.budget,
-            if probe.passed { "pass" } else { "fail" }
-        )),
-        Progress::TaskDone(_) => bar.inc(1),
-    };
+    let progress = mso_progress(&bar);
     let reports = sweeps::pages(&o, resume(&args)?, &progress)?;
     bar.finish_and_clear();
     finish(
