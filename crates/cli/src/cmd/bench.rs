@@ -4,7 +4,7 @@
 
 use crate::cmd::profile_arg::resolve_profile;
 use crate::cmd::workloads::{run_all, selected, workloads_dir, SizeArg};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use cactus_lab::kernel_bench::{run_kernel_bench, KernelBenchOptions};
 use cactus_lab::sim_speed::{run_sim_speed, SpeedOptions};
 use cactus_lab::workload_bench::{self, BenchRow};
@@ -116,14 +116,6 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
     }
 }
 
-/// The command line as typed, with `cactus` as the program name (for report headers).
-fn command_line() -> String {
-    std::iter::once("cactus".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Exit code 0 if every goal passes, 1 if any is missed (the report is written either way).
 fn kernel(args: KernelArgs) -> Result<ExitCode> {
     let options = KernelBenchOptions {
@@ -138,7 +130,7 @@ fn kernel(args: KernelArgs) -> Result<ExitCode> {
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.markdown {
-        std::fs::write(path, report.markdown(&command_line()))
+        std::fs::write(path, report.markdown(&crate::cmd::outputs::command_line()))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(if report.all_pass() {
@@ -157,10 +149,7 @@ fn sim_speed(args: SimSpeedArgs) -> Result<ExitCode> {
     };
     let report = run_sim_speed(&options, &|what| eprintln!("measuring {what}..."))?;
     println!("{}", report.table());
-    let command = std::iter::once("cactus".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = crate::cmd::outputs::command_line();
     if let Some(path) = &args.json {
         let text = report.json().context("serialising the report")?;
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
@@ -180,16 +169,7 @@ fn sim_speed(args: SimSpeedArgs) -> Result<ExitCode> {
 /// Exit code 0 if every run exited with 0, 1 otherwise (the files are written either way).
 fn workloads(args: WorkloadsArgs) -> Result<ExitCode> {
     // Check the output directories before the runs, so a typo fails fast.
-    for path in args.markdown.iter().chain(&args.json) {
-        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(parent) = parent.filter(|p| !p.is_dir()) {
-            bail!(
-                "cannot write {}: no directory {}",
-                path.display(),
-                parent.display()
-            );
-        }
-    }
+    crate::cmd::outputs::check_output_dirs(args.markdown.iter().chain(&args.json))?;
     let dir = workloads_dir(args.dir)?;
     let entries = selected(&dir, args.filter.as_deref(), args.size.class())?;
     let runs = run_all(&dir, &entries, args.jobs)?;
@@ -202,7 +182,11 @@ fn workloads(args: WorkloadsArgs) -> Result<ExitCode> {
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.markdown {
-        let text = workload_bench::report(&command_line(), &args.size.name(), &rows);
+        let text = workload_bench::report(
+            &crate::cmd::outputs::command_line(),
+            &args.size.name(),
+            &rows,
+        );
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     println!("{summary}");

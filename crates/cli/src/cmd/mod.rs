@@ -10,6 +10,7 @@ pub mod build;
 pub mod cc;
 pub mod difftest;
 pub mod fuzz;
+pub mod outputs;
 mod profile_arg;
 pub mod reserves;
 pub mod run;

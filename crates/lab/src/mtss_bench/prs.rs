@@ -8,7 +8,7 @@
 //! resumed JSON; a workload that fails even unshrunk is a failure with its reason.
 
 use super::run::{ProbeSetup, Variant};
-use super::{baseline, LoanStats, HARNESS_TASKS};
+use super::{Baseline, LoanStats, HARNESS_TASKS};
 use cactus_firmware::shrink_budget;
 use serde::{Deserialize, Serialize};
 
@@ -197,8 +197,8 @@ pub fn search(
 }
 
 /// A fresh row for the workload at `manifest`, with the program tasks' summed high water of
-/// its baseline run (errors are recorded in the row).
-pub fn start_row(manifest: &str, setup: &ProbeSetup) -> WorkloadPrs {
+/// its baseline run `base`.
+pub fn start_row(manifest: &str, setup: &ProbeSetup, base: &Baseline) -> WorkloadPrs {
     let mut row = WorkloadPrs {
         workload: setup.manifest.name.clone(),
         manifest: manifest.to_string(),
@@ -212,20 +212,14 @@ pub fn start_row(manifest: &str, setup: &ProbeSetup) -> WorkloadPrs {
         error: None,
         complete: false,
     };
-    match baseline(std::path::Path::new(manifest)) {
-        Ok(base) => {
-            let hw: Option<u32> = setup
-                .manifest
-                .tasks
-                .iter()
-                .zip(&base.high_water)
-                .filter(|(t, _)| !HARNESS_TASKS.contains(&t.name.as_str()))
-                .map(|(_, h)| *h)
-                .sum();
-            row.high_water_total = hw;
-        }
-        Err(e) => row.error = Some(e),
-    }
+    row.high_water_total = setup
+        .manifest
+        .tasks
+        .iter()
+        .zip(&base.high_water)
+        .filter(|(t, _)| !HARNESS_TASKS.contains(&t.name.as_str()))
+        .map(|(_, h)| *h)
+        .sum();
     row
 }
 

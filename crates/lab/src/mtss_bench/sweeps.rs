@@ -6,7 +6,7 @@
 use super::prs::{self, ShrinkProbe, WorkloadPrs};
 use super::run::ProbeSetup;
 use super::wcet::{self, WcetRow};
-use super::{baseline, save_atomic, MsoError, MsoOptions, MsoReport, Progress};
+use super::{baseline, save_atomic, Baseline, MsoError, MsoOptions, MsoReport, Progress};
 use super::{CYCLE_FACTOR, MIN_CYCLE_LIMIT};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -75,18 +75,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The probe setup of `manifest` at `page`, with a cycle limit of `factor` times its baseline
-/// run (at least [`MIN_CYCLE_LIMIT`]).
+/// The baseline run of `manifest` and its probe setup at `page`, with a cycle limit of
+/// `factor` times the baseline's cycles (at least [`MIN_CYCLE_LIMIT`]).
 fn setup(
     o: &SweepOptions,
     manifest: &str,
     page: Option<u32>,
     factor: u64,
-) -> Result<ProbeSetup, String> {
+) -> Result<(ProbeSetup, Baseline), String> {
     let path = Path::new(manifest);
     let base = baseline(path)?;
     let max = (base.cycles * factor).max(MIN_CYCLE_LIMIT);
-    ProbeSetup::new(path, &o.reserves, o.out_root.clone(), max, page)
+    let setup = ProbeSetup::new(path, &o.reserves, o.out_root.clone(), max, page)?;
+    Ok((setup, base))
 }
 
 fn shown(p: &Path) -> String {
@@ -131,7 +132,7 @@ pub fn prs(
         })
         .collect();
     let work = |row: WorkloadPrs| -> WorkloadPrs {
-        let setup = match setup(o, &row.manifest, page, CYCLE_FACTOR) {
+        let (setup, base) = match setup(o, &row.manifest, page, CYCLE_FACTOR) {
             Ok(s) => s,
             Err(e) => {
                 return WorkloadPrs {
@@ -141,7 +142,7 @@ pub fn prs(
                 }
             }
         };
-        let mut fresh = prs::start_row(&row.manifest, &setup);
+        let mut fresh = prs::start_row(&row.manifest, &setup, &base);
         fresh.probes = row.probes;
         let name = fresh.workload.clone();
         prs::search(fresh, &setup, &|p| probe_done(&name, p))
@@ -189,12 +190,12 @@ pub fn wcet(
         let page = Some(row.page_bytes);
         // Every call may move a frame: allow far more cycles than a normal run.
         match setup(o, &row.manifest, page, WCET_CYCLE_FACTOR) {
-            Ok(s) => {
+            Ok((s, base)) => {
                 let row = WcetRow {
                     workload: s.manifest.name.clone(),
                     ..row
                 };
-                wcet::measure(row, &s)
+                wcet::measure(row, &s, &base)
             }
             Err(e) => WcetRow {
                 error: Some(e),

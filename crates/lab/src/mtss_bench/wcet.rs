@@ -16,9 +16,8 @@
 use super::prs::{largest_passing, shrunk_budgets, MAX_SHRINK};
 use super::run::{ProbeSetup, Variant};
 use super::search::MIN_BUDGET;
-use super::{baseline, HARNESS_TASKS};
+use super::{Baseline, HARNESS_TASKS};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// The paper's average worst-case overhead over its workloads (section 10: "The average
 /// WCET overhead ... is 37.5%").
@@ -88,16 +87,9 @@ pub fn floor_budgets(setup: &ProbeSetup) -> Vec<u32> {
         .collect()
 }
 
-/// Makes the three runs of `row` (its workload at its page size). Errors land in the row.
-pub fn measure(mut row: WcetRow, setup: &ProbeSetup) -> WcetRow {
-    let base = match baseline(Path::new(&row.manifest)) {
-        Ok(b) => b,
-        Err(e) => {
-            row.error = Some(e);
-            row.complete = true;
-            return row;
-        }
-    };
+/// Makes the two `mtss` runs of `row` (its workload at its page size) beside `base`, the
+/// unmodified workload's run. Errors land in the row.
+pub fn measure(mut row: WcetRow, setup: &ProbeSetup, base: &Baseline) -> WcetRow {
     row.base_cycles = Some(base.cycles);
     let common = setup.run_variant(&Variant {
         budgets: setup.budgets(),
