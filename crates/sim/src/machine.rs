@@ -155,7 +155,7 @@ impl Machine {
     pub(crate) fn ctx_now(&self, pc: u32) -> Ctx {
         Ctx {
             cycle: self.hart.cycle,
-            mcycle: self.hart.cycle.wrapping_add(self.hart.mcycle_off),
+            mcycle: self.hart.mcycle.value(self.hart.cycle),
             instret: self.hart.instret,
             pc,
             in_trap: self.hart.in_trap,

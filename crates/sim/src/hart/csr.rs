@@ -1,12 +1,14 @@
 //! Zicsr: the CSRs the hart implements, their access rules and WARL behaviour. QEMU 7.2's
 //! `virt` hart is the reference: where it differs from a minimal M+U hart in ways a program
 //! can observe, we follow QEMU (documented in docs/simulator-design.md): `mepc` keeps bit 0 as
-//! written, `mcountinhibit` stores every bit, `menvcfg` keeps bits 0x f1, and U-mode counter
+//! written, `mcountinhibit` stores every bit (CY and IR stop `mcycle` and `minstret`, see
+//! `counter.rs`), `menvcfg` keeps bits 0x f1, and U-mode counter
 //! reads need the bit in both `mcounteren` and `scounteren` (QEMU has S-mode; `scounteren` is
 //! provided as plain storage for that purpose). Unknown CSRs, writes to read-only CSRs and
 //! U-mode access to M-mode CSRs raise illegal instruction. PMP registers are storage only (no
 //! checks are made).
 
+use crate::hart::counter::Half;
 use crate::hart::{
     Hart, Mode, MIP_MEIP, MIP_MSIP, MIP_MTIP, MSTATUS_MIE, MSTATUS_MPIE, MSTATUS_MPP, MSTATUS_MPRV,
     MSTATUS_TW,
@@ -15,6 +17,10 @@ use crate::machine::Machine;
 
 /// misa: MXL=1 (32-bit), extensions A, C, I, M, U.
 pub const MISA: u32 = 0x4000_0000 | 1 | (1 << 2) | (1 << 8) | (1 << 12) | (1 << 20);
+
+/// `mcountinhibit` bits with an effect: CY stops `mcycle`, IR stops `minstret`.
+const COUNTINHIBIT_CY: u32 = 1;
+const COUNTINHIBIT_IR: u32 = 1 << 2;
 
 const MSTATUS_WRITABLE: u32 = MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_TW;
 
@@ -32,11 +38,11 @@ impl Machine {
     }
 
     fn mcycle(&self) -> u64 {
-        self.hart.cycle.wrapping_add(self.hart.mcycle_off)
+        self.hart.mcycle.value(self.hart.cycle)
     }
 
     fn minstret(&self) -> u64 {
-        self.hart.instret.wrapping_add(self.hart.minstret_off)
+        self.hart.minstret.value(self.hart.instret)
     }
 
     /// Reads CSR `num` without side effects (no privilege check). None if not implemented.
@@ -112,7 +118,15 @@ impl Machine {
             0x106 => h.scounteren = v,
             0x306 => h.mcounteren = v,
             0x30A => h.menvcfg = v & 0xF1,
-            0x320 => h.mcountinhibit = v,
+            0x320 => {
+                h.mcountinhibit = v;
+                let cycle_after = h.cycle.wrapping_add(csr_cost);
+                h.mcycle
+                    .set_inhibited(v & COUNTINHIBIT_CY != 0, cycle_after);
+                let instret_after = h.instret + 1;
+                h.minstret
+                    .set_inhibited(v & COUNTINHIBIT_IR != 0, instret_after);
+            }
             0x340 => h.mscratch = v,
             0x341 => h.mepc = v,
             0x342 => h.mcause = v,
@@ -120,24 +134,15 @@ impl Machine {
             0x3A0..=0x3A3 => h.pmpcfg[usize::from(num - 0x3A0)] = v,
             0x3B0..=0x3BF => h.pmpaddr[usize::from(num - 0x3B0)] = v,
             0xB00 | 0xB80 => {
-                let after = h.cycle.wrapping_add(csr_cost);
-                let cur = after.wrapping_add(h.mcycle_off);
-                let new = if num == 0xB00 {
-                    (cur & !0xFFFF_FFFF) | u64::from(v)
-                } else {
-                    (cur & 0xFFFF_FFFF) | (u64::from(v) << 32)
-                };
-                h.mcycle_off = new.wrapping_sub(after);
+                let half = if num == 0xB00 { Half::Low } else { Half::High };
+                let before = h.cycle;
+                h.mcycle
+                    .write(half, v, before, before.wrapping_add(csr_cost));
             }
             0xB02 | 0xB82 => {
-                let after = h.instret + 1;
-                let cur = after.wrapping_add(h.minstret_off);
-                let new = if num == 0xB02 {
-                    (cur & !0xFFFF_FFFF) | u64::from(v)
-                } else {
-                    (cur & 0xFFFF_FFFF) | (u64::from(v) << 32)
-                };
-                h.minstret_off = new.wrapping_sub(after);
+                let half = if num == 0xB02 { Half::Low } else { Half::High };
+                let before = h.instret;
+                h.minstret.write(half, v, before, before + 1);
             }
             // misa, mstatush, menvcfgh, mip, hpm counters/events: writes ignored (WARL).
             _ => {}

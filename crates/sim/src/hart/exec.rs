@@ -110,7 +110,7 @@ pub(crate) fn run_blocks(
     let store_lim = bus.mem.store_lim;
     let mis = bus.mis_mask;
     let in_trap = hart.in_trap;
-    let mcycle_off = hart.mcycle_off;
+    let mcycle = hart.mcycle;
     let next_event = bounds.next_event;
     let chain_until = bounds.chain_until;
     // Whole-block counters live in locals and are written back on every exit.
@@ -153,7 +153,7 @@ pub(crate) fn run_blocks(
                     .wrapping_add(extra);
                 Ctx {
                     cycle,
-                    mcycle: cycle.wrapping_add(mcycle_off),
+                    mcycle: mcycle.value(cycle),
                     instret: instret + $i as u64,
                     pc: $ins.pc,
                     in_trap,

@@ -5,12 +5,14 @@
 pub(crate) mod amo;
 pub(crate) mod block;
 pub(crate) mod codemap;
+pub(crate) mod counter;
 pub(crate) mod csr;
 pub(crate) mod exec;
 pub(crate) mod hot;
 pub(crate) mod system;
 pub(crate) mod trap;
 
+use counter::Counter;
 use serde::Serialize;
 
 /// Privilege mode of the hart.
@@ -68,10 +70,10 @@ pub(crate) struct Hart {
     pub(crate) cycle: u64,
     /// Instructions retired so far.
     pub(crate) instret: u64,
-    /// `mcycle` = cycle + this (guest writes move it).
-    pub(crate) mcycle_off: u64,
-    /// `minstret` = instret + this.
-    pub(crate) minstret_off: u64,
+    /// `mcycle` on top of `cycle` (guest writes and `mcountinhibit.CY`).
+    pub(crate) mcycle: Counter,
+    /// `minstret` on top of `instret` (guest writes and `mcountinhibit.IR`).
+    pub(crate) minstret: Counter,
     /// Between trap entry and `mret` (for the oracle).
     pub(crate) in_trap: bool,
     /// Set by trap entry, cleared when an instruction retires: an exception now is a double
@@ -101,8 +103,8 @@ impl Hart {
             pmpaddr: [0; 16],
             cycle: 0,
             instret: 0,
-            mcycle_off: 0,
-            minstret_off: 0,
+            mcycle: Counter::default(),
+            minstret: Counter::default(),
             in_trap: false,
             just_trapped: false,
         }
