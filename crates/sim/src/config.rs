@@ -18,8 +18,9 @@ pub struct MachineConfig {
     pub profile: Profile,
     /// Oracle behaviour (default Record).
     pub oracle: OracleMode,
-    /// Stop with [`crate::RunOutcome::CycleLimit`] once this many cycles have elapsed
-    /// (checked at block boundaries, so the run may overshoot by one block). None = unlimited.
+    /// Stop with [`crate::RunOutcome::CycleLimit`] before the first instruction that would
+    /// start at or after this cycle (so a run overshoots by less than one instruction's
+    /// cycles; `wfi` may end it at the limit). None = unlimited.
     pub max_cycles: Option<u64>,
     /// Keep the event list (for `--trace`); statistics are always kept.
     pub record_events: bool,

@@ -2,7 +2,9 @@
 //! (see /work/notes/sim-api.md). The run loop looks up (or predecodes) the block at pc, runs
 //! its body in the hot loop, adds the block's static cycles and counts once, runs the block's
 //! terminator if any, and checks interrupts and the cycle limit only when the cycle counter
-//! passes the precomputed next-event cycle.
+//! reaches the precomputed next-event cycle; a body that the next event falls inside runs
+//! only up to the first instruction that starts at or after it, so an interrupt is taken
+//! before that instruction (docs/simulator-design.md, "Interrupt timing").
 
 use crate::bus::{Bus, Ctx, Pending};
 use crate::config::{MachineConfig, OracleMode};
@@ -66,6 +68,8 @@ pub struct Machine {
     pub(crate) mode_stats: [ModeStats; 2],
     pub(crate) mode_since: (u64, u64),
     pub(crate) sleep_cycles: u64,
+    /// Histogram of timer interrupt latencies (cycles from MTIP set to trap entry -> count).
+    pub(crate) timer_latency: BTreeMap<u64, u64>,
     pub(crate) elf: Option<ElfInfo>,
 }
 
@@ -127,6 +131,7 @@ impl Machine {
             mode_stats: [ModeStats::default(); 2],
             mode_since: (0, 0),
             sleep_cycles: 0,
+            timer_latency: BTreeMap::new(),
             elf: None,
         }
     }
@@ -183,8 +188,8 @@ impl Machine {
     /// retired with nothing ended (a trap or interrupt entry, which retires nothing, counts
     /// as one), so that a caller can poll between slices. Honours breakpoints like `run`
     /// (not at the pc it resumes at) and the cycle limit. Consecutive slices execute exactly
-    /// what one `run` does, except that interrupts are taken at block boundaries and the end
-    /// of a slice is one: in slices an interrupt may arrive up to one block earlier.
+    /// what one `run` does: interrupts are taken before the instruction the cycle model
+    /// says, wherever the slices end.
     pub fn run_for(&mut self, max_instructions: u64) -> Option<RunOutcome> {
         let outcome = self.run_budget(max_instructions);
         self.bus.uart.flush();
@@ -243,9 +248,10 @@ impl Machine {
             let pc = self.hart.pc;
             return self.take_trap(cause, 0, pc);
         }
+        // Events were just checked: nothing may stop this one instruction.
         let out = self.exec_block(&Bounds {
             limit: 1,
-            next_event: self.next_event,
+            next_event: u64::MAX,
             chain_until: 0,
         });
         self.next_event = 0;
@@ -289,7 +295,9 @@ impl Machine {
             } => {
                 self.account(id, n, extra);
                 let block = &self.cache.blocks[id as usize];
-                let term = (!stopped && n == block.body && block.has_term && limit > n)
+                // The terminator runs unless the next event is due before it starts.
+                let due = self.hart.cycle >= bounds.next_event;
+                let term = (!stopped && n == block.body && block.has_term && limit > n && !due)
                     .then(|| (self.cache.insts[(block.start + n) as usize], block.end_pc));
                 // NOTE: after_stop may flush the cache; `block` is not used past this point.
                 if let Some(o) = self.after_stop() {

@@ -6,6 +6,7 @@ use crate::error::MemError;
 use crate::events::Event;
 use crate::loader::ElfInfo;
 use crate::machine::Machine;
+use std::collections::BTreeMap;
 
 impl Machine {
     /// Breakpoints: `run` returns [`crate::RunOutcome::Breakpoint`] before executing an instruction
@@ -84,7 +85,14 @@ impl Machine {
         self.bus.uart.take_output()
     }
 
-    /// Events recorded so far (empty unless `record_events`).
+    /// Timer interrupt latencies so far: cycles from the moment MTIP became set (`mtime`
+    /// reached `mtimecmp`, or a CLINT write made it pending) to the trap entry, as a histogram
+    /// (latency -> count). Includes time the interrupt was masked.
+    pub fn timer_interrupt_latency(&self) -> &BTreeMap<u64, u64> {
+        &self.timer_latency
+    }
+
+    /// Events recorded so far (empty unless `MachineConfig::record_events`).
     pub fn events(&self) -> &[Event] {
         &self.bus.events
     }

@@ -15,6 +15,8 @@ pub(crate) struct Clint {
     pub(crate) msip: bool,
     pub(crate) mtimecmp: u64,
     offset: u64,
+    /// Cycle of the last write to `mtimecmp` or `mtime` (for interrupt latency).
+    armed_at: u64,
     clock_hz: u64,
     timebase_hz: u64,
 }
@@ -26,6 +28,7 @@ impl Clint {
             msip: false,
             mtimecmp: 0,
             offset: 0,
+            armed_at: 0,
             clock_hz,
             timebase_hz,
         }
@@ -56,6 +59,16 @@ impl Clint {
         u64::try_from(cycles).ok().map(|c| c.max(now))
     }
 
+    /// The cycle from which MTIP has been set without interruption by a CLINT write: the
+    /// deadline, or the last write to `mtimecmp`/`mtime` if that made it pending at once.
+    /// None if MTIP is not set at `now`.
+    pub(crate) fn pending_since(&self, now: u64) -> Option<u64> {
+        if !self.mtip(now) {
+            return None;
+        }
+        self.timer_deadline(0).map(|d| d.max(self.armed_at))
+    }
+
     /// Reads the 32-bit register at `off`; None if the access is not an aligned word.
     pub(crate) fn read(&self, off: u32, width: u32, cycle: u64) -> Option<u32> {
         if width != 4 || off & 3 != 0 {
@@ -75,6 +88,9 @@ impl Clint {
     pub(crate) fn write(&mut self, off: u32, width: u32, value: u32, cycle: u64) -> Option<()> {
         if width != 4 || off & 3 != 0 {
             return None;
+        }
+        if matches!(off, 0x4000 | 0x4004 | 0xBFF8 | 0xBFFC) {
+            self.armed_at = cycle;
         }
         match off {
             0 => self.msip = value & 1 != 0,

@@ -53,6 +53,10 @@ pub(crate) struct Block {
     pub(crate) has_term: bool,
     /// Static cycles of the body.
     pub(crate) cycles: u64,
+    /// Static cycles of the body before its last instruction (0 for an empty body): if the
+    /// next event is further away than this, no instruction of the body starts at or after
+    /// it and the whole body runs without looking.
+    pub(crate) last_pre: u32,
     /// pc after the body: the terminator's pc, or `end_pc`.
     pub(crate) fall_pc: u32,
     /// Times the whole body was executed.
@@ -231,6 +235,7 @@ impl BlockCache {
         let start = self.insts.len() as u32;
         let mut cur = pc;
         let mut pre = 0u32;
+        let mut last_pre = 0u32;
         let mut counts = [0u32; NUM_CLASSES];
         let mut body = 0u32;
         let mut has_term = false;
@@ -298,6 +303,7 @@ impl BlockCache {
                 term_len = len;
                 break;
             }
+            last_pre = pre;
             pre += static_cycles(i.op, &self.costs);
             counts[static_class(i.op) as usize] += 1;
             body += 1;
@@ -313,6 +319,7 @@ impl BlockCache {
             body,
             has_term,
             cycles: u64::from(pre),
+            last_pre,
             fall_pc: cur.wrapping_sub(term_len),
             execs: 0,
             fall: NONE,

@@ -71,11 +71,21 @@ fn rem(a: u32, b: u32) -> u32 {
 pub(crate) struct Bounds {
     /// At most this many body instructions of the first block run.
     pub(crate) limit: u32,
-    /// Chaining stops once the cycle counter reaches this (interrupts, cycle limit).
+    /// Execution stops before the first instruction that starts at or after this cycle
+    /// (interrupts, cycle limit): chaining stops at a block edge that reaches it, and a body
+    /// it falls inside runs only up to it.
     pub(crate) next_event: u64,
     /// Chaining stops once the instruction counter reaches this (bounded runs; 0 = never
     /// chain).
     pub(crate) chain_until: u64,
+}
+
+/// How many of the first `n` body instructions start less than `room` cycles after the
+/// body starts (`pres`: static start offsets).
+#[cold]
+#[inline(never)]
+fn split(pres: &[u32], n: usize, room: u64) -> usize {
+    n.min(pres.partition_point(|&p| u64::from(p) < room))
 }
 
 /// Index of `ins` within `body` (slow paths only: the hot loop iterates by reference).
@@ -136,8 +146,20 @@ pub(crate) fn run_blocks(
         let block_cycles = block.cycles;
         let body = &insts[block.start as usize..][..block.body as usize];
         let body_pres = &pres[block.start as usize..][..block.body as usize];
+        let last_pre = u64::from(block.last_pre);
         let n = block.body.min(limit) as usize;
         limit = u32::MAX;
+        let n = if cycle.wrapping_add(last_pre) >= next_event {
+            // The next event (a timer interrupt, the cycle limit) falls inside this body:
+            // run only the instructions that start before it, so that it is seen before the
+            // first one that starts at or after it (docs/simulator-design.md).
+            split(body_pres, n, next_event.saturating_sub(cycle))
+        } else {
+            n
+        };
+        // While the cycle counter stays below this, the next event cannot fall inside another
+        // run of this same body (self-loops).
+        let self_limit = next_event.saturating_sub(last_pre);
         // The block's own pc: a loop whose body is one block repeats without leaving the
         // inner loop below.
         let self_pc = body.first().map_or(fall_pc, |i| i.pc);
@@ -176,6 +198,23 @@ pub(crate) fn run_blocks(
                     cause: $cause,
                     tval: $tval,
                 };
+            }};
+        }
+        // After a slow path added `extra` cycles at instruction `$i`: if the next event now
+        // falls at or before the start of the body's last instruction, stop after this one;
+        // the run loop resumes at the next instruction and cuts the rest where it is due.
+        // (Cutting here instead would make `n` and the iterator mutable in the hot loop.)
+        macro_rules! late {
+            ($i:expr) => {{
+                let i: usize = $i;
+                if i + 1 < n
+                    && cycle
+                        .wrapping_add(extra)
+                        .wrapping_add(u64::from(body_pres[n - 1]))
+                        >= next_event
+                {
+                    stopped!(i);
+                }
             }};
         }
         macro_rules! stopped {
@@ -240,6 +279,7 @@ pub(crate) fn run_blocks(
                             match bus.load(addr, $w, &c) {
                                 Ok((v, delta)) => {
                                     extra = extra.wrapping_add(delta);
+                                    late!(k);
                                     v
                                 }
                                 Err((cause, tval)) => exception!(k, cause, tval),
@@ -274,6 +314,7 @@ pub(crate) fn run_blocks(
                                     if stop {
                                         stopped!(i);
                                     }
+                                    late!(i);
                                 }
                                 Err((cause, tval)) => exception!(i, cause, tval),
                             }
@@ -462,6 +503,7 @@ pub(crate) fn run_blocks(
                                 if stop {
                                     stopped!(i);
                                 }
+                                late!(i);
                             }
                             Err((cause, tval)) => exception!(i, cause, tval),
                         }
@@ -488,10 +530,14 @@ pub(crate) fn run_blocks(
             blocks[id as usize].execs += 1;
             cycle = cycle.wrapping_add(block_cycles).wrapping_add(extra);
             instret += body.len() as u64;
-            if cycle >= next_event || instret >= chain_until {
-                hart.pc = next;
-                write_back!();
-                return Exit::Continue;
+            if cycle >= self_limit || instret >= chain_until {
+                if cycle >= next_event || instret >= chain_until {
+                    hart.pc = next;
+                    write_back!();
+                    return Exit::Continue;
+                }
+                // The next event may fall inside the next body: the outer loop splits it.
+                break;
             }
             if next != self_pc {
                 break;

@@ -12,6 +12,9 @@ use crate::hart::{Mode, MIP_MEIP, MIP_MSIP, MIP_MTIP, MSTATUS_MIE, MSTATUS_MPIE,
 use crate::machine::{Machine, RunOutcome};
 use crate::report::{cause_name, FaultKind, FaultReport};
 
+/// mcause of the machine timer interrupt.
+const CAUSE_MTI: u32 = 0x8000_0007;
+
 impl Machine {
     /// Switches privilege mode, attributing the cycles and instructions since the last switch
     /// to the old mode.
@@ -78,6 +81,12 @@ impl Machine {
                     tval,
                     epc,
                 )));
+            }
+        }
+        if cause == CAUSE_MTI {
+            if let Some(since) = self.bus.clint.pending_since(self.hart.cycle) {
+                let latency = self.hart.cycle.saturating_sub(since);
+                *self.timer_latency.entry(latency).or_insert(0) += 1;
             }
         }
         let h = &mut self.hart;
@@ -166,7 +175,8 @@ impl Machine {
         self.next_event = ne;
     }
 
-    /// Block-boundary check: cycle limit, then interrupts. Returns an outcome if the run ends.
+    /// The run loop's check when the cycle counter reached `next_event`: cycle limit, then
+    /// interrupts. Returns an outcome if the run ends.
     pub(crate) fn check_events(&mut self) -> Option<RunOutcome> {
         if let Some(max) = self.max_cycles {
             if self.hart.cycle >= max {
