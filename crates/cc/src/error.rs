@@ -1,4 +1,7 @@
 //! Errors of the driver and the passes.
+//! An underlying error is part of the variant's message and deliberately not its `source()`
+//! (the field is `error`, not `source`), so that a chain printer such as anyhow's `{:#}` says
+//! the cause once.
 
 use thiserror::Error;
 
@@ -7,12 +10,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum CcError {
     /// The assembly GCC produced could not be parsed.
-    #[error("{origin}: {source}")]
+    #[error("{origin}: {error}")]
     Parse {
         /// The assembly file (or the C file it came from).
         origin: String,
         /// What the parser said.
-        source: cactus_asm::AsmError,
+        error: cactus_asm::AsmError,
     },
     /// A function cannot be instrumented safely (e.g. no dead scratch register for a check).
     #[error("{origin}: function `{function}`: {reason}")]
@@ -28,12 +31,12 @@ pub enum CcError {
     #[error("{0}")]
     Tool(String),
     /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The command line given to the driver is not usable.
     #[error("{0}")]

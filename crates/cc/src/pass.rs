@@ -44,9 +44,9 @@ pub fn instrument_units(
                 u.origin
             )));
         }
-        let file = AsmFile::parse(&u.text, &u.origin).map_err(|source| CcError::Parse {
+        let file = AsmFile::parse(&u.text, &u.origin).map_err(|error| CcError::Parse {
             origin: u.origin.clone(),
-            source,
+            error,
         })?;
         files.push(file);
     }

@@ -61,7 +61,7 @@ pub fn pass_options(m: &Manifest, opts: &CheckOptions) -> PassOptions {
 
 fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
     let path = path.to_path_buf();
-    move |source| BuildError::Io { what, path, source }
+    move |error| BuildError::Io { what, path, error }
 }
 
 /// Compiles, instruments and assembles every unit of `m` into `dir/obj`; returns the objects
@@ -112,9 +112,9 @@ pub(crate) fn build_objects(
         });
     }
     let (texts, report) = instrument_units(&units_in, &pass_options(m, opts), &opts.reserves)
-        .map_err(|source| BuildError::Instrument {
+        .map_err(|error| BuildError::Instrument {
             firmware: m.name.clone(),
-            source,
+            error,
         })?;
     write_report(dir, &report)?;
     let mut objects = Vec::new();
@@ -151,7 +151,7 @@ fn write_report(dir: &Path, report: &Report) -> Result<(), BuildError> {
     let text = serde_json::to_string_pretty(report).map_err(|e| BuildError::Io {
         what: "cannot encode",
         path: path.clone(),
-        source: std::io::Error::other(e),
+        error: std::io::Error::other(e),
     })?;
     std::fs::write(&path, text).map_err(io("cannot write", &path))
 }

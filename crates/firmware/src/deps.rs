@@ -56,7 +56,7 @@ pub fn dependencies(
         .output()
         .map_err(|e| BuildError::Tool {
             tool: tc.gcc(),
-            source: e,
+            error: e,
         })?;
     if !out.status.success() {
         let mut output = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -47,7 +47,7 @@ pub struct Built {
 
 fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
     let path = path.to_path_buf();
-    move |source| BuildError::Io { what, path, source }
+    move |error| BuildError::Io { what, path, error }
 }
 
 fn is_root(dir: &Path) -> bool {
@@ -242,7 +242,7 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
             return Err(BuildError::Io {
                 what: "cannot move the build into",
                 path: dir,
-                source: std::io::Error::other("rename failed"),
+                error: std::io::Error::other("rename failed"),
             });
         }
     }
@@ -310,7 +310,7 @@ fn build_into(
         let resized = linker::resize_ram(&text, kib).map_err(|problem| BuildError::Io {
             what: "cannot resize the RAM region of",
             path: script.clone(),
-            source: std::io::Error::other(problem),
+            error: std::io::Error::other(problem),
         })?;
         script = dir.join(linker::SCRIPT_NAME);
         std::fs::write(&script, resized).map_err(io("cannot write", &script))?;

@@ -1,6 +1,9 @@
 //! Typed errors of manifest parsing and firmware builds. Every manifest error names the file,
 //! the line (when known), the key path and the problem; every build error names the step and
 //! the file or tool involved, with the tool's own output.
+//! An underlying error is part of the variant's message and deliberately not its `source()`
+//! (the field is `error`, not `source`), so that a chain printer such as anyhow's `{:#}` says
+//! the cause once.
 
 use std::path::PathBuf;
 
@@ -8,12 +11,12 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
     /// The manifest file cannot be read.
-    #[error("cannot read manifest {}: {source}", path.display())]
+    #[error("cannot read manifest {}: {error}", path.display())]
     Io {
         /// The manifest path as given.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The manifest is malformed or fails validation.
     #[error("{file}{}: {}{problem}", line.map(|l| format!(":{l}")).unwrap_or_default(),
@@ -37,22 +40,22 @@ pub enum BuildError {
     #[error(transparent)]
     Manifest(#[from] ManifestError),
     /// A file or directory could not be read or written.
-    #[error("{what} {}: {source}", path.display())]
+    #[error("{what} {}: {error}", path.display())]
     Io {
         /// What was being done ("cannot write", ...).
         what: &'static str,
         /// The file or directory.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A tool (cross compiler, make) could not be started.
-    #[error("cannot run {tool}: {source} (the RISC-V cross toolchain comes from the Debian packages gcc-riscv64-unknown-elf and picolibc-riscv64-unknown-elf; run scripts/setup)")]
+    #[error("cannot run {tool}: {error} (the RISC-V cross toolchain comes from the Debian packages gcc-riscv64-unknown-elf and picolibc-riscv64-unknown-elf; run scripts/setup)")]
     Tool {
         /// The program name.
         tool: String,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The Cactus source tree (kernel/) was not found.
     #[error("cannot find the Cactus source tree (a directory with kernel/include/cactus/cactus.h) above {} or the current directory", from.display())]
@@ -85,11 +88,11 @@ pub enum BuildError {
         output: String,
     },
     /// The instrumentation passes of `cactus cc` refused the program.
-    #[error("instrumenting {firmware} failed: {source}")]
+    #[error("instrumenting {firmware} failed: {error}")]
     Instrument {
         /// The firmware's name.
         firmware: String,
         /// What the pass said (names the unit and function).
-        source: cactus_cc::CcError,
+        error: cactus_cc::CcError,
     },
 }

@@ -54,9 +54,9 @@ impl Default for Toolchain {
 
 /// Runs `cmd`, returning its output; a command that cannot start is a [`BuildError::Tool`].
 pub(crate) fn run(cmd: &mut Command, tool: &str) -> Result<Output, BuildError> {
-    cmd.output().map_err(|source| BuildError::Tool {
+    cmd.output().map_err(|error| BuildError::Tool {
         tool: tool.to_string(),
-        source,
+        error,
     })
 }
 
@@ -215,7 +215,7 @@ impl Toolchain {
         };
         let io = |what, path: &Path| {
             let path = path.to_path_buf();
-            move |source| BuildError::Io { what, path, source }
+            move |error| BuildError::Io { what, path, error }
         };
         std::fs::create_dir_all(&dir).map_err(io("cannot create", &dir))?;
         let name = format!("libcactus-{}-{}.a", strategy.name(), target.trace_backend());

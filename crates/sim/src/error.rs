@@ -1,4 +1,7 @@
 //! Typed errors of the simulator library: profiles, ELF loading and debug memory access.
+//! An underlying error is part of the variant's message and deliberately not its `source()`
+//! (the field is `error`, not `source`), so that a chain printer such as anyhow's `{:#}` says
+//! the cause once.
 
 use thiserror::Error;
 
@@ -6,12 +9,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum ProfileError {
     /// The file could not be read.
-    #[error("{path}: cannot read profile: {source}")]
+    #[error("{path}: cannot read profile: {error}")]
     Io {
         /// The path given.
         path: String,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// TOML syntax error, unknown key, or a value of the wrong type.
     #[error("{origin}{}: {}{message}", line.map(|l| format!(":{l}")).unwrap_or_default(), if key.is_empty() { String::new() } else { format!("key `{key}`: ") })]

@@ -200,9 +200,9 @@ impl Profile {
 
     /// Reads and parses a profile file.
     pub fn load(path: &Path) -> Result<Profile, ProfileError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| ProfileError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         Profile::from_toml(&text, &path.display().to_string())
     }

@@ -166,3 +166,25 @@ fn second_region_is_usable() {
     m.read_debug(0x2000_0000, &mut b).unwrap();
     assert_eq!(b, [1, 2, 3, 4]);
 }
+
+/// The message a chain printer (anyhow's `{:#}`, as the CLI uses) shows: each error in the
+/// `source()` chain, joined with ": ".
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s += &format!(": {c}");
+        cur = c.source();
+    }
+    s
+}
+
+#[test]
+fn an_io_error_is_said_once_with_the_path() {
+    let dir = std::env::temp_dir();
+    let e = Profile::load(&dir).unwrap_err();
+    let text = chain(&e);
+    assert!(text.contains(&dir.display().to_string()), "{text}");
+    let cause = std::fs::read_to_string(&dir).unwrap_err().to_string();
+    assert_eq!(text.matches(&cause).count(), 1, "{text}");
+}

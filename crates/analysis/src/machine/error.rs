@@ -1,6 +1,9 @@
 //! Errors of the machine-code analysis: unreadable or malformed inputs, bad annotations,
 //! toolchain queries that fail, caches that cannot be written. (A function without a bound
 //! is not an error: it is a [`super::MachineDepth::Unbounded`] with its reason.)
+//! An underlying error is part of the variant's message and deliberately not its `source()`
+//! (the field is `error`, not `source`), so that a chain printer such as anyhow's `{:#}` says
+//! the cause once.
 
 use std::path::PathBuf;
 
@@ -8,14 +11,14 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum MachineError {
     /// A file could not be read or written.
-    #[error("{what} {}: {source}", path.display())]
+    #[error("{what} {}: {error}", path.display())]
     Io {
         /// What was being done ("cannot read", ...).
         what: &'static str,
         /// The file.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// An input is not a RISC-V 32-bit ELF object, archive or executable, or is malformed.
     #[error("{origin}: {problem}")]

@@ -22,10 +22,10 @@ pub const ANNOTATION_SECTION: &str = ".cactus.stack_depth";
 
 /// Reads the file at `path` ([`load_bytes`]).
 pub fn load_path(path: &Path) -> Result<Vec<Unit>, MachineError> {
-    let bytes = std::fs::read(path).map_err(|source| MachineError::Io {
+    let bytes = std::fs::read(path).map_err(|error| MachineError::Io {
         what: "cannot read",
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     load_bytes(&bytes, &path.display().to_string())
 }

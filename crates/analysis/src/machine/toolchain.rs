@@ -164,10 +164,10 @@ const ANALYSER: u64 = fingerprint(&[
 fn key_of(archives: &[&Path]) -> Result<CacheKey, MachineError> {
     let mut out = Vec::new();
     for p in archives {
-        let meta = std::fs::metadata(p).map_err(|source| MachineError::Io {
+        let meta = std::fs::metadata(p).map_err(|error| MachineError::Io {
             what: "cannot stat",
             path: p.to_path_buf(),
-            source,
+            error,
         })?;
         let mtime = meta
             .modified()
@@ -204,10 +204,10 @@ pub fn archive_depths_cached(
     let depths = analyze(&units, &BTreeMap::new())?.depths;
     let io = |what, p: &Path| {
         let p = p.to_path_buf();
-        move |source| MachineError::Io {
+        move |error| MachineError::Io {
             what,
             path: p,
-            source,
+            error,
         }
     };
     std::fs::create_dir_all(cache_dir).map_err(io("cannot create", cache_dir))?;
@@ -215,7 +215,7 @@ pub fn archive_depths_cached(
     let text = serde_json::to_string_pretty(&file).map_err(|e| MachineError::Io {
         what: "cannot serialise",
         path: path.clone(),
-        source: std::io::Error::other(e),
+        error: std::io::Error::other(e),
     })?;
     let tmp = cache_dir.join(format!(".{CACHE_FILE}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, text).map_err(io("cannot write", &tmp))?;

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use tempfile::{NamedTempFile, TempPath};
 
 /// An I/O error about `path`.
-pub(super) fn io_error(path: &Path, source: std::io::Error) -> CcError {
+pub(super) fn io_error(path: &Path, error: std::io::Error) -> CcError {
     CcError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     }
 }
 

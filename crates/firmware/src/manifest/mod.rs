@@ -352,9 +352,9 @@ impl Manifest {
     /// Reads and validates the manifest at `path`; relative paths inside it are relative to
     /// its directory.
     pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| ManifestError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Manifest::parse(&text, path)
     }

@@ -492,3 +492,21 @@ fn shrinking_one_task_leaves_the_others() {
     );
     assert!("x=y".parse::<crate::manifest::Shrink>().is_err());
 }
+
+#[test]
+fn an_unreadable_manifest_names_the_path_and_the_cause_once() {
+    let dir = std::env::temp_dir();
+    let e = Manifest::load(&dir).unwrap_err();
+    // As a chain printer (anyhow's `{:#}`, the CLI's) shows it.
+    let mut text = e.to_string();
+    let mut cur = std::error::Error::source(&e);
+    while let Some(c) = cur {
+        text += &format!(": {c}");
+        cur = c.source();
+    }
+    let cause = std::fs::read_to_string(&dir).unwrap_err().to_string();
+    assert_eq!(
+        text,
+        format!("cannot read manifest {}: {cause}", dir.display())
+    );
+}
