@@ -316,4 +316,12 @@ fn build_into(
         std::fs::write(&script, resized).map_err(io("cannot write", &script))?;
     }
     tc.link(&objects, &[], &script, &m.cflags, &dir.join(elf_name))
+        .map_err(|e| match e {
+            BuildError::Link { ref output, .. } => {
+                let undefined = crate::manifest::undefined_symbols(output);
+                m.undefined_entry(&undefined)
+                    .map_or(e, BuildError::Manifest)
+            }
+            e => e,
+        })
 }

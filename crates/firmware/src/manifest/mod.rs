@@ -3,12 +3,14 @@
 //! (priorities in range, periods a whole number of ticks, sources that exist, ...).
 
 mod raw;
+mod symbols;
 mod task;
 mod validate;
 
 use crate::error::ManifestError;
 pub use cactus_cc::CheckMode;
 use std::path::{Path, PathBuf};
+pub use symbols::undefined_symbols;
 
 /// Kernel stack strategies a firmware can link against (one kernel library each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
