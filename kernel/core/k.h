@@ -9,9 +9,7 @@
 #include "readyq.h"
 #include "timerq.h"
 
-#ifndef CACTUS_MAX_TASKS
-#define CACTUS_MAX_TASKS 40
-#endif
+#include "limits.h"
 
 enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT };
 

@@ -5,8 +5,11 @@
 #define K_EXTENT_H
 
 #include <stdint.h>
+#include "../core/limits.h"
 
-#define EXTENT_MAX 48
+/* Free extents a pool can track. Each one but the last lies below an allocated block, so a
+ * stack pool (one block per task) needs at most CACTUS_MAX_TASKS + 1; never fewer than 48. */
+#define EXTENT_MAX (CACTUS_MAX_TASKS + 1 > 48 ? CACTUS_MAX_TASKS + 1 : 48)
 
 struct extent_pool {
     uint32_t n;

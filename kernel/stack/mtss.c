@@ -47,6 +47,7 @@ _Static_assert(CACTUS_STACK_POOL_SIZE % CACTUS_MTSS_PAGE == 0, "pool: whole page
 #define POOL_RED_ZONE ((64u + PAGE - 1) & ~(PAGE - 1)) /* never allocated, as in static */
 #define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus orphans */
 #define NO_REGION 0xFFu
+_Static_assert(NREGIONS < NO_REGION, "mtss keeps region indices in a byte: at most 127 tasks");
 #define FREE_SLOT (-1)
 #define ORPHAN (-2)
 #define SPARE (-3) /* the worst-case mode's artificial region */

@@ -91,7 +91,7 @@ pub(crate) fn build_objects(
         c_units.push((u.source, flags, false));
     }
     let (stack, target) = (m.kernel.stack, m.kernel.target);
-    let kernel = kernel_units(tc, root, stack, target, &m.kernel.variant_defines())?;
+    let kernel = kernel_units(tc, root, stack, target, &m.kernel_defines())?;
     let kernel_flags = kernel.first().map(|k| k.flags.clone()).unwrap_or_default();
     for k in kernel {
         c_units.push((k.source, k.flags, true));

@@ -151,10 +151,7 @@ fn cache_key(
     h.labelled("builder", builder_identity().as_bytes());
     // The kernel's sources are compiled (and instrumented) as part of every firmware.
     hash_dir(&mut h, &root.join("kernel"))?;
-    h.labelled(
-        "kernel-variant",
-        m.kernel.variant_defines().join(" ").as_bytes(),
-    );
+    h.labelled("kernel-variant", m.kernel_defines().join(" ").as_bytes());
     h.labelled("cactus-firmware", env!("CARGO_PKG_VERSION").as_bytes());
     h.labelled("compiler", tc.version()?.as_bytes());
     for flags in [ARCH_FLAGS, COMPILE_FLAGS, LINK_FLAGS] {

@@ -351,6 +351,16 @@ pub fn shrink_budget(budget: u32, percent: u32) -> u32 {
 }
 
 impl Manifest {
+    /// The `-D` options the kernel is compiled with inside this firmware: the variant's
+    /// ([`KernelOptions::variant_defines`]) and `CACTUS_MAX_TASKS`, the kernel's task slots
+    /// (TCBs and per-task strategy state), one per manifest task, so that RAM follows the
+    /// task count (the prebuilt kernel libraries keep the default of 40).
+    pub fn kernel_defines(&self) -> Vec<String> {
+        let mut d = self.kernel.variant_defines();
+        d.push(format!("-DCACTUS_MAX_TASKS={}", self.tasks.len()));
+        d
+    }
+
     /// Reads and validates the manifest at `path`; relative paths inside it are relative to
     /// its directory.
     pub fn load(path: &Path) -> Result<Manifest, ManifestError> {

@@ -510,3 +510,39 @@ fn an_unreadable_manifest_names_the_path_and_the_cause_once() {
         format!("cannot read manifest {}: {cause}", dir.display())
     );
 }
+
+fn tasks_text(n: usize, stack: &str) -> String {
+    let checks = if stack == "mtss" { "mtss" } else { "none" };
+    let mut t = format!(
+        "[firmware]\nname = \"many\"\n[kernel]\nstack = \"{stack}\"\nchecks = \"{checks}\"\n"
+    );
+    for i in 0..n {
+        t += &format!(
+            "[[task]]\nname = \"t{i}\"\nsources = [\"a.c\"]\nentry = \"f\"\npriority = 1\nstack = 128\n"
+        );
+    }
+    t
+}
+
+#[test]
+fn task_slots_follow_the_manifest_up_to_256() {
+    let f = Fixture::new();
+    let m = f.parse(&tasks_text(256, "static")).unwrap();
+    assert!(m
+        .kernel_defines()
+        .contains(&"-DCACTUS_MAX_TASKS=256".to_string()));
+    let e = f.parse(&tasks_text(257, "static")).unwrap_err().to_string();
+    assert!(
+        e.ends_with("`task`: 257 tasks; a firmware has at most 256"),
+        "{e}"
+    );
+    // 127 may fail for other reasons (mtss wants `checks = "mtss"`), not for the count.
+    if let Err(e) = f.parse(&tasks_text(127, "mtss")) {
+        assert!(!e.to_string().contains("at most"), "{e}");
+    }
+    let e = f.parse(&tasks_text(128, "mtss")).unwrap_err().to_string();
+    assert!(
+        e.contains("the mtss stack strategy takes at most 127"),
+        "{e}"
+    );
+}
