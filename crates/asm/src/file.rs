@@ -11,12 +11,13 @@ pub enum Item {
     /// A blank or comment-only line, kept verbatim.
     Verbatim(String),
     /// An assembler directive: `name` is its first word (`.section`, `.word`, ...), `text`
-    /// the directive exactly as written (without labels that preceded it on the line).
+    /// the directive as written, without its indentation and without labels that preceded
+    /// it on the line (printed back after a tab).
     /// Unknown directives are kept like any other.
     Directive {
         /// The directive's name, e.g. `.size`.
         name: String,
-        /// The directive's full text, printed back verbatim.
+        /// The directive's full text, printed back after a tab.
         text: String,
     },
     /// A label definition (`foo`, `.L3`, `1`), without the `:`.
@@ -74,14 +75,11 @@ impl AsmFile {
                 for l in labels {
                     push(Item::Label(l.to_string()));
                 }
-                let text = if rest.len() == trimmed.len() {
-                    raw
-                } else {
-                    rest
-                };
+                // Stored without the indentation (printed as one tab), so that parse -> print
+                // -> parse is the identity (a column-0 directive used to come back indented).
                 push(Item::Directive {
                     name: directive_name(rest).to_string(),
-                    text: text.to_string(),
+                    text: rest.to_string(),
                 });
                 continue;
             }
@@ -223,5 +221,27 @@ mod edit_tests {
             },
         );
         assert_eq!(f.to_string(), "\t.text\nf:\n\taddi sp,sp,-16\n\tret\n");
+    }
+}
+
+#[cfg(test)]
+mod identity_tests {
+    use super::*;
+
+    /// Found by `tests/fuzz.rs`: a directive at column 0 came back indented, so its text
+    /// changed on the second parse.
+    #[test]
+    fn a_column_zero_directive_survives_print_and_parse() {
+        for text in [
+            ".\n",
+            ".text\n",
+            "\t.word 1\n",
+            "x: .byte 2\n",
+            "  .align 2  \n",
+        ] {
+            let a = AsmFile::parse(text, "t.s").unwrap();
+            let b = AsmFile::parse(&a.to_string(), "t.s").unwrap();
+            assert!(a.items().eq(b.items()), "{text:?}: {a:?} vs {b:?}");
+        }
     }
 }
