@@ -5,9 +5,9 @@
 use crate::cmd::profile_arg::resolve_profile;
 use crate::cmd::workloads::{run_all, selected, workloads_dir, SizeArg};
 use anyhow::{Context, Result};
-use cactus_lab::kernel_bench::{run_kernel_bench, KernelBenchOptions};
-use cactus_lab::sim_speed::{run_sim_speed, SpeedOptions};
-use cactus_lab::workload_bench::{self, BenchRow};
+use cactus_bench::kernel::{run_kernel_bench, KernelBenchOptions};
+use cactus_bench::sim_speed::{run_sim_speed, SpeedOptions};
+use cactus_bench::workloads::bench::BenchRow;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -174,15 +174,15 @@ fn workloads(args: WorkloadsArgs) -> Result<ExitCode> {
     let entries = selected(&dir, args.filter.as_deref(), args.size.class())?;
     let runs = run_all(&dir, &entries, args.jobs)?;
     let rows: Vec<BenchRow> = runs.iter().map(BenchRow::of).collect();
-    let table = workload_bench::markdown(&rows);
-    let summary = workload_bench::summary(&rows);
+    let table = cactus_bench::workloads::bench::markdown(&rows);
+    let summary = cactus_bench::workloads::bench::summary(&rows);
     print!("{table}");
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&serde_json::json!({ "rows": rows }))?;
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.markdown {
-        let text = workload_bench::report(
+        let text = cactus_bench::workloads::bench::report(
             &crate::cmd::outputs::command_line(),
             &args.size.name(),
             &rows,

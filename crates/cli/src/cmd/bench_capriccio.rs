@@ -3,8 +3,8 @@
 
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{Context, Result};
-use cactus_lab::capriccio_bench::{self, CapriccioOptions, Run, Scheme};
-use cactus_lab::mtss_bench::MTSS_WORKLOADS;
+use cactus_bench::capriccio::{CapriccioOptions, Run, Scheme};
+use cactus_bench::mtss::MTSS_WORKLOADS;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,8 +84,8 @@ pub fn main(args: CapriccioArgs) -> Result<ExitCode> {
         ),
         Err(e) => eprintln!("cactus: {workload} {}: FAILED: {e}", scheme.name()),
     };
-    let report = capriccio_bench::run(&options, &progress)?;
-    let table = capriccio_bench::markdown(&report);
+    let report = cactus_bench::capriccio::run(&options, &progress)?;
+    let table = cactus_bench::capriccio::markdown(&report);
     print!("{table}");
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;
@@ -101,7 +101,7 @@ pub fn main(args: CapriccioArgs) -> Result<ExitCode> {
         );
         write_atomic(path, &text)?;
     }
-    println!("{}", capriccio_bench::summary(&report));
+    println!("{}", cactus_bench::capriccio::summary(&report));
     Ok(if report.workloads.iter().all(|w| w.passed()) {
         ExitCode::SUCCESS
     } else {

@@ -3,7 +3,7 @@
 
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{bail, Context, Result};
-use cactus_lab::checks_bench::{self, Variant};
+use cactus_bench::checks::Variant;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -93,7 +93,7 @@ pub fn main(args: ChecksArgs) -> Result<ExitCode> {
                 format!("--k-sweep: `{}` is not a list of byte counts", args.k_sweep)
             })?
     };
-    let mut variants = checks_bench::variants(&k_sweep);
+    let mut variants = cactus_bench::checks::variants(&k_sweep);
     if !args.variants.is_empty() {
         for name in &args.variants {
             if !variants.iter().any(|v| &v.name == name) {
@@ -108,10 +108,11 @@ pub fn main(args: ChecksArgs) -> Result<ExitCode> {
         bar.set_message(format!("{manifest} {}", v.name));
         bar.inc(1);
     };
-    let results =
-        checks_bench::run_all(&manifests, &variants, &reserves, None, args.jobs, &progress)?;
+    let results = cactus_bench::checks::run_all(
+        &manifests, &variants, &reserves, None, args.jobs, &progress,
+    )?;
     bar.finish_and_clear();
-    let table = checks_bench::markdown(&results, &k_sweep);
+    let table = cactus_bench::checks::markdown(&results, &k_sweep);
     print!("{table}");
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&results)?;
@@ -127,7 +128,7 @@ pub fn main(args: ChecksArgs) -> Result<ExitCode> {
         );
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let (passed, failed) = checks_bench::verdicts(&results);
+    let (passed, failed) = cactus_bench::checks::verdicts(&results);
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         ExitCode::SUCCESS

@@ -4,7 +4,7 @@
 use crate::cmd::bench_mtss_sweeps::{self as sweeps_cli, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{bail, Result};
-use cactus_lab::mtss_bench::{self, MsoOptions};
+use cactus_bench::mtss::MsoOptions;
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -82,7 +82,7 @@ fn mso(args: SweepArgs) -> Result<ExitCode> {
         bail!("--pages: mso takes one page size (`cactus bench mtss pages` sweeps several)");
     }
     let (root, manifests) = sweeps_cli::manifests(&args, None)?;
-    let resume = sweeps_cli::resume::<Option<mtss_bench::MsoReport>>(&args)?;
+    let resume = sweeps_cli::resume::<Option<cactus_bench::mtss::MsoReport>>(&args)?;
     let tasks: usize = manifests
         .iter()
         .map(|m| cactus_firmware::Manifest::load(m).map(|m| m.tasks.len()))
@@ -102,10 +102,10 @@ fn mso(args: SweepArgs) -> Result<ExitCode> {
         resume,
         page: args.pages.first().copied(),
     };
-    let report = mtss_bench::run(&options, &progress)?;
+    let report = cactus_bench::mtss::run(&options, &progress)?;
     bar.finish_and_clear();
     if let Some(path) = &args.json {
-        mtss_bench::save_atomic(path, &report)?;
+        cactus_bench::mtss::save_atomic(path, &report)?;
     }
     let page = format!(" (MTSS page {} bytes)", report.page_bytes);
     sweeps_cli::finish(
@@ -113,9 +113,9 @@ fn mso(args: SweepArgs) -> Result<ExitCode> {
         started,
         &page,
         READING,
-        &mtss_bench::markdown(&report),
+        &cactus_bench::mtss::markdown(&report),
     )?;
-    println!("{}", mtss_bench::summary(&report));
+    println!("{}", cactus_bench::mtss::summary(&report));
     Ok(if report.tasks.iter().all(|t| t.passed()) {
         ExitCode::SUCCESS
     } else {

@@ -4,7 +4,7 @@
 
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{anyhow, bail, Context, Result};
-use cactus_lab::mtss_bench::{self, sweeps, Progress};
+use cactus_bench::mtss::{sweeps, Progress};
 use clap::Args;
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
@@ -106,7 +106,8 @@ pub(crate) fn resolve_manifests(
         } else {
             root.clone()
         };
-        let all = mtss_bench::mtss_manifests(&base, size).map_err(|e| anyhow!("--size: {e}"))?;
+        let all =
+            cactus_bench::mtss::mtss_manifests(&base, size).map_err(|e| anyhow!("--size: {e}"))?;
         match default_one {
             Some(w) => all
                 .into_iter()
@@ -145,7 +146,7 @@ fn options(args: &SweepArgs, root: &Path, manifests: Vec<PathBuf>) -> Result<swe
 
 pub(crate) fn resume<T: serde::de::DeserializeOwned + Default>(args: &SweepArgs) -> Result<T> {
     Ok(match &args.resume {
-        Some(path) if path.exists() => mtss_bench::load(path)?,
+        Some(path) if path.exists() => cactus_bench::mtss::load(path)?,
         Some(path) => {
             eprintln!(
                 "cactus: {} does not exist yet: starting afresh",
@@ -232,7 +233,7 @@ pub fn prs(args: SweepArgs) -> Result<ExitCode> {
         started,
         "",
         PRS_READING,
-        &mtss_bench::prs_markdown(&rows),
+        &cactus_bench::mtss::prs_markdown(&rows),
     )?;
     let failed = rows.iter().filter(|r| r.error.is_some()).count();
     println!("{} passed, {failed} failed", rows.len() - failed);
@@ -268,7 +269,7 @@ pub fn wcet(args: SweepArgs) -> Result<ExitCode> {
         started,
         "",
         WCET_READING,
-        &mtss_bench::wcet_markdown(&rows, page),
+        &cactus_bench::mtss::wcet_markdown(&rows, page),
     )?;
     let failed = rows.iter().filter(|r| r.error.is_some()).count();
     println!("{} passed, {failed} failed", rows.len() - failed);
@@ -303,7 +304,7 @@ pub fn pages(mut args: SweepArgs) -> Result<ExitCode> {
         started,
         "",
         PAGES_READING,
-        &mtss_bench::pages_markdown(&reports),
+        &cactus_bench::mtss::pages_markdown(&reports),
     )?;
     let failed = reports
         .iter()

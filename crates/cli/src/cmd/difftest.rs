@@ -5,9 +5,9 @@
 //! ELF, QEMU or the RISC-V toolchain missing).
 
 use anyhow::{bail, Result};
-use cactus_lab::difftest::{difftest_elf, DiffOptions};
-use cactus_lab::random_difftest::{run_random, CaseOutcome, RandomOptions};
-use cactus_lab::randprog::GenConfig;
+use cactus_verify::difftest::{difftest_elf, DiffOptions};
+use cactus_verify::random_difftest::{run_random, CaseOutcome, RandomOptions};
+use cactus_verify::randprog::GenConfig;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;

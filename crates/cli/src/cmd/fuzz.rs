@@ -8,11 +8,11 @@
 mod replay;
 
 use anyhow::{bail, Context, Result};
-use cactus_lab::fuzz::batch::run_multitask;
-use cactus_lab::fuzz::case::{CaseOutcome, CaseStatus, FuzzOptions};
-use cactus_lab::fuzz::multitask::GroupOutcome;
-use cactus_lab::fuzz::variant::{parse_mode, variants, OptLevel};
-use cactus_lab::fuzz::{run_batch, BatchSummary};
+use cactus_verify::fuzz::batch::run_multitask;
+use cactus_verify::fuzz::case::{CaseOutcome, CaseStatus, FuzzOptions};
+use cactus_verify::fuzz::multitask::GroupOutcome;
+use cactus_verify::fuzz::variant::{parse_mode, variants, OptLevel};
+use cactus_verify::fuzz::{run_batch, BatchSummary};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
