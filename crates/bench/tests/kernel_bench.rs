@@ -43,7 +43,7 @@ fn kernel_bench_measures_every_path_and_keeps_the_goals_it_meets() {
     assert!(report.facts.tcb_bytes <= 160);
     assert_eq!(report.facts.preempted_task_stack_used, 0);
     assert!(report.minimal.code > 0 && report.library.code > 0);
-    let md = report.markdown("cactus bench kernel");
+    let md = report.tables();
     assert!(
         md.contains("| yield, instructions (task to task) |"),
         "{md}"

@@ -3,7 +3,7 @@
 //! one 16 bytes smaller fails. Skipped (with a message) only when riscv64-unknown-elf-gcc is
 //! not installed.
 
-use cactus_bench::mtss::{baseline, plan, search_row, ProbeSetup, WorkloadPlan};
+use cactus_bench::mtss::{baseline, search_row, ProbeSetup, TaskMso};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -45,21 +45,15 @@ fn one_task_search_finds_a_tight_boundary() {
         .position(|t| t.name == "crc32")
         .expect("telecomm has a crc32 task");
     let budget = setup.manifest.tasks[task].stack;
-    let plans = [WorkloadPlan {
-        manifest: path.display().to_string(),
-        workload: setup.manifest.name.clone(),
-        tasks: setup
-            .manifest
-            .tasks
-            .iter()
-            .map(|t| (t.name.clone(), t.stack))
-            .collect(),
-    }];
-    let (rows, todo) = plan(&plans, None);
-    assert_eq!(todo.len(), setup.manifest.tasks.len());
+    let start = TaskMso::start(
+        &setup.manifest.name,
+        &path.display().to_string(),
+        "crc32",
+        budget,
+    );
     let full = setup.probe(task, budget);
     assert!(full.passed, "full budget fails: {full:?}");
-    let row = search_row(rows[task].clone(), &full, &mut |b| setup.probe(task, b));
+    let row = search_row(start, &full, &mut |b| setup.probe(task, b));
     let smallest = row.smallest.expect("the search found a passing budget");
     assert!((128..=budget).contains(&smallest), "{smallest} of {budget}");
     assert_eq!(smallest % 16, 0);

@@ -4,7 +4,7 @@
 //! halts on the overflow) instead of passing. Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
-use cactus_bench::workloads::stacks::{measure, measure_all};
+use cactus_bench::workloads::stacks::{measure, points};
 use cactus_firmware::catalogue::{discover, select, SizeClass};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,8 +43,12 @@ fn coremark_single_small_passes_with_every_high_water_within_budget() {
         .filter(|e| e.firmware == "coremark_single_small")
         .collect();
     assert_eq!(single.len(), 1);
-    let runs = measure_all(&dir, &single, 1, &|_| {}).unwrap();
-    let run = &runs[0];
+    let options = cactus_sweep::SweepOptions {
+        workers: 1,
+        ..Default::default()
+    };
+    let store = cactus_sweep::run(points(&dir, &single), &options, None).unwrap();
+    let run = store.rows()[0];
     assert_eq!(run.note, None);
     let names: Vec<_> = run.rows.iter().map(|r| r.task.as_str()).collect();
     assert_eq!(names, ["coremark0", "feeder", "coordinator"]);

@@ -7,7 +7,7 @@
 //! silently missing row); the size class is read from the manifest's `-DWL_SIZE=N` flag.
 
 use crate::{Manifest, ManifestError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Why the catalogue could not be read.
@@ -27,7 +27,7 @@ pub enum CatalogueError {
 }
 
 /// Input size class of a workload firmware (`-DWL_SIZE=0` small, `1` full).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SizeClass {
     /// Small inputs (tests).
@@ -59,7 +59,7 @@ impl SizeClass {
 }
 
 /// One task of a catalogued manifest.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskInfo {
     /// Task name.
     pub name: String,
@@ -74,7 +74,7 @@ pub struct TaskInfo {
 }
 
 /// One manifest of the catalogue.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     /// Suite: the first directory below `workloads/` (`mtss`, `ccs`, ...).
     pub suite: String,

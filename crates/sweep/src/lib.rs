@@ -11,6 +11,7 @@
 //! its row type and the function that renders rows; the engine supplies everything else.
 
 mod engine;
+pub mod evaluation;
 pub mod memo;
 pub mod merge;
 mod point;
@@ -22,6 +23,7 @@ pub mod store;
 pub mod table;
 
 pub use engine::{run, SweepOptions};
+pub use evaluation::{execute, Evaluation, Outputs};
 pub use memo::Memo;
 pub use merge::merge;
 pub use point::{Point, Row};

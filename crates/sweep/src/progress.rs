@@ -55,6 +55,11 @@ impl Progress {
         }
     }
 
+    /// Runs `f` (which may print to stdout) with the bar hidden, then redraws it.
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.bar.suspend(f)
+    }
+
     /// One step done.
     pub fn step(&self) {
         self.bar.inc(1);

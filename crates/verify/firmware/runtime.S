@@ -1,4 +1,4 @@
-# cactus-lab difftest runtime: appended to every generated program (the generator defines
+# cactus-verify difftest runtime: appended to every generated program (the generator defines
 # `scratch`, `SCRATCH_BYTES`, points tp at __cactus_trap_area before anything can trap, and
 # jumps to __cactus_epilogue at the end of the body).
 #

@@ -5,7 +5,7 @@
 //! a message) only when riscv64-unknown-elf-gcc is not installed.
 
 use cactus_verify::stress::{
-    build_pair, judge, run::run_variant, run_seeds, DEFAULT_MAX_CYCLES, DEFAULT_SHRINK,
+    build_pair, judge, points, run::run_variant, DEFAULT_MAX_CYCLES, DEFAULT_SHRINK,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,7 +39,12 @@ fn seeds_pass_share_stacks_and_a_corrupted_reference_is_caught() {
         assert!(b.mtss < b.reference, "{b:?}");
     }
 
-    let results = run_seeds(&fw, 41, 3, 2, DEFAULT_MAX_CYCLES, &|_| {}).unwrap();
+    let options = cactus_sweep::SweepOptions {
+        workers: 2,
+        ..Default::default()
+    };
+    let store = cactus_sweep::run(points(&fw, 41, 3, DEFAULT_MAX_CYCLES), &options, None).unwrap();
+    let results: Vec<_> = store.rows().into_iter().cloned().collect();
     assert_eq!(
         results.iter().map(|r| r.seed).collect::<Vec<_>>(),
         vec![41, 42, 43]
@@ -133,7 +138,12 @@ fn a_kernel_that_corrupts_moved_arguments_is_caught() {
         None,
     )
     .unwrap();
-    let results = run_seeds(&fw, 1, 4, 2, DEFAULT_MAX_CYCLES, &|_| {}).unwrap();
+    let options = cactus_sweep::SweepOptions {
+        workers: 2,
+        ..Default::default()
+    };
+    let store = cactus_sweep::run(points(&fw, 1, 4, DEFAULT_MAX_CYCLES), &options, None).unwrap();
+    let results: Vec<_> = store.rows().into_iter().cloned().collect();
     let caught: Vec<_> = results.iter().filter(|r| !r.passed).collect();
     assert!(!caught.is_empty(), "no seed failed: {results:?}");
     eprintln!("{} of {} seeds caught", caught.len(), results.len());

@@ -23,6 +23,8 @@ mod table;
 pub use measure::{measure, scheme_options, HEAP_PEAK_SYMBOL};
 pub use table::{averages, markdown, summary, Averages, PAPER, PAPER_AVERAGE};
 
+use cactus_sweep::evaluation::{verdicts, Evaluation};
+use cactus_sweep::{Meta, Point, Progress, Row, SweepReport};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -151,16 +153,13 @@ fn increase(base: &Result<Run, String>, run: &Result<Run, String>) -> Option<f64
     }
 }
 
-/// The whole experiment (also the JSON file).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CapriccioReport {
-    /// First chunk of the `chunks` kernel, bytes (`CACTUS_CHUNK_SIZE`).
-    pub chunk_bytes: u32,
-    /// Workloads in the order given.
-    pub workloads: Vec<WorkloadResult>,
+impl Row for WorkloadResult {
+    fn passed(&self) -> bool {
+        WorkloadResult::passed(self)
+    }
 }
 
-/// What [`run`] needs.
+/// What the experiment needs.
 #[derive(Clone, Debug)]
 pub struct CapriccioOptions {
     /// (workload name, manifest path) pairs.
@@ -169,31 +168,56 @@ pub struct CapriccioOptions {
     pub reserves: cactus_cc::Reserves,
     /// Parent of the build directories (`build/firmware` of the tree when None).
     pub build_dir: Option<PathBuf>,
-    /// Parallel workloads.
-    pub jobs: usize,
 }
 
-/// Told of each finished run: (workload, scheme, its measurements or why it failed).
-pub type Progress = dyn Fn(&str, Scheme, &Result<Run, String>) + Sync;
+/// The comparison with Capriccio (MTSS Table IV).
+pub struct Capriccio;
 
-/// Runs every workload under every scheme, `jobs` workloads at a time; `progress` is told of
-/// each finished run (from any thread). Errors only if the worker pool cannot start.
-pub fn run(
-    options: &CapriccioOptions,
-    progress: &Progress,
-) -> Result<CapriccioReport, rayon::ThreadPoolBuildError> {
-    use rayon::prelude::*;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()?;
-    let workloads = pool.install(|| {
-        options
-            .manifests
-            .par_iter()
-            .map(|(name, path)| {
-                let one = |scheme| {
+impl Evaluation for Capriccio {
+    const NAME: &'static str = "mtss capriccio";
+    const UNIT: &'static str = "workloads";
+    type Row = WorkloadResult;
+
+    fn render(rows: &[WorkloadResult], meta: &Meta) -> SweepReport {
+        let (passed, failed) = verdicts(rows);
+        SweepReport {
+            tables: markdown(rows),
+            reading: READING.to_string(),
+            note: format!(
+                " (first chunk {} bytes)",
+                meta.params["chunk_bytes"].as_u64().unwrap_or(0)
+            ),
+            passed,
+            failed,
+            summary: summary(rows),
+        }
+    }
+}
+
+/// The store's parameters: the first chunk's size of the `chunks` kernel.
+pub fn params() -> serde_json::Value {
+    serde_json::json!({ "chunk_bytes": cactus_firmware::StackStrategy::CHUNK_BYTES })
+}
+
+/// One point per workload: its four builds and runs, each reported as a note when done.
+pub fn points(options: &CapriccioOptions) -> Vec<Point<'_, WorkloadResult>> {
+    options
+        .manifests
+        .iter()
+        .map(|(name, path)| {
+            let key = path.display().to_string();
+            Point::new(key, name.clone(), move |_, progress: &Progress| {
+                let one = |scheme: Scheme| {
                     let r = measure(path, scheme, &options.reserves, options.build_dir.clone());
-                    progress(name, scheme, &r);
+                    progress.note(&match &r {
+                        Ok(run) => format!(
+                            "cactus: {name} {}: {} active cycles, {} moves",
+                            scheme.name(),
+                            run.active_cycles,
+                            run.overflows
+                        ),
+                        Err(e) => format!("cactus: {name} {}: FAILED: {e}", scheme.name()),
+                    });
                     r
                 };
                 WorkloadResult {
@@ -205,13 +229,35 @@ pub fn run(
                     every_check: one(Scheme::EveryCheck),
                 }
             })
-            .collect()
-    });
-    Ok(CapriccioReport {
-        chunk_bytes: cactus_firmware::StackStrategy::CHUNK_BYTES,
-        workloads,
-    })
+        })
+        .collect()
 }
+
+/// What the table measures and how it differs from the paper.
+pub const READING: &str = "How to read this table. Each workload was built four ways and run on \
+cactus-sim (`mcu` profile, the ownership oracle stopping the run at its first violation, exit \
+code 0 through the workload's own checksum checks required): *unmodified* (`stack = \"static\"`, \
+`checks = \"none\"`), *MTSS* (`stack = \"mtss\"`, `checks = \"mtss\"` with every rolling rule; at \
+the manifest budgets no frame moves) and *Capriccio* (`stack = \"chunks\"`, \
+kernel/stack/chunks.c: each task starts with one chunk of the size above from a heap shared by \
+all tasks, nothing more is reserved, and every entry check that fails links a chunk of \
+max(chunk, frame + stack arguments + 32-byte link record) bytes to which the frame moves, freed \
+when it returns; `checks = \"mtss\"` with rolling disabled, i.e. a check in every function). \
+A fourth build, *every-check*, runs Capriccio's checks on `static` stacks (nothing overflows \
+there): its run time is what Capriccio's checks cost, the rest of Capriccio's is its links. \
+*Run time* is the increase of active cycles (simulated cycles minus cycles asleep in `wfi`) over \
+the unmodified build. *MTSS memory* is the sum of the tasks' stack regions (their budgets, \
+reserved whole: the measured high water x 1.1 plus guard and check margin); *Capriccio memory* \
+is the peak bytes of the chunk heap in use, read from the kernel after the run \
+(`cactus_chunks_heap_peak`). Both include the harness tasks (`feeder`, `coordinator`). KB = 1024 \
+bytes. Differences from the paper: its Capriccio figures charge the costs von Behren et al. \
+report (6 instructions per check, 20 per unconditional and 27 per conditional link) on ARM; \
+ours are measured: our checks, traps and kernel linking code as executed. Its Capriccio memory \
+includes one 2 MB chunk for uninstrumented library functions (about 2048 of each row's KB); \
+ours links no such chunk: library and kernel code are compiled with checks or, for the \
+uninstrumented toolchain libraries (libgcc, picolibc), their callers' checks include the \
+reserve that the machine-code analysis computes for them. The paper's programs are MiBench and \
+friends on ARM; ours are our implementations (docs/results/workloads.md).";
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,9 @@
 //! The Table IV report: per-workload run-time increase and stack memory of MTSS and the
-//! Capriccio-style scheme, beside the paper's values, from a [`CapriccioReport`] alone.
+//! Capriccio-style scheme, beside the paper's values, from the stored rows alone.
 
-use super::{CapriccioReport, WorkloadResult};
+use super::{Run, WorkloadResult};
+use cactus_sweep::table::Table;
+use cactus_sweep::Summary;
 use std::fmt::Write;
 
 /// The paper's Table IV row of one workload: (name, MTSS %, Capriccio %, MTSS KB,
@@ -34,9 +36,8 @@ pub struct Averages {
 }
 
 /// The averages over the passing workloads; None when none passed.
-pub fn averages(report: &CapriccioReport) -> Option<Averages> {
-    let rows: Vec<(f64, f64, f64, f64)> = report
-        .workloads
+pub fn averages(workloads: &[WorkloadResult]) -> Option<Averages> {
+    let rows: Vec<(f64, f64, f64, f64)> = workloads
         .iter()
         .filter_map(|w| {
             Some((
@@ -81,63 +82,77 @@ fn kb(v: Option<u32>) -> String {
 }
 
 /// The Markdown tables: Table IV beside the paper, then the raw measurements and failures.
-pub fn markdown(report: &CapriccioReport) -> String {
+pub fn markdown(workloads: &[WorkloadResult]) -> String {
     let mut s = String::new();
     s.push_str("### Run-time increase and stack memory (Table IV)\n\n");
-    s.push_str(
-        "| Workload | MTSS run time | Capriccio run time | MTSS memory (KB) | \
-         Capriccio memory (KB) | Paper: MTSS / Capriccio run time | \
-         Paper: MTSS / Capriccio memory (KB) |\n|---|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for w in &report.workloads {
+    let mut t = Table::new(&[
+        "Workload",
+        ">MTSS run time",
+        ">Capriccio run time",
+        ">MTSS memory (KB)",
+        ">Capriccio memory (KB)",
+        ">Paper: MTSS / Capriccio run time",
+        ">Paper: MTSS / Capriccio memory (KB)",
+    ]);
+    for w in workloads {
         let paper = paper_row(&w.workload);
-        let _ = writeln!(
-            s,
-            "| {} | {} % | {} % | {} | {} | {} | {} |",
-            w.workload,
-            pct(w.mtss_increase()),
-            pct(w.capriccio_increase()),
+        t.row([
+            w.workload.clone(),
+            format!("{} %", pct(w.mtss_increase())),
+            format!("{} %", pct(w.capriccio_increase())),
             kb(w.mtss_bytes()),
             kb(w.capriccio_bytes()),
             paper.map_or("-".into(), |p| format!("{:.2} % / {:.2} %", p.0, p.1)),
             paper.map_or("-".into(), |p| format!("{} / {}", p.2, p.3)),
-        );
+        ]);
     }
-    let a = averages(report);
+    let a = averages(workloads);
     let (pm, pc, pmk, pck) = PAPER_AVERAGE;
-    let _ = writeln!(
-        s,
-        "| *Average* | *{} %* | *{} %* | *{}* | *{}* | *{pm:.2} % / {pc:.2} %* | *{pmk} / {pck}* |",
-        pct(a.map(|a| a.mtss_increase)),
-        pct(a.map(|a| a.capriccio_increase)),
-        a.map_or("-".into(), |a| format!("{:.1}", a.mtss_bytes / 1024.0)),
-        a.map_or("-".into(), |a| format!("{:.1}", a.capriccio_bytes / 1024.0)),
-    );
+    t.row([
+        "*Average*".to_string(),
+        format!("*{} %*", pct(a.map(|a| a.mtss_increase))),
+        format!("*{} %*", pct(a.map(|a| a.capriccio_increase))),
+        format!(
+            "*{}*",
+            a.map_or("-".into(), |a| format!("{:.1}", a.mtss_bytes / 1024.0))
+        ),
+        format!(
+            "*{}*",
+            a.map_or("-".into(), |a| format!("{:.1}", a.capriccio_bytes / 1024.0))
+        ),
+        format!("*{pm:.2} % / {pc:.2} %*"),
+        format!("*{pmk} / {pck}*"),
+    ]);
+    s.push_str(&t.render());
     s.push_str("\n### Measurements\n\n");
-    s.push_str(
-        "| Workload | Unmodified cycles (active) | MTSS cycles | Capriccio cycles | \
-         Every-check cycles | Every-check run time | MTSS moves | Capriccio links | \
-         Cycles per link | Capriccio heap peak (B) | Sum of task peaks (B) |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for w in &report.workloads {
-        let c = |r: &Result<super::Run, String>| {
+    let mut t = Table::new(&[
+        "Workload",
+        ">Unmodified cycles (active)",
+        ">MTSS cycles",
+        ">Capriccio cycles",
+        ">Every-check cycles",
+        ">Every-check run time",
+        ">MTSS moves",
+        ">Capriccio links",
+        ">Cycles per link",
+        ">Capriccio heap peak (B)",
+        ">Sum of task peaks (B)",
+    ]);
+    for w in workloads {
+        let c = |r: &Result<Run, String>| {
             r.as_ref()
                 .map_or("failed".into(), |r| r.active_cycles.to_string())
         };
-        let ov = |r: &Result<super::Run, String>| {
-            r.as_ref().map_or("-".into(), |r| r.overflows.to_string())
-        };
+        let ov =
+            |r: &Result<Run, String>| r.as_ref().map_or("-".into(), |r| r.overflows.to_string());
         let cap = w.capriccio.as_ref().ok();
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} % | {} | {} | {} | {} | {} |",
-            w.workload,
+        t.row([
+            w.workload.clone(),
             c(&w.unmodified),
             c(&w.mtss),
             c(&w.capriccio),
             c(&w.every_check),
-            pct(w.every_check_increase()),
+            format!("{} %", pct(w.every_check_increase())),
             ov(&w.mtss),
             ov(&w.capriccio),
             w.cycles_per_link()
@@ -146,9 +161,10 @@ pub fn markdown(report: &CapriccioReport) -> String {
                 .map_or("-".into(), |v| v.to_string()),
             cap.and_then(|r| r.task_peaks)
                 .map_or("-".into(), |v| v.to_string()),
-        );
+        ]);
     }
-    let failures: Vec<String> = report.workloads.iter().flat_map(failures_of).collect();
+    s.push_str(&t.render());
+    let failures: Vec<String> = workloads.iter().flat_map(failures_of).collect();
     if !failures.is_empty() {
         s.push_str(
             "\n### Failures (a failed unmodified, MTSS or Capriccio run leaves its workload out \
@@ -177,19 +193,13 @@ fn failures_of(w: &WorkloadResult) -> Vec<String> {
     .collect()
 }
 
-/// One line: the averages and how many workloads passed.
-pub fn summary(report: &CapriccioReport) -> String {
-    let passed = report.workloads.iter().filter(|w| w.passed()).count();
-    let failed = report.workloads.len() - passed;
-    match averages(report) {
-        Some(a) => format!(
-            "average run-time increase: MTSS {:.2} %, Capriccio {:.2} %; average stack memory: \
-             MTSS {:.1} KB, Capriccio {:.1} KB; {passed} passed, {failed} failed",
-            a.mtss_increase,
-            a.capriccio_increase,
-            a.mtss_bytes / 1024.0,
-            a.capriccio_bytes / 1024.0
-        ),
-        None => format!("no workload passed; {passed} passed, {failed} failed"),
-    }
+/// The headline figures: the averages (`-` when no workload passed).
+pub fn summary(workloads: &[WorkloadResult]) -> Summary {
+    let a = averages(workloads);
+    let mut s = Summary::new("mtss-capriccio");
+    s.num("mtss_runtime", a.map(|a| a.mtss_increase), 2)
+        .num("capriccio_runtime", a.map(|a| a.capriccio_increase), 2)
+        .num("mtss_kb", a.map(|a| a.mtss_bytes / 1024.0), 1)
+        .num("capriccio_kb", a.map(|a| a.capriccio_bytes / 1024.0), 1);
+    s
 }

@@ -42,46 +42,41 @@ fn increases_are_relative_to_the_unmodified_active_cycles() {
 fn averages_skip_failed_workloads() {
     let mut bad = workload("ptrdist", 1000, 1000, 1000, 1, 1);
     bad.capriccio = Err("exit code 1".into());
-    let report = CapriccioReport {
-        chunk_bytes: 256,
-        workloads: vec![
-            workload("automotive", 1000, 1010, 1100, 1024, 512),
-            workload("security", 2000, 2040, 2100, 3072, 1536),
-            bad,
-        ],
-    };
+    let report = vec![
+        workload("automotive", 1000, 1010, 1100, 1024, 512),
+        workload("security", 2000, 2040, 2100, 3072, 1536),
+        bad,
+    ];
     let a = averages(&report).unwrap();
     assert_eq!(a.workloads, 2);
     assert!((a.mtss_increase - 1.5).abs() < 1e-9);
     assert!((a.capriccio_increase - 7.5).abs() < 1e-9);
     assert!((a.mtss_bytes - 2048.0).abs() < 1e-9);
     assert!((a.capriccio_bytes - 1024.0).abs() < 1e-9);
-    assert!(summary(&report).ends_with("2 passed, 1 failed"));
+    assert_eq!(
+        summary(&report).line(),
+        "mtss-capriccio: mtss_runtime=1.50 capriccio_runtime=7.50 mtss_kb=2.0 capriccio_kb=1.0"
+    );
+    assert_eq!(cactus_sweep::evaluation::verdicts(&report), (2, 1));
 }
 
 #[test]
 fn no_passing_workload_has_no_averages() {
     let mut bad = workload("telecomm", 1000, 1000, 1000, 1, 1);
     bad.unmodified = Err("build failed".into());
-    let report = CapriccioReport {
-        chunk_bytes: 256,
-        workloads: vec![bad],
-    };
+    let report = vec![bad];
     assert_eq!(averages(&report), None);
-    assert!(summary(&report).starts_with("no workload passed"));
+    assert!(summary(&report).line().contains("mtss_runtime=- "));
 }
 
 #[test]
 fn markdown_puts_the_paper_beside_ours_and_lists_failures() {
     let mut bad = workload("ptrdist_small", 1000, 1000, 1000, 1, 1);
     bad.mtss = Err("exit code 3".into());
-    let report = CapriccioReport {
-        chunk_bytes: 256,
-        workloads: vec![
-            workload("automotive_small", 1000, 1039, 1077, 2048, 1536),
-            bad,
-        ],
-    };
+    let report = vec![
+        workload("automotive_small", 1000, 1039, 1077, 2048, 1536),
+        bad,
+    ];
     let md = markdown(&report);
     assert!(md.contains(
         "| automotive_small | 3.90 % | 7.70 % | 2.0 | 1.5 | 3.90 % / 7.72 % | 87 / 2135 |"
@@ -96,12 +91,9 @@ fn markdown_puts_the_paper_beside_ours_and_lists_failures() {
 
 #[test]
 fn the_json_round_trips() {
-    let report = CapriccioReport {
-        chunk_bytes: 256,
-        workloads: vec![workload("network", 1000, 1030, 1150, 2048, 1024)],
-    };
+    let report = vec![workload("network", 1000, 1030, 1150, 2048, 1024)];
     let text = serde_json::to_string(&report).unwrap();
-    let back: CapriccioReport = serde_json::from_str(&text).unwrap();
+    let back: Vec<WorkloadResult> = serde_json::from_str(&text).unwrap();
     assert_eq!(back, report);
 }
 

@@ -5,14 +5,14 @@ use cactus_cc::Reserves;
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{MachineConfig, Profile, RunOutcome};
 use object::{Object, ObjectSection, SectionKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Cycle limit of one run (the full MTSS workloads take well under 10^9 cycles).
 const MAX_CYCLES: u64 = 20_000_000_000;
 
 /// What one build and run of a variant gave.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
     /// Exit code through the finisher (0: the workload's self-checks passed).
     pub exit_code: u32,

@@ -1,6 +1,7 @@
 //! Markdown tables of a `cactus bench checks` run, with the MTSS paper's figures beside ours.
 
 use super::{Measurement, WorkloadResult};
+use cactus_sweep::table::{mean, Table};
 use std::fmt::Write;
 
 /// The paper's Table II (run time, code size, energy increase in %, without / with the
@@ -50,8 +51,25 @@ fn cell(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
 }
 
-fn mean(values: &[f64]) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+/// The mean run-time overheads of `unopt` and `opt` over the workloads where they ran
+/// correctly (Table II's average row).
+pub fn average_runtime(results: &[WorkloadResult]) -> (Option<f64>, Option<f64>) {
+    let of = |name: &str| {
+        mean(
+            results
+                .iter()
+                .filter_map(|w| overheads(w, name).map(|x| x[0])),
+        )
+    };
+    (of("unopt"), of("opt"))
+}
+
+/// A table whose first column is `workload` and whose other columns are `names`, all left
+/// aligned (the cells hold `ours \| paper` pairs).
+fn table_of<S: AsRef<str>>(names: &[S]) -> Table {
+    let mut columns = vec!["workload"];
+    columns.extend(names.iter().map(|n| n.as_ref()));
+    Table::new(&columns)
 }
 
 fn paper_row(firmware: &str) -> Option<[f64; 6]> {
@@ -71,11 +89,14 @@ pub fn markdown(results: &[WorkloadResult], k_sweep: &[u32]) -> String {
         s,
         "### Table II: overhead of the checks (%), ours | paper\n"
     );
-    let _ = writeln!(
-        s,
-        "| workload | run time unopt | run time opt | code unopt | code opt | energy unopt | energy opt |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    let mut t = table_of(&[
+        "run time unopt",
+        "run time opt",
+        "code unopt",
+        "code opt",
+        "energy unopt",
+        "energy opt",
+    ]);
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 6];
     for w in results {
         let u = overheads(w, "unopt");
@@ -92,96 +113,60 @@ pub fn markdown(results: &[WorkloadResult], k_sweep: &[u32]) -> String {
             c.extend(v);
         }
         let paper = paper_row(&w.firmware);
-        let _ = write!(s, "| {} |", w.firmware);
+        let mut cells = vec![w.firmware.clone()];
         for (i, v) in ours.iter().enumerate() {
             let p = paper
                 .map(|p| format!(" \\| {:.2}", p[i]))
                 .unwrap_or_default();
-            let _ = write!(s, " {}{p} |", cell(*v));
+            cells.push(format!("{}{p}", cell(*v)));
         }
-        s.push('\n');
+        t.row(cells);
     }
-    let _ = write!(s, "| **average** |");
+    let mut cells = vec!["**average**".to_string()];
     for (i, c) in cols.iter().enumerate() {
-        let _ = write!(s, " {} \\| {:.2} |", cell(mean(c)), PAPER_AVERAGE[i]);
+        cells.push(format!(
+            "{} \\| {:.2}",
+            cell(mean(c.iter().copied())),
+            PAPER_AVERAGE[i]
+        ));
     }
-    s.push_str("\n\n");
+    t.row(cells);
+    s.push_str(&t.render());
+    s.push('\n');
 
     let _ = writeln!(
         s,
         "### Figure 7: run-time overhead (%) by rolling rule (each rule alone, then all)\n"
     );
     let names = ["unopt", "zero", "certainty", "limited", "opt"];
-    let _ = writeln!(s, "| workload | {} |", names.join(" | "));
-    let _ = writeln!(s, "|---|{}", "---|".repeat(names.len()));
-    let mut sums: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
-    for w in results {
-        let _ = write!(s, "| {} |", w.firmware);
-        for (i, n) in names.iter().enumerate() {
-            let v = overheads(w, n).map(|x| x[0]);
-            sums[i].extend(v);
-            let _ = write!(s, " {} |", cell(v));
-        }
-        s.push('\n');
-    }
-    let _ = write!(s, "| **average** |");
-    for c in &sums {
-        let _ = write!(s, " {} |", cell(mean(c)));
-    }
-    s.push_str("\n\n");
+    s.push_str(&overhead_table(results, &names, &names));
+    s.push('\n');
 
     if !k_sweep.is_empty() {
         let _ = writeln!(s, "### Figure 8: run-time overhead (%) against K (bytes)\n");
-        let _ = writeln!(
-            s,
-            "| workload | {} |",
-            k_sweep
-                .iter()
-                .map(|k| format!("K={k}"))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        );
-        let _ = writeln!(s, "|---|{}", "---|".repeat(k_sweep.len()));
-        let mut sums: Vec<Vec<f64>> = vec![Vec::new(); k_sweep.len()];
-        for w in results {
-            let _ = write!(s, "| {} |", w.firmware);
-            for (i, k) in k_sweep.iter().enumerate() {
-                let v = overheads(w, &format!("opt-k{k}")).map(|x| x[0]);
-                sums[i].extend(v);
-                let _ = write!(s, " {} |", cell(v));
-            }
-            s.push('\n');
-        }
-        let _ = write!(s, "| **average** |");
-        for c in &sums {
-            let _ = write!(s, " {} |", cell(mean(c)));
-        }
-        s.push_str("\n\n");
+        let heads: Vec<String> = k_sweep.iter().map(|k| format!("K={k}")).collect();
+        let names: Vec<String> = k_sweep.iter().map(|k| format!("opt-k{k}")).collect();
+        s.push_str(&overhead_table(results, &heads, &names));
+        s.push('\n');
     }
 
     let _ = writeln!(
         s,
         "### Checks kept (functions with an entry check / functions; table bytes)\n"
     );
-    let _ = writeln!(s, "| workload | unopt | opt | table bytes (opt) |");
-    let _ = writeln!(s, "|---|---|---|---|");
+    let mut t = table_of(&["unopt", "opt", "table bytes (opt)"]);
     for w in results {
         let c = |n: &str| {
             run(w, n)
                 .map(|m| format!("{} / {}", m.checked_functions, m.functions))
                 .unwrap_or_else(|| "-".into())
         };
-        let t = run(w, "opt")
+        let bytes = run(w, "opt")
             .map(|m| m.table_bytes.to_string())
             .unwrap_or_else(|| "-".into());
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {t} |",
-            w.firmware,
-            c("unopt"),
-            c("opt")
-        );
+        t.row([w.firmware.clone(), c("unopt"), c("opt"), bytes]);
     }
+    s.push_str(&t.render());
     let failures: Vec<String> = results
         .iter()
         .flat_map(|w| {
@@ -205,6 +190,26 @@ pub fn markdown(results: &[WorkloadResult], k_sweep: &[u32]) -> String {
         }
     }
     s
+}
+
+/// Run-time overheads of the variants `names` (columns headed `heads`), one row per workload,
+/// then their averages.
+fn overhead_table<S: AsRef<str>>(results: &[WorkloadResult], heads: &[S], names: &[S]) -> String {
+    let mut t = table_of(heads);
+    let mut sums: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    for w in results {
+        let mut cells = vec![w.firmware.clone()];
+        for (i, n) in names.iter().enumerate() {
+            let v = overheads(w, n.as_ref()).map(|x| x[0]);
+            sums[i].extend(v);
+            cells.push(cell(v));
+        }
+        t.row(cells);
+    }
+    let mut cells = vec!["**average**".to_string()];
+    cells.extend(sums.iter().map(|c| cell(mean(c.iter().copied()))));
+    t.row(cells);
+    t.render()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use crate::kernel::KernelBenchError;
 use cactus_sim::{Event, EventKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Marker ids of bench/kernel/ids.h (keep in sync).
 mod ids {
@@ -25,7 +25,7 @@ mod ids {
 const MCAUSE_TIMER: u32 = 0x8000_0007;
 
 /// min / avg / max of one quantity over the samples.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
     /// Smallest sample.
     pub min: u64,
@@ -46,7 +46,7 @@ impl Spread {
 }
 
 /// One switch path's measurement.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PathCost {
     /// Switches measured.
     pub samples: usize,
@@ -57,7 +57,7 @@ pub struct PathCost {
 }
 
 /// The three switch paths and the calibration they were corrected by.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SwitchCosts {
     /// Task-to-task `cactus_yield`.
     pub yield_switch: PathCost,
@@ -70,7 +70,7 @@ pub struct SwitchCosts {
 }
 
 /// Values the firmware reports about itself.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FirmwareFacts {
     /// `sizeof(struct k_tcb)`: the per-task kernel RAM.
     pub tcb_bytes: u32,

@@ -2,7 +2,7 @@
 //! a minimal firmware, read with `riscv64-unknown-elf-size -A` and grouped by section name.
 
 use crate::kernel::{run_command, KernelBenchError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The `size` tool of the RISC-V GNU toolchain.
@@ -10,7 +10,7 @@ pub const SIZE_TOOL: &str = "riscv64-unknown-elf-size";
 
 /// Bytes by section group, summed over every member of an archive or every section of an ELF.
 /// Sections outside these groups (debug, LTO bytecode, attributes, padding) are not counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sections {
     /// `.text*`, `.rodata*`, `.srodata*`: code and read-only data.
     pub code: u64,

@@ -177,3 +177,83 @@ pub(crate) fn run_command(
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
+
+/// The one point of `cactus bench kernel` (a row of the store): the profile it ran with and
+/// the report, or why the build or run failed.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct KernelRow {
+    /// Profile name.
+    pub profile: String,
+    /// What was measured, or why it could not be.
+    pub report: Result<KernelReport, String>,
+}
+
+impl cactus_sweep::Row for KernelRow {
+    fn passed(&self) -> bool {
+        self.report.as_ref().is_ok_and(|r| r.all_pass())
+    }
+}
+
+/// The kernel's switch costs and footprint.
+pub struct Kernel;
+
+impl cactus_sweep::evaluation::Evaluation for Kernel {
+    const NAME: &'static str = "kernel";
+    const UNIT: &'static str = "runs";
+    type Row = KernelRow;
+
+    fn render(rows: &[KernelRow], _meta: &cactus_sweep::Meta) -> cactus_sweep::SweepReport {
+        let mut summary = cactus_sweep::Summary::new("kernel");
+        let (mut passed, mut failed) = (0, 0);
+        let mut tables = String::new();
+        let mut reading = String::new();
+        for row in rows {
+            match &row.report {
+                Ok(r) => {
+                    let c = &r.costs;
+                    summary
+                        .add("yield_instructions", c.yield_switch.instructions.max)
+                        .add("yield_cycles", c.yield_switch.cycles.max)
+                        .add("blocking_cycles", c.blocking.cycles.max)
+                        .add("timer_cycles", c.timer.cycles.max)
+                        .add("tcb_bytes", r.facts.tcb_bytes);
+                    passed += r.goals.iter().filter(|g| g.pass).count();
+                    failed += r.goals.iter().filter(|g| !g.pass).count();
+                    tables.push_str(&r.tables());
+                    reading = r.reading();
+                }
+                Err(e) => {
+                    failed += 1;
+                    tables.push_str(&format!("Failed ({}): {e}\n", row.profile));
+                }
+            }
+        }
+        cactus_sweep::SweepReport {
+            tables,
+            reading,
+            note: " (simulated cycles only: the figures are deterministic; passed and failed \
+                   count the goals)"
+                .to_string(),
+            passed,
+            failed,
+            summary,
+        }
+    }
+}
+
+/// The store's parameters: the profile.
+pub fn params(profile: &Profile) -> serde_json::Value {
+    serde_json::json!({ "profile": profile.name() })
+}
+
+/// The benchmark as one point (its firmware build and run).
+pub fn points(options: &KernelBenchOptions) -> Vec<cactus_sweep::Point<'_, KernelRow>> {
+    vec![cactus_sweep::Point::new(
+        "switch_bench",
+        "switch_bench",
+        move |_, _: &cactus_sweep::Progress| KernelRow {
+            profile: options.profile.name().to_string(),
+            report: run_kernel_bench(options).map_err(|e| e.to_string()),
+        },
+    )]
+}

@@ -4,11 +4,12 @@
 use crate::kernel::events::{FirmwareFacts, PathCost, SwitchCosts};
 use crate::kernel::footprint::{Sections, SIZE_TOOL};
 use crate::kernel::LIBRARY;
-use serde::Serialize;
+use cactus_sweep::table::Table;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// One goal of the kernel issue, with our figure and the FreeRTOS anchor.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GoalRow {
     /// What is compared.
     pub what: String,
@@ -23,7 +24,7 @@ pub struct GoalRow {
 }
 
 /// Everything `cactus bench kernel` measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelReport {
     /// Profile the firmware ran with.
     pub profile: String,
@@ -76,18 +77,16 @@ pub fn goals(costs: &SwitchCosts, facts: &FirmwareFacts) -> Vec<GoalRow> {
     ]
 }
 
-fn path_line(out: &mut String, name: &str, p: &PathCost, sep: &str, pre: &str, post: &str) {
-    let _ = writeln!(
-        out,
-        "{pre}{name}{sep}{}{sep}{} / {:.1} / {}{sep}{} / {:.1} / {}{post}",
-        p.samples,
-        p.instructions.min,
-        p.instructions.avg,
-        p.instructions.max,
-        p.cycles.min,
-        p.cycles.avg,
-        p.cycles.max
-    );
+fn path_row(t: &mut Table, name: &str, p: &PathCost) {
+    t.row([
+        name.to_string(),
+        p.samples.to_string(),
+        format!(
+            "{} / {:.1} / {}",
+            p.instructions.min, p.instructions.avg, p.instructions.max
+        ),
+        format!("{} / {:.1} / {}", p.cycles.min, p.cycles.avg, p.cycles.max),
+    ]);
 }
 
 fn verdict(pass: bool) -> &'static str {
@@ -104,157 +103,78 @@ impl KernelReport {
         self.goals.iter().all(|g| g.pass)
     }
 
-    /// A plain-text report for the terminal.
-    pub fn table(&self) -> String {
-        let mut out = String::new();
+    /// How to read the tables: the firmware, the library and how a figure is made.
+    pub fn reading(&self) -> String {
         let c = &self.costs;
-        let _ = writeln!(
-            out,
-            "Cactus kernel, `static` strategy, no-trace library; cactus-sim profile `{}`",
-            self.profile
-        );
-        let _ = writeln!(
-            out,
-            "{:<34} {:>7}  {:>22}  {:>22}",
-            "switch path", "samples", "instructions min/avg/max", "cycles min/avg/max"
-        );
-        for (name, p) in [
-            ("yield (task to task)", &c.yield_switch),
-            ("blocking (sem take to woken task)", &c.blocking),
-            ("timer preemption (trap to task)", &c.timer),
-        ] {
-            let _ = writeln!(
-                out,
-                "{:<34} {:>7}  {:>22}  {:>22}",
-                name,
-                p.samples,
-                format!(
-                    "{} / {:.1} / {}",
-                    p.instructions.min, p.instructions.avg, p.instructions.max
-                ),
-                format!("{} / {:.1} / {}", p.cycles.min, p.cycles.avg, p.cycles.max)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "\n{:<46} {:>6} {:>7}  {:<28} verdict",
-            "goal", "ours", "goal", "FreeRTOS RISC-V"
-        );
-        for g in &self.goals {
-            let _ = writeln!(
-                out,
-                "{:<46} {:>6} {:>7}  {:<28} {}",
-                g.what,
-                g.ours,
-                format!("<= {}", g.limit),
-                g.freertos,
-                verdict(g.pass)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "\n{:<38} {:>6} {:>6} {:>6} {:>12} {:>10}",
-            "footprint (bytes)", "code", "data", "bss", "kernel stack", "stack pool"
-        );
-        for (name, x) in [
-            ("kernel library (all objects)", &self.library),
-            ("minimal firmware (one task, linked)", &self.minimal),
-        ] {
-            let _ = writeln!(
-                out,
-                "{:<38} {:>6} {:>6} {:>6} {:>12} {:>10}",
-                name, x.code, x.data, x.bss, x.kernel_stack, x.stack_pool
-            );
-        }
-        let f = &self.facts;
-        let _ = writeln!(
-            out,
-            "TCB {} bytes (context {} of it) x {} slots in bss; stack high-water: \
-             yielding task {} bytes, preempted task {} bytes",
-            f.tcb_bytes,
-            f.context_bytes,
-            f.max_tasks,
-            f.yield_task_stack_used,
-            f.preempted_task_stack_used
-        );
-        out
-    }
-
-    /// The report as pretty-printed JSON, newline-terminated.
-    pub fn json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string_pretty(self).map(|text| text + "\n")
-    }
-
-    /// docs/results/kernel.md: the command, the definitions, the tables.
-    pub fn markdown(&self, command: &str) -> String {
-        let mut out = String::new();
-        let c = &self.costs;
-        let _ = writeln!(out, "# Kernel: context-switch cost and footprint\n");
-        let _ = writeln!(
-            out,
-            "Produced by `{command}` (simulated cycles only: the figures are deterministic).\n"
-        );
-        let _ = writeln!(
-            out,
-            "Firmware `bench/kernel/switch_bench.c` linked with `{LIBRARY}` (the `static` stack strategy with both switch-time checks, no trace calls), run on cactus-sim with profile `{}`. Each figure is a difference of the simulator's cycle/instret stamps on trace-device markers and trap events, minus the marker stores themselves ({} cycles, {} instructions per pair, measured by the firmware). docs/kernel.md defines the paths.\n",
+        format!(
+            "Firmware `bench/kernel/switch_bench.c` linked with `{LIBRARY}` (the `static` stack \
+             strategy with both switch-time checks, no trace calls), run on cactus-sim with \
+             profile `{}`. Each figure is a difference of the simulator's cycle/instret stamps on \
+             trace-device markers and trap events, minus the marker stores themselves ({} cycles, \
+             {} instructions per pair, measured by the firmware). docs/kernel.md defines the paths.",
             self.profile, c.marker_cost.0, c.marker_cost.1
-        );
-        let _ = writeln!(
-            out,
-            "| switch path | samples | instructions min / avg / max | cycles min / avg / max |"
-        );
-        let _ = writeln!(out, "|---|---:|---:|---:|");
-        path_line(
-            &mut out,
+        )
+    }
+
+    /// The tables (switch paths, goals, footprint) and the per-task facts.
+    pub fn tables(&self) -> String {
+        let mut out = String::new();
+        let c = &self.costs;
+        let mut t = Table::new(&[
+            "switch path",
+            ">samples",
+            ">instructions min / avg / max",
+            ">cycles min / avg / max",
+        ]);
+        path_row(
+            &mut t,
             "yield: `call cactus_yield` in A to B's first instruction after its yield",
             &c.yield_switch,
-            " | ",
-            "| ",
-            " |",
         );
-        path_line(
-            &mut out,
+        path_row(
+            &mut t,
             "blocking: `call cactus_sem_take` that blocks to the woken task's first instruction",
             &c.blocking,
-            " | ",
-            "| ",
-            " |",
         );
-        path_line(
-            &mut out,
+        path_row(
+            &mut t,
             "timer preemption: first instruction at mtvec to the woken task's first instruction",
             &c.timer,
-            " | ",
-            "| ",
-            " |",
         );
-        let _ = writeln!(
-            out,
-            "\n| goal | ours | goal | FreeRTOS RISC-V (GCC -O2) | verdict |"
-        );
-        let _ = writeln!(out, "|---|---:|---:|---|---|");
+        out.push_str(&t.render());
+        let mut t = Table::new(&[
+            "goal",
+            ">ours",
+            ">goal",
+            "FreeRTOS RISC-V (GCC -O2)",
+            "verdict",
+        ]);
         for g in &self.goals {
-            let _ = writeln!(
-                out,
-                "| {} | {} | ≤ {} | {} | {} |",
-                g.what,
-                g.ours,
-                g.limit,
-                g.freertos,
-                verdict(g.pass)
-            );
+            t.row([
+                g.what.clone(),
+                g.ours.to_string(),
+                format!("≤ {}", g.limit),
+                g.freertos.clone(),
+                verdict(g.pass).to_string(),
+            ]);
         }
+        out.push('\n');
+        out.push_str(&t.render());
         let _ = writeln!(
             out,
             "\nThe FreeRTOS column is the issue's anchor (FreeRTOS-Kernel's RISC-V port, GCC -O2, \
              measured on the same ISA), quoted, not measured here. A goal is judged on the worst \
-             sample. docs/kernel.md (\"Switch cost\") breaks the paths down and explains a MISS."
+             sample. docs/kernel.md (\"Switch cost\") breaks the paths down and explains a MISS.\n"
         );
-        let _ = writeln!(
-            out,
-            "\n| footprint (bytes, `{SIZE_TOOL} -A`) | code | data | bss | kernel stack | stack pool |"
-        );
-        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|");
+        let head = format!("footprint (bytes, `{SIZE_TOOL} -A`)");
+        let mut t = Table::new(&[
+            head.as_str(),
+            ">code",
+            ">data",
+            ">bss",
+            ">kernel stack",
+            ">stack pool",
+        ]);
         for (name, x) in [
             (
                 format!("kernel library `{LIBRARY}` (every object, before linking)"),
@@ -265,12 +185,16 @@ impl KernelReport {
                 &self.minimal,
             ),
         ] {
-            let _ = writeln!(
-                out,
-                "| {name} | {} | {} | {} | {} | {} |",
-                x.code, x.data, x.bss, x.kernel_stack, x.stack_pool
-            );
+            t.row([
+                name,
+                x.code.to_string(),
+                x.data.to_string(),
+                x.bss.to_string(),
+                x.kernel_stack.to_string(),
+                x.stack_pool.to_string(),
+            ]);
         }
+        out.push_str(&t.render());
         let f = &self.facts;
         let _ = writeln!(
             out,

@@ -6,6 +6,7 @@
 //! Pure: works on the simulator's recorded events, so it is tested with made-up event lists.
 
 use cactus_sim::{Event, EventKind};
+use cactus_sweep::table::{pct, percent};
 use serde::{Deserialize, Serialize};
 
 /// What the loans of one run amounted to.
@@ -28,6 +29,26 @@ pub struct LoanStats {
 }
 
 impl LoanStats {
+    /// The table cells of these statistics, in the loan tables' column order: frames moved,
+    /// pages lent, multi-page moves (with their share), pages leaving a hole (with their
+    /// share), holes reused, most pages lent at once, borrower-lender pairs.
+    pub fn cells(&self) -> [String; 7] {
+        let share = |part: u64, whole: u64| percent(part as f64, whole as f64);
+        [
+            self.loans.to_string(),
+            self.pages.to_string(),
+            format!(
+                "{} ({})",
+                self.multi_page_loans,
+                pct(share(self.multi_page_loans, self.loans))
+            ),
+            format!("{} ({})", self.hole_pages, pct(self.hole_percent())),
+            self.hole_reuses.to_string(),
+            self.peak_pages.to_string(),
+            self.pairs.to_string(),
+        ]
+    }
+
     /// Returned pages that left a hole, as a percentage of all pages lent (the paper's
     /// measure); None when nothing was lent.
     pub fn hole_percent(&self) -> Option<f64> {

@@ -8,8 +8,14 @@
 //! resumed JSON; a workload that fails even unshrunk is a failure with its reason.
 
 use super::run::{ProbeSetup, Variant};
-use super::{Baseline, LoanStats, HARNESS_TASKS};
+use super::shared::Shared;
+use super::sweep_tables::prs_markdown;
+use super::{page_bytes, stem, Baseline, LoanStats, CYCLE_FACTOR, HARNESS_TASKS};
 use cactus_firmware::shrink_budget;
+use cactus_sweep::evaluation::{verdicts, Evaluation};
+use cactus_sweep::search::largest_passing;
+use cactus_sweep::table::mean;
+use cactus_sweep::{Meta, Point, Progress, Row, Summary, SweepReport};
 use serde::{Deserialize, Serialize};
 
 /// The largest shrink searched, percent (the `--shrink` limit).
@@ -61,7 +67,33 @@ pub struct WorkloadPrs {
     pub complete: bool,
 }
 
+impl Row for WorkloadPrs {
+    fn complete(&self) -> bool {
+        self.complete
+    }
+    fn passed(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
 impl WorkloadPrs {
+    /// A row before any probe.
+    pub fn start(workload: &str, manifest: &str, page_bytes: u32) -> WorkloadPrs {
+        WorkloadPrs {
+            workload: workload.to_string(),
+            manifest: manifest.to_string(),
+            page_bytes,
+            budget_total: 0,
+            high_water_total: None,
+            probes: Vec::new(),
+            prs: None,
+            smallest_total: None,
+            loans: None,
+            error: None,
+            complete: false,
+        }
+    }
+
     /// The stack bytes saved at the PRS point as a percentage of the summed high water (the
     /// paper's baseline is the maximum observed stack); negative when the smallest budgets
     /// exceed it.
@@ -81,29 +113,6 @@ impl WorkloadPrs {
             (f64::from(self.budget_total) - f64::from(s)) * 100.0 / f64::from(self.budget_total)
         })
     }
-}
-
-/// The largest percentage in `0..=max` for which `passes` holds, by bisection, assuming
-/// passing is monotone (less shrink never fails where more passes); None if 0 fails.
-/// Asks at most `2 + ceil(log2(max))` questions.
-pub fn largest_passing(max: u32, passes: &mut dyn FnMut(u32) -> bool) -> Option<u32> {
-    if !passes(0) {
-        return None;
-    }
-    if passes(max) {
-        return Some(max);
-    }
-    // Invariant: lo passes, hi fails.
-    let (mut lo, mut hi) = (0, max);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if passes(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(lo)
 }
 
 /// The program tasks' budgets shrunk by `percent`, harness tasks as they are.
@@ -199,19 +208,7 @@ pub fn search(
 /// A fresh row for the workload at `manifest`, with the program tasks' summed high water of
 /// its baseline run `base`.
 pub fn start_row(manifest: &str, setup: &ProbeSetup, base: &Baseline) -> WorkloadPrs {
-    let mut row = WorkloadPrs {
-        workload: setup.manifest.name.clone(),
-        manifest: manifest.to_string(),
-        page_bytes: setup.page(),
-        budget_total: 0,
-        high_water_total: None,
-        probes: Vec::new(),
-        prs: None,
-        smallest_total: None,
-        loans: None,
-        error: None,
-        complete: false,
-    };
+    let mut row = WorkloadPrs::start(&setup.manifest.name, manifest, setup.page());
     row.high_water_total = setup
         .manifest
         .tasks
@@ -223,23 +220,100 @@ pub fn start_row(manifest: &str, setup: &ProbeSetup, base: &Baseline) -> Workloa
     row
 }
 
+/// The PRS experiment.
+pub struct Prs;
+
+impl Evaluation for Prs {
+    const NAME: &'static str = "mtss prs";
+    const UNIT: &'static str = "workloads";
+    type Row = WorkloadPrs;
+
+    fn render(rows: &[WorkloadPrs], _meta: &Meta) -> SweepReport {
+        let ok: Vec<&WorkloadPrs> = rows.iter().filter(|r| r.error.is_none()).collect();
+        let mut summary = Summary::new("mtss-prs");
+        summary
+            .pct("prs", mean(ok.iter().filter_map(|r| r.prs.map(f64::from))))
+            .pct(
+                "saved_budget",
+                mean(ok.iter().filter_map(|r| r.prs_of_budget())),
+            )
+            .pct(
+                "saved_high_water",
+                mean(ok.iter().filter_map(|r| r.prs_of_high_water())),
+            );
+        let (passed, failed) = verdicts(rows);
+        SweepReport {
+            tables: prs_markdown(rows),
+            reading: READING.to_string(),
+            note: String::new(),
+            passed,
+            failed,
+            summary,
+        }
+    }
+}
+
+/// The store's parameters of a PRS sweep at `page`.
+pub fn params(page: Option<u32>) -> serde_json::Value {
+    serde_json::json!({ "page": page_bytes(page) })
+}
+
+/// One point per manifest of `shared`, at its page size.
+pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
+    let page = shared.options().page();
+    shared
+        .options()
+        .manifests
+        .iter()
+        .map(|m| {
+            let manifest = m.display().to_string();
+            let name = stem(m);
+            let start = WorkloadPrs::start(&name, &manifest, page_bytes(page));
+            Point::new(manifest, name, move |resumed, progress: &Progress| {
+                let row = resumed.unwrap_or_else(|| start.clone());
+                let prepared = match shared.prepare(&row.manifest, page, CYCLE_FACTOR) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        return WorkloadPrs {
+                            error: Some(e),
+                            complete: true,
+                            ..row
+                        }
+                    }
+                };
+                let mut fresh = start_row(&row.manifest, &prepared.setup, &prepared.base);
+                fresh.probes = row.probes;
+                let name = fresh.workload.clone();
+                search(fresh, &prepared.setup, &|p| {
+                    progress.message(format!(
+                        "{name} -{}% {}",
+                        p.percent,
+                        if p.passed { "pass" } else { "fail" }
+                    ))
+                })
+            })
+        })
+        .collect()
+}
+
+/// How to read the PRS tables (no figures: they are in the generated tables).
+pub const READING: &str = "How to read these tables. *PRS* (the paper's Proportional \
+Reduction Satisfiability) is the largest whole percentage by which every program task's stack \
+budget can be shrunk at once (rounded down to 16 bytes, never below 128) with the workload \
+still completing correctly under `stack = \"mtss\"`, `checks = \"mtss\"` on cactus-sim (exit 0 \
+through its own checksum checks, no ownership-oracle violation), found by bisection over 0..95 %. \
+The harness tasks (`feeder`, `coordinator`) keep their budgets and are not counted. *Saved of \
+budgets* is the bytes saved at the PRS point over the summed budgets; our budgets are the \
+measured high water x 1.1 plus a 16-byte guard and 384 bytes of check margin, so *saved of \
+high water* (against the summed high water of the manifest's own run, the paper's baseline) is \
+the comparable figure, and negative when the budgets at the PRS point are still above the high \
+water. The loan statistics come from one more run at the PRS point with the trace recorded: a \
+loan is a `REGION_LEND`, a page *leaves a hole* when it is given back while a page above it in \
+the same lender is still lent (the paper's measure: < 5 % of pages, none in telecomm).";
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bisection_finds_the_boundary_with_few_questions() {
-        for boundary in [0u32, 1, 17, 50, 94, 95] {
-            let mut asked = Vec::new();
-            let got = largest_passing(95, &mut |p| {
-                asked.push(p);
-                p <= boundary
-            });
-            assert_eq!(got, Some(boundary));
-            assert!(asked.len() <= 9, "{boundary}: {asked:?}");
-        }
-        assert_eq!(largest_passing(95, &mut |_| false), None);
-    }
 
     #[test]
     fn percentages_of_budget_and_high_water() {

@@ -1,103 +1,101 @@
 //! Markdown tables of the sweeps: PRS and the loan statistics (Figure 11, "Additional
 //! statistics"), the worst-case estimate (Figures 12/13) and MSO against the page size
-//! (Figure 10). Generated from the JSON rows only.
+//! (Figure 10). Generated from the stored rows only.
 
+use super::averages;
+use super::mso::TaskMso;
 use super::prs::{WorkloadPrs, PAPER_PRS};
 use super::wcet::{WcetRow, PAPER_WCET_AVERAGE};
-use super::{averages, MsoReport};
+use cactus_sweep::table::{mean, or_dash, pct, Table};
 use std::fmt::Write;
-
-fn pct(v: Option<f64>) -> String {
-    v.map(|v| format!("{v:.1} %")).unwrap_or_else(|| "-".into())
-}
-
-fn num<T: ToString>(v: Option<T>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_else(|| "-".into())
-}
-
-fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
-    let v: Vec<f64> = v.collect();
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-}
 
 /// Figure 11 (PRS per workload) and the loan statistics at each workload's PRS point.
 pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
     let mut s = String::new();
     let page = rows.first().map(|r| r.page_bytes).unwrap_or(0);
     let _ = writeln!(s, "### PRS per workload (Figure 11, page {page} bytes)\n");
-    s.push_str(
-        "| Workload | Program budgets (B) | High water (B) | PRS (shrink) | Budgets at PRS (B) \
-         | Saved of budgets | Saved of high water | Frames moved | Probes |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    let mut t = Table::new(&[
+        "Workload",
+        ">Program budgets (B)",
+        ">High water (B)",
+        ">PRS (shrink)",
+        ">Budgets at PRS (B)",
+        ">Saved of budgets",
+        ">Saved of high water",
+        ">Frames moved",
+        ">Probes",
+    ]);
     for r in rows {
         let moved = r
             .prs
             .and_then(|p| r.probes.iter().find(|q| q.percent == p))
             .map(|q| q.moved_frames);
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.workload,
-            r.budget_total,
-            num(r.high_water_total),
+        t.row([
+            r.workload.clone(),
+            r.budget_total.to_string(),
+            or_dash(r.high_water_total),
             r.prs
                 .map(|p| format!("{p} %"))
                 .unwrap_or_else(|| "-".into()),
-            num(r.smallest_total),
+            or_dash(r.smallest_total),
             pct(r.prs_of_budget()),
             pct(r.prs_of_high_water()),
-            num(moved),
-            r.probes.len()
-        );
+            or_dash(moved),
+            r.probes.len().to_string(),
+        ]);
     }
     let ok: Vec<&WorkloadPrs> = rows.iter().filter(|r| r.error.is_none()).collect();
-    let _ = writeln!(
-        s,
-        "| **average** | | | {} | | {} | {} | | |",
+    t.row([
+        "**average**".to_string(),
+        String::new(),
+        String::new(),
         pct(mean(ok.iter().filter_map(|r| r.prs.map(f64::from)))),
+        String::new(),
         pct(mean(ok.iter().filter_map(|r| r.prs_of_budget()))),
         pct(mean(ok.iter().filter_map(|r| r.prs_of_high_water()))),
-    );
-    let _ = writeln!(s, "| *paper* | | | {PAPER_PRS:.1} % | | | | | |");
+    ]);
+    t.row([
+        "*paper*".to_string(),
+        String::new(),
+        String::new(),
+        format!("{PAPER_PRS:.1} %"),
+    ]);
+    s.push_str(&t.render());
     failures(&mut s, rows.iter().map(|r| (&r.workload, &r.error)));
 
-    s.push_str(
-        "\n### Loans at the PRS point (section 10, \"Additional statistics\")\n\n\
-         | Workload | Frames moved | Pages lent | Multi-page moves | Pages leaving a hole \
-         | Holes reused | Most pages lent at once | Borrower-lender pairs |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    s.push_str("\n### Loans at the PRS point (section 10, \"Additional statistics\")\n\n");
+    let mut t = Table::new(&[
+        "Workload",
+        ">Frames moved",
+        ">Pages lent",
+        ">Multi-page moves",
+        ">Pages leaving a hole",
+        ">Holes reused",
+        ">Most pages lent at once",
+        ">Borrower-lender pairs",
+    ]);
     for r in rows {
         let Some(l) = &r.loans else {
-            let _ = writeln!(s, "| {} | - | - | - | - | - | - | - |", r.workload);
+            t.row([r.workload.as_str(), "-", "-", "-", "-", "-", "-", "-"]);
             continue;
         };
-        let multi = (l.loans > 0).then(|| l.multi_page_loans as f64 * 100.0 / l.loans as f64);
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
-            r.workload,
-            l.loans,
-            l.pages,
-            l.multi_page_loans,
-            pct(multi),
-            l.hole_pages,
-            pct(l.hole_percent()),
-            l.hole_reuses,
-            l.peak_pages,
-            l.pairs
-        );
+        let mut cells = vec![r.workload.clone()];
+        cells.extend(l.cells());
+        t.row(cells);
     }
     let holes = mean(
         rows.iter()
             .filter_map(|r| r.loans.as_ref().and_then(|l| l.hole_percent())),
     );
-    let _ = writeln!(
-        s,
-        "| **average** | | | | {} | | | |\n| *paper* | | | | < 5 % (telecomm 0) | | | |",
-        pct(holes)
-    );
+    t.row([
+        "**average**".to_string(),
+        String::new(),
+        String::new(),
+        String::new(),
+        pct(holes),
+    ]);
+    t.row(["*paper*", "", "", "", "< 5 % (telecomm 0)"]);
+    s.push_str(&t.render());
     s
 }
 
@@ -118,35 +116,54 @@ pub fn wcet_markdown(rows: &[WcetRow], page: u32) -> String {
         s,
         "### Worst-case overhead estimate per workload (Figure 12, page {page} bytes)\n"
     );
-    s.push_str(
-        "| Workload | Unmodified (cycles) | Common case | Frames moved | Program stacks \
-         | Worst case (cycles) | Frames moved | Worst-case overhead |\n\
-         |---|---:|---:|---:|---|---:|---:|---:|\n",
-    );
+    let mut t = Table::new(&[
+        "Workload",
+        ">Unmodified (cycles)",
+        ">Common case",
+        ">Frames moved",
+        "Program stacks",
+        ">Worst case (cycles)",
+        ">Frames moved",
+        ">Worst-case overhead",
+    ]);
     let at: Vec<&WcetRow> = rows.iter().filter(|r| r.page_bytes == page).collect();
     for r in &at {
         let stacks = match r.worst_shrink {
             Some(p) => format!("budgets -{p} %"),
             None => "128 B".into(),
         };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {stacks} | {} | {} | {} |",
-            r.workload,
-            num(r.base_cycles),
+        t.row([
+            r.workload.clone(),
+            or_dash(r.base_cycles),
             pct(r.common_overhead()),
-            num(r.common_moved),
-            num(r.worst_cycles),
-            num(r.worst_moved),
-            pct(r.wcet_overhead())
-        );
+            or_dash(r.common_moved),
+            stacks,
+            or_dash(r.worst_cycles),
+            or_dash(r.worst_moved),
+            pct(r.wcet_overhead()),
+        ]);
     }
-    let _ = writeln!(
-        s,
-        "| **average** | | {} | | | | | {} |\n| *paper* | | 3.1 % | | | | | {PAPER_WCET_AVERAGE:.1} % |",
+    t.row([
+        "**average**".to_string(),
+        String::new(),
         pct(mean(at.iter().filter_map(|r| r.common_overhead()))),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
         pct(mean(at.iter().filter_map(|r| r.wcet_overhead()))),
-    );
+    ]);
+    t.row([
+        "*paper*".to_string(),
+        String::new(),
+        "3.1 %".to_string(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        format!("{PAPER_WCET_AVERAGE:.1} %"),
+    ]);
+    s.push_str(&t.render());
     failures(&mut s, rows.iter().map(|r| (&r.workload, &r.error)));
     let mut names: Vec<&str> = Vec::new();
     for r in rows {
@@ -162,58 +179,49 @@ pub fn wcet_markdown(rows: &[WcetRow], page: u32) -> String {
         of.sort_by_key(|r| r.page_bytes);
         let _ = writeln!(
             s,
-            "\n### {w}: worst-case overhead against the page size (Figure 13)\n\n\
-             | Page (B) | Worst-case overhead | Frames moved |\n|---:|---:|---:|"
+            "\n### {w}: worst-case overhead against the page size (Figure 13)\n"
         );
+        let mut t = Table::new(&[">Page (B)", ">Worst-case overhead", ">Frames moved"]);
         for r in of {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} |",
-                r.page_bytes,
+            t.row([
+                r.page_bytes.to_string(),
                 pct(r.wcet_overhead()),
-                num(r.worst_moved)
-            );
+                or_dash(r.worst_moved),
+            ]);
         }
+        s.push_str(&t.render());
     }
     s
 }
 
-/// Figure 10: each program task's MSO (of its budget) at every page size, then the averages.
-pub fn pages_markdown(reports: &[MsoReport]) -> String {
-    let mut s = String::new();
-    let mut sorted: Vec<&MsoReport> = reports.iter().collect();
-    sorted.sort_by_key(|r| r.page_bytes);
-    s.push_str("### MSO of budget against the page size (Figure 10)\n\n| Workload | Task |");
-    for r in &sorted {
-        let _ = write!(s, " {} B |", r.page_bytes);
-    }
-    s.push_str("\n|---|---|");
-    for _ in &sorted {
-        s.push_str("---:|");
-    }
-    s.push('\n');
-    let Some(first) = sorted.first() else {
-        return s;
-    };
-    for t in first.tasks.iter().filter(|t| !t.harness) {
-        let _ = write!(s, "| {} | {} |", t.workload, t.task);
-        for r in &sorted {
-            let v = r
-                .tasks
-                .iter()
-                .find(|u| u.manifest == t.manifest && u.task == t.task)
-                .filter(|u| u.passed())
-                .and_then(|u| u.mso_budget());
-            let _ = write!(s, " {} |", pct(v));
+/// Figure 10: each program task's MSO (of its budget) at every page size (`by_page`,
+/// ascending), then the averages.
+pub fn pages_markdown(by_page: &[(u32, Vec<TaskMso>)]) -> String {
+    let mut s = String::from("### MSO of budget against the page size (Figure 10)\n\n");
+    let heads: Vec<String> = by_page.iter().map(|(p, _)| format!(">{p} B")).collect();
+    let mut columns = vec!["Workload", "Task"];
+    columns.extend(heads.iter().map(String::as_str));
+    let mut t = Table::new(&columns);
+    if let Some((_, first)) = by_page.first() {
+        for task in first.iter().filter(|t| !t.harness) {
+            let mut cells = vec![task.workload.clone(), task.task.clone()];
+            for (_, tasks) in by_page {
+                let v = tasks
+                    .iter()
+                    .find(|u| u.manifest == task.manifest && u.task == task.task)
+                    .filter(|u| u.passed())
+                    .and_then(|u| u.mso_budget());
+                cells.push(pct(v));
+            }
+            t.row(cells);
         }
-        s.push('\n');
+        let mut cells = vec!["**average**".to_string(), String::new()];
+        for (_, tasks) in by_page {
+            cells.push(pct(averages(tasks).last().and_then(|a| a.budget)));
+        }
+        t.row(cells);
     }
-    s.push_str("| **average** | |");
-    for r in &sorted {
-        let avg = averages(r).last().and_then(|a| a.budget);
-        let _ = write!(s, " {} |", pct(avg));
-    }
-    s.push('\n');
+    s.push_str(&t.render());
     s
 }
 

@@ -1,9 +1,11 @@
 //! The MSO tables: one row per task, per-workload averages of the program tasks beside the
-//! paper's stated values, the harness tasks apart, and the failures and monotonicity
-//! contradictions.
+//! paper's stated values, the harness tasks apart, the loans at each task's smallest budget,
+//! and the failures and monotonicity contradictions.
 
+use super::mso::TaskMso;
 use super::search::MIN_BUDGET;
-use super::{LoanStats, MsoReport, TaskMso};
+use super::LoanStats;
+use cactus_sweep::table::{mean, or_dash, pct, percent, Table};
 use std::fmt::Write;
 
 /// The paper's stated average MSO over its workloads (section 10: "on an average we can
@@ -30,15 +32,11 @@ pub struct Averages {
     pub counted: usize,
 }
 
-fn mean(v: &[f64]) -> Option<f64> {
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-}
-
-/// One [`Averages`] per workload in report order, then the overall average (the mean of the
+/// One [`Averages`] per workload in row order, then the overall average (the mean of the
 /// workload averages, as the paper's *average* group), named `average`.
-pub fn averages(report: &MsoReport) -> Vec<Averages> {
+pub fn averages(tasks: &[TaskMso]) -> Vec<Averages> {
     let mut names: Vec<&str> = Vec::new();
-    for t in &report.tasks {
+    for t in tasks {
         if !names.contains(&t.workload.as_str()) {
             names.push(&t.workload);
         }
@@ -46,38 +44,25 @@ pub fn averages(report: &MsoReport) -> Vec<Averages> {
     let mut out: Vec<Averages> = names
         .iter()
         .map(|w| {
-            let tasks: Vec<&TaskMso> = report
-                .tasks
+            let of: Vec<&TaskMso> = tasks
                 .iter()
                 .filter(|t| t.workload == *w && !t.harness && t.passed())
                 .collect();
-            let b: Vec<f64> = tasks.iter().filter_map(|t| t.mso_budget()).collect();
-            let h: Vec<f64> = tasks.iter().filter_map(|t| t.mso_high_water()).collect();
             Averages {
                 workload: w.to_string(),
-                budget: mean(&b),
-                high_water: mean(&h),
-                counted: tasks.len(),
+                budget: mean(of.iter().filter_map(|t| t.mso_budget())),
+                high_water: mean(of.iter().filter_map(|t| t.mso_high_water())),
+                counted: of.len(),
             }
         })
         .collect();
-    let b: Vec<f64> = out.iter().filter_map(|a| a.budget).collect();
-    let h: Vec<f64> = out.iter().filter_map(|a| a.high_water).collect();
     out.push(Averages {
         workload: "average".into(),
-        budget: mean(&b),
-        high_water: mean(&h),
+        budget: mean(out.iter().filter_map(|a| a.budget)),
+        high_water: mean(out.iter().filter_map(|a| a.high_water)),
         counted: out.iter().map(|a| a.counted).sum(),
     });
     out
-}
-
-fn pct(v: Option<f64>) -> String {
-    v.map(|v| format!("{v:.1} %")).unwrap_or_else(|| "-".into())
-}
-
-fn bytes(v: Option<u32>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_else(|| "-".into())
 }
 
 fn paper_task(t: &TaskMso) -> String {
@@ -88,49 +73,53 @@ fn paper_task(t: &TaskMso) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
-fn task_rows(s: &mut String, tasks: &[&TaskMso], paper: bool) {
-    let head = if paper { " Paper |" } else { "" };
-    let _ = writeln!(
-        s,
-        "| Workload | Task | Budget (B) | High water (B) | Smallest (B) | MSO of budget | MSO of high water |{head} Probes |"
-    );
-    let rule = if paper { "---:|" } else { "" };
-    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|{rule}---:|");
+fn task_table(tasks: &[&TaskMso], paper: bool) -> String {
+    let mut head = vec![
+        "Workload",
+        "Task",
+        ">Budget (B)",
+        ">High water (B)",
+        ">Smallest (B)",
+        ">MSO of budget",
+        ">MSO of high water",
+    ];
+    if paper {
+        head.push(">Paper");
+    }
+    head.push(">Probes");
+    let mut table = Table::new(&head);
     for t in tasks {
-        let p = if paper {
-            format!(" {} |", paper_task(t))
-        } else {
-            String::new()
-        };
         let smallest = match t.smallest {
             _ if !t.passed() => "failed".into(),
             Some(s) if s <= MIN_BUDGET => format!("{s} (floor)"),
-            s => bytes(s),
+            s => or_dash(s),
         };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} |{p} {} |",
-            t.workload,
-            t.task,
-            t.budget,
-            bytes(t.high_water),
+        let mut cells = vec![
+            t.workload.clone(),
+            t.task.clone(),
+            t.budget.to_string(),
+            or_dash(t.high_water),
             smallest,
             pct(t.mso_budget().filter(|_| t.passed())),
             pct(t.mso_high_water().filter(|_| t.passed())),
-            t.probes.len()
-        );
+        ];
+        if paper {
+            cells.push(paper_task(t));
+        }
+        cells.push(t.probes.len().to_string());
+        table.row(cells);
     }
+    table.render()
 }
 
-/// The Markdown tables of `report`.
-pub fn markdown(report: &MsoReport) -> String {
+/// The Markdown tables of `tasks`.
+pub fn markdown(tasks: &[TaskMso]) -> String {
     let mut s = String::new();
-    let programs: Vec<&TaskMso> = report.tasks.iter().filter(|t| !t.harness).collect();
-    let harness: Vec<&TaskMso> = report.tasks.iter().filter(|t| t.harness).collect();
+    let programs: Vec<&TaskMso> = tasks.iter().filter(|t| !t.harness).collect();
+    let harness: Vec<&TaskMso> = tasks.iter().filter(|t| t.harness).collect();
     let _ = writeln!(s, "### MSO per program task (Figure 9)\n");
-    task_rows(&mut s, &programs, true);
-    if report
-        .tasks
+    s.push_str(&task_table(&programs, true));
+    if tasks
         .iter()
         .any(|t| t.passed() && t.smallest <= Some(MIN_BUDGET))
     {
@@ -141,33 +130,34 @@ pub fn markdown(report: &MsoReport) -> String {
         );
     }
     let _ = writeln!(s, "\n### Average per workload (program tasks only)\n");
-    let _ = writeln!(
-        s,
-        "| Workload | Tasks | MSO of budget | MSO of high water | Paper |"
-    );
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|");
-    for a in averages(report) {
+    let mut avg = Table::new(&[
+        "Workload",
+        ">Tasks",
+        ">MSO of budget",
+        ">MSO of high water",
+        ">Paper",
+    ]);
+    for a in averages(tasks) {
         let paper = if a.workload == "average" {
             format!("{PAPER_AVERAGE:.0} %")
         } else {
             "-".into()
         };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {paper} |",
-            a.workload,
-            a.counted,
+        avg.row([
+            a.workload.clone(),
+            a.counted.to_string(),
             pct(a.budget),
-            pct(a.high_water)
-        );
+            pct(a.high_water),
+            paper,
+        ]);
     }
+    s.push_str(&avg.render());
     if !harness.is_empty() {
         let _ = writeln!(s, "\n### Harness tasks (not in any average)\n");
-        task_rows(&mut s, &harness, false);
+        s.push_str(&task_table(&harness, false));
     }
     loan_rows(&mut s, &programs);
-    let odd: Vec<&TaskMso> = report
-        .tasks
+    let odd: Vec<&TaskMso> = tasks
         .iter()
         .filter(|t| !t.non_monotone.is_empty())
         .collect();
@@ -181,11 +171,11 @@ pub fn markdown(report: &MsoReport) -> String {
                 t.workload,
                 t.task,
                 sizes.join(", "),
-                bytes(t.smallest)
+                or_dash(t.smallest)
             );
         }
     }
-    let failed: Vec<&TaskMso> = report.tasks.iter().filter(|t| !t.passed()).collect();
+    let failed: Vec<&TaskMso> = tasks.iter().filter(|t| !t.passed()).collect();
     if !failed.is_empty() {
         let _ = writeln!(s, "\n### Failures\n");
         for t in failed {
@@ -194,6 +184,11 @@ pub fn markdown(report: &MsoReport) -> String {
         }
     }
     s
+}
+
+/// The share of `part` in `whole` as a percentage (None when `whole` is 0).
+pub(crate) fn share(part: u64, whole: u64) -> Option<f64> {
+    percent(part as f64, whole as f64)
 }
 
 /// The section 10 "additional statistics" from each program task's recorded run at its
@@ -208,48 +203,37 @@ fn loan_rows(s: &mut String, tasks: &[&TaskMso]) {
     }
     let _ = writeln!(
         s,
-        "\n### Loans at each task's smallest budget (section 10, \"Additional statistics\")\n\n\
-         | Workload | Task | Frames moved | Pages lent | Multi-page moves | Pages leaving a hole \
-         | Holes reused | Most pages lent at once | Lenders |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|"
+        "\n### Loans at each task's smallest budget (section 10, \"Additional statistics\")\n"
     );
+    let mut table = Table::new(&[
+        "Workload",
+        "Task",
+        ">Frames moved",
+        ">Pages lent",
+        ">Multi-page moves",
+        ">Pages leaving a hole",
+        ">Holes reused",
+        ">Most pages lent at once",
+        ">Lenders",
+    ]);
     let (mut pages, mut holes, mut loans, mut multi) = (0u64, 0u64, 0u64, 0u64);
     for (t, l) in &with {
-        let multi_pct = (l.loans > 0).then(|| l.multi_page_loans as f64 * 100.0 / l.loans as f64);
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |",
-            t.workload,
-            t.task,
-            l.loans,
-            l.pages,
-            l.multi_page_loans,
-            pct(multi_pct),
-            l.hole_pages,
-            pct(l.hole_percent()),
-            l.hole_reuses,
-            l.peak_pages,
-            l.pairs
-        );
+        let mut cells = vec![t.workload.clone(), t.task.clone()];
+        cells.extend(l.cells());
+        table.row(cells);
         pages += l.pages;
         holes += l.hole_pages;
         loans += l.loans;
         multi += l.multi_page_loans;
     }
-    let all_multi = (loans > 0).then(|| multi as f64 * 100.0 / loans as f64);
-    let all_holes = (pages > 0).then(|| holes as f64 * 100.0 / pages as f64);
-    let _ = writeln!(
-        s,
-        "| **all** | | {loans} | {pages} | {multi} ({}) | {holes} ({}) | | | |\n\
-         | *paper* | | | | | < 5 % (telecomm 0) | | | |",
-        pct(all_multi),
-        pct(all_holes)
-    );
-}
-
-/// `N passed, M failed` over every task (harness tasks included): a task passes when its
-/// search finished with a smallest passing budget.
-pub fn summary(report: &MsoReport) -> String {
-    let passed = report.tasks.iter().filter(|t| t.passed()).count();
-    format!("{passed} passed, {} failed", report.tasks.len() - passed)
+    table.row([
+        "**all**".to_string(),
+        String::new(),
+        loans.to_string(),
+        pages.to_string(),
+        format!("{multi} ({})", pct(share(multi, loans))),
+        format!("{holes} ({})", pct(share(holes, pages))),
+    ]);
+    table.row(["*paper*", "", "", "", "", "< 5 % (telecomm 0)"]);
+    s.push_str(&table.render());
 }

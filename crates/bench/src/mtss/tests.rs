@@ -1,13 +1,14 @@
-//! Host tests of the resume logic and the tables (no builds: the probes are fakes).
+//! Host tests of the MSO search's resume logic and the tables (no builds: the probes are
+//! fakes). The engine's own resume, shard and merge logic is tested in cactus-sweep.
 
+use super::mso::Mso;
+use super::table::markdown;
 use super::*;
+use cactus_sweep::evaluation::Evaluation;
+use cactus_sweep::{Meta, Row};
 
-fn plan_of(tasks: &[(&str, u32)]) -> Vec<WorkloadPlan> {
-    vec![WorkloadPlan {
-        manifest: "w.toml".into(),
-        workload: "security_small".into(),
-        tasks: tasks.iter().map(|(n, b)| (n.to_string(), *b)).collect(),
-    }]
+fn start(task: &str, budget: u32) -> TaskMso {
+    TaskMso::start("security_small", "w.toml", task, budget)
 }
 
 fn probe(budget: u32, passed: bool) -> Probe {
@@ -20,11 +21,16 @@ fn probe(budget: u32, passed: bool) -> Probe {
 
 /// A finished search with a fake machine that passes from `boundary` up.
 fn searched(task: &str, budget: u32, boundary: u32, high_water: u32) -> TaskMso {
-    let (mut rows, _) = plan(&plan_of(&[(task, budget)]), None);
-    rows[0].high_water = Some(high_water);
-    search_row(rows.remove(0), &probe(budget, true), &mut |b| {
-        probe(b, b >= boundary)
-    })
+    let mut row = start(task, budget);
+    row.high_water = Some(high_water);
+    search_row(row, &probe(budget, true), &mut |b| probe(b, b >= boundary))
+}
+
+fn meta() -> Meta {
+    Meta {
+        params: mso::params(None),
+        ..Meta::default()
+    }
 }
 
 #[test]
@@ -36,14 +42,9 @@ fn resumed_probes_are_not_made_again() {
     partial.probes.truncate(3);
     partial.complete = false;
     partial.smallest = None;
-    let resume = MsoReport {
-        page_bytes: 128,
-        tasks: vec![partial.clone()],
-    };
-    let (rows, todo) = plan(&plan_of(&[("blowfish", 2048)]), Some(&resume));
-    assert_eq!(todo, vec![(0, 0, 0)]);
+    assert!(!partial.complete());
     let mut made = Vec::new();
-    let done = search_row(rows[0].clone(), &probe(2048, true), &mut |b| {
+    let done = search_row(partial.clone(), &probe(2048, true), &mut |b| {
         made.push(b);
         probe(b, b >= 1000)
     });
@@ -55,24 +56,16 @@ fn resumed_probes_are_not_made_again() {
 }
 
 #[test]
-fn complete_rows_are_kept_and_changed_budgets_start_afresh() {
-    let done = searched("sha", 1024, 512, 600);
-    let resume = MsoReport {
-        page_bytes: 128,
-        tasks: vec![done.clone()],
-    };
-    let (rows, todo) = plan(&plan_of(&[("sha", 1024)]), Some(&resume));
-    assert!(todo.is_empty());
-    assert_eq!(rows[0], done);
-    let (rows, todo) = plan(&plan_of(&[("sha", 1040)]), Some(&resume));
-    assert_eq!(todo.len(), 1);
-    assert!(rows[0].probes.is_empty() && !rows[0].complete);
+fn a_changed_budget_is_another_point() {
+    assert_ne!(
+        mso::task_key("w.toml", "sha", 1024),
+        mso::task_key("w.toml", "sha", 1040)
+    );
 }
 
 #[test]
 fn a_full_budget_failure_is_a_failed_row() {
-    let (mut rows, _) = plan(&plan_of(&[("pgp", 512)]), None);
-    let row = search_row(rows.remove(0), &probe(512, false), &mut |_| {
+    let row = search_row(start("pgp", 512), &probe(512, false), &mut |_| {
         panic!("nothing to probe below a failing full budget")
     });
     assert!(row.complete && !row.passed());
@@ -91,20 +84,17 @@ fn mso_is_relative_to_budget_and_high_water() {
 
 #[test]
 fn table_averages_program_tasks_only_and_shows_the_paper() {
-    let report = MsoReport {
-        page_bytes: 128,
-        tasks: vec![
-            searched("blowfish", 1600, 1600, 1000), // 0 %
-            searched("rijndael", 1600, 800, 1000),  // 50 %
-            searched("feeder", 1600, 128, 300),     // harness: 92 %, not averaged
-        ],
-    };
-    let a = averages(&report);
+    let tasks = vec![
+        searched("blowfish", 1600, 1600, 1000), // 0 %
+        searched("rijndael", 1600, 800, 1000),  // 50 %
+        searched("feeder", 1600, 128, 300),     // harness: 92 %, not averaged
+    ];
+    let a = averages(&tasks);
     assert_eq!(a.len(), 2);
     assert!((a[0].budget.unwrap() - 25.0).abs() < 1e-9);
     assert_eq!(a[0].counted, 2);
     assert_eq!(a[1].workload, "average");
-    let md = markdown(&report);
+    let md = markdown(&tasks);
     assert!(
         md.contains("| security_small | blowfish | 1600 | 1000 | 1600 | 0.0 % | -60.0 % | 0 % |"),
         "{md}"
@@ -114,50 +104,37 @@ fn table_averages_program_tasks_only_and_shows_the_paper() {
         "{md}"
     );
     assert!(md.contains("### Harness tasks"));
-    assert_eq!(summary(&report), "3 passed, 0 failed");
+    let report = Mso::render(&tasks, &meta());
+    assert_eq!(
+        report.summary_line(),
+        "mtss-mso: mso_budget=25.0 mso_high_water=-20.0 passed=3 failed=0"
+    );
+    assert_eq!(report.note, " (MTSS page 128 bytes)");
 }
 
 #[test]
 fn failures_and_contradictions_are_listed() {
-    let odd = searched("fft", 2048, 1024, 900);
-    let mut odd = odd;
+    let mut odd = searched("fft", 2048, 1024, 900);
     odd.probes.push(probe(1536, false));
-    odd.non_monotone = search::contradictions(&odd.probes);
-    let (mut rows, _) = plan(&plan_of(&[("gsm", 512)]), None);
-    let failed = search_row(rows.remove(0), &probe(512, false), &mut |b| probe(b, false));
-    let report = MsoReport {
-        page_bytes: 128,
-        tasks: vec![odd, failed],
-    };
-    let md = markdown(&report);
+    odd.non_monotone =
+        cactus_sweep::search::contradictions(odd.probes.iter().map(|p| (p.budget, p.passed)));
+    let failed = search_row(start("gsm", 512), &probe(512, false), &mut |b| {
+        probe(b, false)
+    });
+    let tasks = vec![odd, failed];
+    let md = markdown(&tasks);
     assert!(
         md.contains("fft: fails at 1536 B, above the passing 1024 B"),
         "{md}"
     );
     assert!(md.contains("gsm: fails at its full budget"), "{md}");
-    assert_eq!(summary(&report), "1 passed, 1 failed");
-}
-
-#[test]
-fn the_json_round_trips_through_an_atomic_save() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mso.json");
-    let report = MsoReport {
-        page_bytes: 128,
-        tasks: vec![searched("sha", 1024, 512, 600)],
-    };
-    save_atomic(&path, &report).unwrap();
-    assert_eq!(load::<MsoReport>(&path).unwrap(), report);
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    let report = Mso::render(&tasks, &meta());
+    assert!(report.summary_line().ends_with("passed=1 failed=1"));
 }
 
 #[test]
 fn a_task_passing_at_the_minimum_is_marked_as_a_floor() {
-    let report = MsoReport {
-        page_bytes: 128,
-        tasks: vec![searched("adpcm", 1600, 0, 1000)],
-    };
-    let md = markdown(&report);
+    let md = markdown(&[searched("adpcm", 1600, 0, 1000)]);
     assert!(
         md.contains("| adpcm | 1600 | 1000 | 128 (floor) | 92.0 % |"),
         "{md}"

@@ -7,7 +7,7 @@ use cactus_sim::Profile;
 use cactus_verify::qemu::{qemu_version, run_qemu, QemuError};
 use cactus_verify::sim_run::{run_on_sim, SimEnding};
 use cactus_verify::toolchain::{build_asm, ToolchainError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,7 +32,7 @@ pub struct SpeedOptions {
 }
 
 /// One program's measurement.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpeedRow {
     /// Program name.
     pub name: String,
@@ -53,25 +53,6 @@ pub struct SpeedRow {
     /// QEMU's run time was within [`NOISE_SECONDS`] of its start-up time: the QEMU figure
     /// (and so the ratio) is not meaningful; use the full-size programs.
     pub noisy: bool,
-}
-
-/// The whole measurement, with what it ran on.
-#[derive(Clone, Debug, Serialize)]
-pub struct SpeedReport {
-    /// CPU model from /proc/cpuinfo.
-    pub cpu: String,
-    /// Logical CPUs.
-    pub cpus: usize,
-    /// `qemu-system-riscv32 --version`, first line.
-    pub qemu: String,
-    /// Profile the simulator ran with.
-    pub profile: String,
-    /// Best QEMU start-up-and-exit time on a trivial ELF, seconds (subtracted from every QEMU time).
-    pub qemu_startup_seconds: f64,
-    /// Runs per machine and program.
-    pub repeats: usize,
-    /// One row per program.
-    pub rows: Vec<SpeedRow>,
 }
 
 /// Why the benchmark could not be completed.
@@ -114,89 +95,170 @@ pub enum SpeedError {
     Temp(std::io::Error),
 }
 
-/// Measures every program in [`PROGRAMS`]; `progress` is told what is being measured.
-pub fn run_sim_speed(
-    options: &SpeedOptions,
-    progress: &dyn Fn(&str),
-) -> Result<SpeedReport, SpeedError> {
-    let repeats = options.repeats.max(1);
-    progress("QEMU start-up");
-    let startup = qemu_startup(repeats, options.timeout)?;
-    let profile = Profile::default_mcu();
-    let mut rows = Vec::new();
-    for name in PROGRAMS {
-        let file = if options.small {
-            format!("{name}-small.elf")
-        } else {
-            format!("{name}.elf")
-        };
-        let path = options.dir.join(file);
-        let bytes = std::fs::read(&path).map_err(|error| SpeedError::Read {
-            path: path.clone(),
-            error,
-        })?;
-        progress(&format!("{name} on cactus-sim"));
-        let mut sim_best = f64::INFINITY;
-        let mut instructions = 0;
-        for _ in 0..repeats {
-            let run = run_on_sim(&bytes, profile.clone(), u64::MAX).map_err(|error| {
-                SpeedError::Load {
-                    path: path.clone(),
-                    error,
-                }
-            })?;
-            if run.ending != SimEnding::Exited(0) {
-                let detail = format!("{:?}", run.ending);
-                return Err(SpeedError::BadRun {
-                    path,
-                    machine: "cactus-sim",
-                    detail,
-                });
-            }
-            instructions = run.instructions;
-            sim_best = sim_best.min(run.wall.as_secs_f64());
-        }
-        progress(&format!("{name} on QEMU"));
-        let mut qemu_best = f64::INFINITY;
-        for _ in 0..repeats {
-            let run = run_qemu(&path, options.timeout)?;
-            if run.status != 0 {
-                let detail = format!("exit status {}", run.status);
-                return Err(SpeedError::BadRun {
-                    path,
-                    machine: "qemu",
-                    detail,
-                });
-            }
-            qemu_best = qemu_best.min(run.wall.as_secs_f64());
-        }
-        // Never below a millisecond: a tiny program must not produce an infinite MIPS figure.
-        let qemu_seconds = (qemu_best - startup).max(1e-3);
-        let noisy = qemu_best - startup < NOISE_SECONDS;
-        let sim_seconds = sim_best.max(1e-6);
-        let sim_mips = instructions as f64 / sim_seconds / 1e6;
-        let qemu_mips = instructions as f64 / qemu_seconds / 1e6;
-        let ratio = sim_mips / qemu_mips;
-        rows.push(SpeedRow {
-            name: name.to_string(),
-            instructions,
-            sim_seconds,
-            qemu_seconds,
-            sim_mips,
-            qemu_mips,
-            ratio,
-            pass: ratio >= TARGET_RATIO,
-            noisy,
-        });
+/// The machine a speed row was measured on (the same for every row of a run).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Host {
+    /// Host CPU model.
+    pub cpu: String,
+    /// Logical CPUs.
+    pub cpus: usize,
+    /// `qemu-system-riscv32 --version`, first line.
+    pub qemu: String,
+    /// cactus-sim profile.
+    pub profile: String,
+    /// QEMU's start-up time (best of the repeats), subtracted from its runs, seconds.
+    pub qemu_startup_seconds: f64,
+    /// Runs per machine and program (the fastest counts).
+    pub repeats: usize,
+}
+
+/// One program's measurement, or why it could not be made (a row of the store).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpeedResult {
+    /// Program name.
+    pub name: String,
+    /// Where it was measured.
+    pub host: Option<Host>,
+    /// The measurement.
+    pub row: Result<SpeedRow, String>,
+}
+
+impl cactus_sweep::Row for SpeedResult {
+    fn passed(&self) -> bool {
+        self.row.as_ref().is_ok_and(|r| r.pass)
     }
-    Ok(SpeedReport {
+}
+
+/// cactus-sim's speed against QEMU.
+pub struct SimSpeed;
+
+impl cactus_sweep::evaluation::Evaluation for SimSpeed {
+    const NAME: &'static str = "sim-speed";
+    const UNIT: &'static str = "programs";
+    type Row = SpeedResult;
+
+    fn render(rows: &[SpeedResult], _meta: &cactus_sweep::Meta) -> cactus_sweep::SweepReport {
+        table::render(rows)
+    }
+}
+
+/// The store's parameters: the size class and the repeats.
+pub fn params(options: &SpeedOptions) -> serde_json::Value {
+    serde_json::json!({ "small": options.small, "repeats": options.repeats.max(1) })
+}
+
+/// One point per program of [`PROGRAMS`]; QEMU's start-up is measured once, by the first
+/// point. Run them one at a time: they are timed.
+pub fn points(options: &SpeedOptions) -> Vec<cactus_sweep::Point<'_, SpeedResult>> {
+    let startup: std::sync::Arc<cactus_sweep::Memo<(), Result<Host, String>>> =
+        std::sync::Arc::new(cactus_sweep::Memo::new());
+    PROGRAMS
+        .iter()
+        .map(|&name| {
+            let startup = startup.clone();
+            cactus_sweep::Point::new(name, name, move |_, progress: &cactus_sweep::Progress| {
+                let host = startup.get(&(), || {
+                    progress.message("QEMU start-up");
+                    host(options).map_err(|e| e.to_string())
+                });
+                let row = match host.as_ref() {
+                    Ok(h) => measure(name, options, h.qemu_startup_seconds, progress)
+                        .map_err(|e| e.to_string()),
+                    Err(e) => Err(e.clone()),
+                };
+                SpeedResult {
+                    name: name.to_string(),
+                    host: host.as_ref().as_ref().ok().cloned(),
+                    row,
+                }
+            })
+        })
+        .collect()
+}
+
+/// The host and QEMU's start-up time.
+fn host(options: &SpeedOptions) -> Result<Host, SpeedError> {
+    let repeats = options.repeats.max(1);
+    Ok(Host {
         cpu: cpu_model(),
         cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
         qemu: qemu_version().unwrap_or_else(|| "unknown".into()),
-        profile: profile.name().to_string(),
-        qemu_startup_seconds: startup,
+        profile: Profile::default_mcu().name().to_string(),
+        qemu_startup_seconds: qemu_startup(repeats, options.timeout)?,
         repeats,
-        rows,
+    })
+}
+
+/// Runs program `name` on both machines, `options.repeats` times each, the fastest counting.
+fn measure(
+    name: &str,
+    options: &SpeedOptions,
+    startup: f64,
+    progress: &cactus_sweep::Progress,
+) -> Result<SpeedRow, SpeedError> {
+    let repeats = options.repeats.max(1);
+    let profile = Profile::default_mcu();
+    let file = if options.small {
+        format!("{name}-small.elf")
+    } else {
+        format!("{name}.elf")
+    };
+    let path = options.dir.join(file);
+    let bytes = std::fs::read(&path).map_err(|error| SpeedError::Read {
+        path: path.clone(),
+        error,
+    })?;
+    progress.message(format!("{name} on cactus-sim"));
+    let mut sim_best = f64::INFINITY;
+    let mut instructions = 0;
+    for _ in 0..repeats {
+        let run =
+            run_on_sim(&bytes, profile.clone(), u64::MAX).map_err(|error| SpeedError::Load {
+                path: path.clone(),
+                error,
+            })?;
+        if run.ending != SimEnding::Exited(0) {
+            let detail = format!("{:?}", run.ending);
+            return Err(SpeedError::BadRun {
+                path,
+                machine: "cactus-sim",
+                detail,
+            });
+        }
+        instructions = run.instructions;
+        sim_best = sim_best.min(run.wall.as_secs_f64());
+    }
+    progress.message(format!("{name} on QEMU"));
+    let mut qemu_best = f64::INFINITY;
+    for _ in 0..repeats {
+        let run = run_qemu(&path, options.timeout)?;
+        if run.status != 0 {
+            let detail = format!("exit status {}", run.status);
+            return Err(SpeedError::BadRun {
+                path,
+                machine: "qemu",
+                detail,
+            });
+        }
+        qemu_best = qemu_best.min(run.wall.as_secs_f64());
+    }
+    // Never below a millisecond: a tiny program must not produce an infinite MIPS figure.
+    let qemu_seconds = (qemu_best - startup).max(1e-3);
+    let noisy = qemu_best - startup < NOISE_SECONDS;
+    let sim_seconds = sim_best.max(1e-6);
+    let sim_mips = instructions as f64 / sim_seconds / 1e6;
+    let qemu_mips = instructions as f64 / qemu_seconds / 1e6;
+    let ratio = sim_mips / qemu_mips;
+    Ok(SpeedRow {
+        name: name.to_string(),
+        instructions,
+        sim_seconds,
+        qemu_seconds,
+        sim_mips,
+        qemu_mips,
+        ratio,
+        pass: ratio >= TARGET_RATIO,
+        noisy,
     })
 }
 

@@ -1,86 +1,89 @@
-//! Rendering a [`SpeedReport`] as a terminal table and as Markdown.
+//! Rendering the speed rows: the machine, the method and one table row per program, with
+//! PASS/MISS against the target ratio and the ratio's minimum in the summary.
 
-use crate::sim_speed::{SpeedReport, SpeedRow, NOISE_SECONDS, TARGET_RATIO};
+use crate::sim_speed::{SpeedResult, SpeedRow, NOISE_SECONDS, TARGET_RATIO};
+use cactus_sweep::table::Table;
+use cactus_sweep::{Summary, SweepReport};
 use std::fmt::Write;
 
-impl SpeedReport {
-    /// A fixed-width table, one row per program, with PASS/MISS against the target ratio.
-    pub fn table(&self) -> String {
-        let mut out = String::new();
+/// The report of `rows` (in [`crate::sim_speed::PROGRAMS`] order).
+pub fn render(rows: &[SpeedResult]) -> SweepReport {
+    let mut reading = String::new();
+    if let Some(h) = rows.iter().find_map(|r| r.host.as_ref()) {
+        let _ = writeln!(reading, "- CPU: {} ({} logical CPUs)", h.cpu, h.cpus);
+        let _ = writeln!(reading, "- QEMU: {} (`-M virt -bios none`, TCG)", h.qemu);
         let _ = writeln!(
-            out,
-            "{:<14} {:>14} {:>10} {:>10} {:>10} {:>10} {:>7}  target {TARGET_RATIO}",
-            "program", "instructions", "sim s", "sim MIPS", "qemu s", "qemu MIPS", "ratio"
-        );
-        for r in &self.rows {
-            let _ = writeln!(
-                out,
-                "{:<14} {:>14} {:>10.3} {:>10.1} {:>10.3} {:>10.1} {:>7.3}  {}",
-                r.name,
-                r.instructions,
-                r.sim_seconds,
-                r.sim_mips,
-                r.qemu_seconds,
-                r.qemu_mips,
-                r.ratio,
-                verdict(r)
-            );
-        }
-        if self.rows.iter().any(|r| r.noisy) {
-            let _ = writeln!(
-                out,
-                "(noise: QEMU ran less than {NOISE_SECONDS} s beyond its start-up; those ratios mean nothing, use the full-size programs)"
-            );
-        }
-        let _ = write!(
-            out,
-            "(best of {} runs; QEMU start-up {:.3} s subtracted; {} x{}; {})",
-            self.repeats, self.qemu_startup_seconds, self.cpu, self.cpus, self.qemu
-        );
-        out
-    }
-
-    /// The report as pretty-printed JSON (every field of [`SpeedReport`]), newline-terminated.
-    pub fn json(&self) -> Result<String, serde_json::Error> {
-        serde_json::to_string_pretty(self).map(|text| text + "\n")
-    }
-
-    /// A Markdown section: the command that produced it, the machine, and the table.
-    pub fn markdown(&self, command: &str) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "# Simulator speed: cactus-sim against QEMU\n");
-        let _ = writeln!(out, "Produced by `{command}`.\n");
-        let _ = writeln!(out, "- CPU: {} ({} logical CPUs)", self.cpu, self.cpus);
-        let _ = writeln!(out, "- QEMU: {} (`-M virt -bios none`, TCG)", self.qemu);
-        let _ = writeln!(
-            out,
+            reading,
             "- cactus-sim: release build, profile `{}`, cycle and energy model on",
-            self.profile
+            h.profile
         );
         let _ = writeln!(
-            out,
-            "- Method: best of {} runs per machine; cactus-sim times `Machine::run`; QEMU times the whole process minus its start-up ({:.3} s, measured on a program that exits at once). MIPS = guest instructions (counted by cactus-sim) / seconds.",
-            self.repeats, self.qemu_startup_seconds
+            reading,
+            "- Method: best of {} runs per machine; cactus-sim times `Machine::run`; QEMU times \
+             the whole process minus its start-up ({:.3} s, measured on a program that exits at \
+             once). MIPS = guest instructions (counted by cactus-sim) / seconds.",
+            h.repeats, h.qemu_startup_seconds
         );
-        let _ = writeln!(out, "- Target: ratio ≥ {TARGET_RATIO} on every program.\n");
-        let _ = writeln!(
-            out,
-            "| program | instructions | cactus-sim MIPS | QEMU MIPS | ratio | target |"
-        );
-        let _ = writeln!(out, "|---|---:|---:|---:|---:|---|");
-        for r in &self.rows {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {:.1} | {:.1} | {:.3} | {} |",
-                r.name,
-                r.instructions,
-                r.sim_mips,
-                r.qemu_mips,
-                r.ratio,
-                verdict(r)
-            );
+    }
+    let _ = write!(
+        reading,
+        "- Target: ratio ≥ {TARGET_RATIO} on every program. A QEMU time under \
+         {NOISE_SECONDS} s after start-up is marked (noise): the ratio is then unreliable."
+    );
+    let mut t = Table::new(&[
+        "program",
+        ">instructions",
+        ">cactus-sim MIPS",
+        ">QEMU MIPS",
+        ">ratio",
+        "target",
+    ]);
+    let mut failures = String::new();
+    for r in rows {
+        match &r.row {
+            Ok(row) => {
+                t.row([
+                    row.name.clone(),
+                    row.instructions.to_string(),
+                    format!("{:.1}", row.sim_mips),
+                    format!("{:.1}", row.qemu_mips),
+                    format!("{:.3}", row.ratio),
+                    verdict(row).to_string(),
+                ]);
+            }
+            Err(e) => {
+                t.row([r.name.as_str(), "-", "-", "-", "-", "FAILED"]);
+                let _ = writeln!(failures, "- {}: {e}", r.name);
+            }
         }
-        out
+    }
+    let mut tables = t.render();
+    if !failures.is_empty() {
+        tables.push_str(&format!("\nFailed:\n\n{failures}"));
+    }
+    let ok: Vec<&SpeedRow> = rows.iter().filter_map(|r| r.row.as_ref().ok()).collect();
+    let min = ok.iter().map(|r| r.ratio).reduce(f64::min);
+    let mean = cactus_sweep::table::mean(ok.iter().map(|r| r.ratio));
+    let mut summary = Summary::new("sim-speed");
+    summary
+        .num("ratio_min", min, 3)
+        .num("ratio_mean", mean, 3)
+        .num(
+            "sim_mips_mean",
+            cactus_sweep::table::mean(ok.iter().map(|r| r.sim_mips)),
+            1,
+        );
+    let passed = rows
+        .iter()
+        .filter(|r| cactus_sweep::Row::passed(*r))
+        .count();
+    SweepReport {
+        tables,
+        reading,
+        note: String::new(),
+        passed,
+        failed: rows.len() - passed,
+        summary,
     }
 }
 
@@ -97,73 +100,64 @@ fn verdict(row: &SpeedRow) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim_speed::Host;
 
-    fn row(name: &str, ratio: f64, noisy: bool) -> SpeedRow {
-        SpeedRow {
+    fn row(name: &str, ratio: f64, noisy: bool) -> SpeedResult {
+        SpeedResult {
             name: name.into(),
-            instructions: 1_000_000_000,
-            sim_seconds: 4.0,
-            qemu_seconds: 4.0 * ratio,
-            sim_mips: 250.0,
-            qemu_mips: 250.0 / ratio,
-            ratio,
-            pass: ratio >= TARGET_RATIO,
-            noisy,
-        }
-    }
-
-    fn report(rows: Vec<SpeedRow>) -> SpeedReport {
-        SpeedReport {
-            cpu: "Test CPU".into(),
-            cpus: 2,
-            qemu: "QEMU 7.2".into(),
-            profile: "mcu".into(),
-            qemu_startup_seconds: 0.02,
-            repeats: 3,
-            rows,
+            host: Some(Host {
+                cpu: "Test CPU".into(),
+                cpus: 2,
+                qemu: "QEMU 7.2".into(),
+                profile: "mcu".into(),
+                qemu_startup_seconds: 0.02,
+                repeats: 3,
+            }),
+            row: Ok(SpeedRow {
+                name: name.into(),
+                instructions: 1_000_000_000,
+                sim_seconds: 4.0,
+                qemu_seconds: 4.0 * ratio,
+                sim_mips: 250.0,
+                qemu_mips: 250.0 / ratio,
+                ratio,
+                pass: ratio >= TARGET_RATIO,
+                noisy,
+            }),
         }
     }
 
     #[test]
-    fn table_marks_pass_miss_and_noise() {
-        let t = report(vec![
+    fn the_table_marks_pass_miss_noise_and_failures() {
+        let mut broken = row("divrem", 0.5, false);
+        broken.row = Err("qemu missing".into());
+        let r = render(&[
             row("fib", 0.25, false),
             row("matmul", 0.1, false),
             row("x", 0.3, true),
-        ])
-        .table();
-        let lines: Vec<&str> = t.lines().collect();
+            broken,
+        ]);
         assert!(
-            lines[1].starts_with("fib") && lines[1].ends_with("PASS"),
-            "{t}"
+            r.tables
+                .contains("| fib | 1000000000 | 250.0 | 1000.0 | 0.250 | PASS |"),
+            "{}",
+            r.tables
         );
+        assert!(r.tables.contains("| 0.100 | MISS |"), "{}", r.tables);
         assert!(
-            lines[2].starts_with("matmul") && lines[2].ends_with("MISS"),
-            "{t}"
+            r.tables.contains("| 0.300 | PASS (noise) |"),
+            "{}",
+            r.tables
         );
-        assert!(lines[3].ends_with("PASS (noise)"), "{t}");
-        assert!(t.contains("(noise:"), "{t}");
-    }
-
-    #[test]
-    fn markdown_names_command_and_machine() {
-        let md = report(vec![row("fib", 0.25, false)]).markdown("cactus bench sim-speed");
-        assert!(md.contains("Produced by `cactus bench sim-speed`."), "{md}");
-        assert!(md.contains("Test CPU (2 logical CPUs)"), "{md}");
+        assert!(r.tables.contains("- divrem: qemu missing"), "{}", r.tables);
         assert!(
-            md.contains("| fib | 1000000000 | 250.0 | 1000.0 | 0.250 | PASS |"),
-            "{md}"
+            r.reading.contains("Test CPU (2 logical CPUs)"),
+            "{}",
+            r.reading
         );
-    }
-
-    #[test]
-    fn json_has_every_row() {
-        let json = report(vec![row("fib", 0.25, false), row("divrem", 0.5, false)])
-            .json()
-            .unwrap();
-        assert!(
-            json.contains("\"name\": \"fib\"") && json.contains("\"name\": \"divrem\""),
-            "{json}"
+        assert_eq!(
+            r.summary_line(),
+            "sim-speed: ratio_min=0.100 ratio_mean=0.217 sim_mips_mean=250.0 passed=2 failed=2"
         );
     }
 }

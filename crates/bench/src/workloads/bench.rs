@@ -1,5 +1,5 @@
 //! `cactus bench workloads`: one row per workload manifest run on cactus-sim (the runs come
-//! from [`crate::workloads::stacks::measure_all`]): pass/fail, instructions, cycles, energy,
+//! from [`crate::workloads::stacks::points`]): pass/fail, instructions, cycles, energy,
 //! context switches, total stack budget against total high water and, for the CoreMark-like
 //! suite, iterations per million cycles.
 //!
@@ -10,6 +10,9 @@
 //! invented.
 
 use crate::workloads::stacks::ManifestRun;
+use cactus_sweep::evaluation::{verdicts, Evaluation};
+use cactus_sweep::table::{mean, Table};
+use cactus_sweep::{Meta, Summary, SweepReport};
 use serde::Serialize;
 
 /// The suite whose programs are counted in iterations.
@@ -125,57 +128,38 @@ fn or_dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
     v.map_or_else(|| "-".to_string(), f)
 }
 
-/// The rows as a Markdown table, one line per manifest.
+/// The rows as a Markdown table, one line per manifest, then the failed runs with their
+/// reasons.
 pub fn markdown(rows: &[BenchRow]) -> String {
-    let mut out = String::from(
-        "| suite | workload | run | instructions | cycles | energy | switches | stack budget (B) \
-         | stack high water (B) | iterations | iterations / Mcycle |\n\
-         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    let mut t = Table::new(&[
+        "suite",
+        "workload",
+        "run",
+        ">instructions",
+        ">cycles",
+        ">energy",
+        ">switches",
+        ">stack budget (B)",
+        ">stack high water (B)",
+        ">iterations",
+        ">iterations / Mcycle",
+    ]);
     for r in rows {
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.suite,
-            r.firmware,
-            if r.passed { "pass" } else { "FAIL" },
+        t.row([
+            r.suite.clone(),
+            r.firmware.clone(),
+            if r.passed { "pass" } else { "FAIL" }.to_string(),
             or_dash(r.instructions, |v| v.to_string()),
             or_dash(r.cycles, |v| v.to_string()),
             or_dash(r.energy_nj, energy),
             or_dash(r.switches, |v| v.to_string()),
-            r.stack_budget,
+            r.stack_budget.to_string(),
             or_dash(r.stack_hwm, |v| v.to_string()),
             or_dash(r.iterations, |v| v.to_string()),
             or_dash(r.iterations_per_mcycle, |v| format!("{v:.2}")),
-        ));
+        ]);
     }
-    out
-}
-
-/// The last line: `N passed, M failed`.
-pub fn summary(rows: &[BenchRow]) -> String {
-    let failed = rows.iter().filter(|r| !r.passed).count();
-    format!("{} passed, {failed} failed", rows.len() - failed)
-}
-
-/// The whole Markdown report (docs/results/workloads.md): the command that produced it, what
-/// the columns mean, the table of size class `size`, the failures with their reasons, and the
-/// summary line.
-pub fn report(command: &str, size: &str, rows: &[BenchRow]) -> String {
-    let mut out = format!(
-        "# Workloads: the suites on cactus-sim\n\n\
-         Produced by `{command}` (simulated cycles only: the figures are deterministic).\n\n\
-         Every workload manifest of size class `{size}` under `workloads/` is built with \
-         `cactus build` (its manifest's stack strategy) and run on cactus-sim with profile \
-         `mcu`; each program checks its own result and the run passes when the firmware exits \
-         with code 0. Instructions, cycles (sleep included) and energy are the whole run's; \
-         switches are the context switches summed over the tasks the kernel reported through \
-         the trace device; the stack columns sum the manifest's task budgets (guard included) \
-         and the tasks' measured high water (`cactus workloads stacks` gives them per task). \
-         For the CoreMark-like suite, iterations are the rounds the coordinator task printed \
-         for each program (summed over the programs of the run) and iterations / Mcycle is \
-         iterations × 10⁶ / cycles of the whole run, kernel and idle time included.\n\n"
-    );
-    out.push_str(&markdown(rows));
+    let mut out = t.render();
     let failed: Vec<_> = rows.iter().filter(|r| !r.passed).collect();
     if !failed.is_empty() {
         out.push_str("\nFailed runs:\n\n");
@@ -184,8 +168,60 @@ pub fn report(command: &str, size: &str, rows: &[BenchRow]) -> String {
             out.push_str(&format!("- `{}`: {why}\n", r.manifest));
         }
     }
-    out.push_str(&format!("\n{}\n", summary(rows)));
     out
+}
+
+/// The workload suites on cactus-sim (`cactus bench workloads`).
+pub struct Workloads;
+
+impl Evaluation for Workloads {
+    const NAME: &'static str = "workloads";
+    const UNIT: &'static str = "manifests";
+    type Row = ManifestRun;
+
+    fn render(runs: &[ManifestRun], meta: &Meta) -> SweepReport {
+        let rows: Vec<BenchRow> = runs.iter().map(BenchRow::of).collect();
+        let size = meta.params["size"].as_str().unwrap_or("?").to_string();
+        let (passed, failed) = verdicts(runs);
+        let coremark: Vec<f64> = rows
+            .iter()
+            .filter_map(|r| r.iterations_per_mcycle)
+            .collect();
+        let mut summary = Summary::new("workloads");
+        summary
+            .add("runs", rows.len())
+            .add("cycles", rows.iter().filter_map(|r| r.cycles).sum::<u64>())
+            .num("coremark_iterations_per_mcycle", mean(coremark), 2);
+        SweepReport {
+            tables: markdown(&rows),
+            reading: reading(&size),
+            note: " (simulated cycles only: the figures are deterministic)".to_string(),
+            passed,
+            failed,
+            summary,
+        }
+    }
+}
+
+/// The store's parameters: the size class run.
+pub fn params(size: &str) -> serde_json::Value {
+    serde_json::json!({ "size": size })
+}
+
+/// What the columns mean, for size class `size`.
+pub fn reading(size: &str) -> String {
+    format!(
+        "Every workload manifest of size class `{size}` under `workloads/` is built with \
+         `cactus build` (its manifest's stack strategy) and run on cactus-sim with profile \
+         `mcu`; each program checks its own result and the run passes when the firmware exits \
+         with code 0. Instructions, cycles (sleep included) and energy are the whole run's; \
+         switches are the context switches summed over the tasks the kernel reported through \
+         the trace device; the stack columns sum the manifest's task budgets (guard included) \
+         and the tasks' measured high water (`cactus workloads stacks` gives them per task). \
+         For the CoreMark-like suite, iterations are the rounds the coordinator task printed \
+         for each program (summed over the programs of the run) and iterations / Mcycle is \
+         iterations × 10⁶ / cycles of the whole run, kernel and idle time included."
+    )
 }
 
 #[cfg(test)]
@@ -267,19 +303,23 @@ mod tests {
         assert_eq!((other.iterations, other.stack_hwm), (None, None));
         let md = markdown(&[other]);
         assert!(md.contains("| 1200 | - | - | - |"), "{md}");
-        let mut failed = cm;
-        failed.passed = false;
+        let mut failed = run(COREMARK_SUITE, 8_000_000, Some(100));
         failed.note = Some("exit code 1".into());
-        assert_eq!(
-            summary(&[failed.clone(), failed.clone()]),
-            "0 passed, 2 failed"
-        );
-        let doc = report("cactus bench workloads --markdown x.md", "full", &[failed]);
+        let meta = Meta {
+            params: params("full"),
+            ..Meta::default()
+        };
+        let report = Workloads::render(&[failed.clone(), failed], &meta);
         assert!(
-            doc.contains("Produced by `cactus bench workloads --markdown x.md`"),
-            "{doc}"
+            report.summary_line().ends_with("passed=0 failed=2"),
+            "{}",
+            report.summary_line()
         );
-        assert!(doc.contains("- `s/fw.toml`: exit code 1\n"), "{doc}");
-        assert!(doc.ends_with("\n0 passed, 1 failed\n"), "{doc}");
+        assert!(report.reading.contains("size class `full`"));
+        assert!(
+            report.tables.contains("- `s/fw.toml`: exit code 1\n"),
+            "{}",
+            report.tables
+        );
     }
 }

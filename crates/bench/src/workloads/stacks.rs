@@ -13,15 +13,16 @@
 use cactus_firmware::catalogue::Entry;
 use cactus_firmware::{BuildOptions, Manifest};
 use cactus_sim::{MachineConfig, Profile, RunOutcome};
-use rayon::prelude::*;
-use serde::Serialize;
+use cactus_sweep::table::{or_dash, Table};
+use cactus_sweep::{Point, Progress, Row};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Simulated cycles after which a run is stopped (and counted as failed).
 pub const MAX_CYCLES: u64 = 50_000_000_000;
 
 /// One task's measurement.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StackRow {
     /// Suite of the manifest.
     pub suite: String,
@@ -38,7 +39,7 @@ pub struct StackRow {
 }
 
 /// What one manifest's run gave.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ManifestRun {
     /// The catalogue entry.
     pub entry: Entry,
@@ -53,7 +54,7 @@ pub struct ManifestRun {
 }
 
 /// Whole-run figures from cactus-sim's statistics (profile `mcu`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunTotals {
     /// Instructions retired.
     pub instructions: u64,
@@ -153,27 +154,28 @@ fn run_one(path: &Path) -> Result<Measured, String> {
     })
 }
 
-/// Measures every entry on a pool of `workers` threads; `progress` is called once per
-/// finished manifest (from any thread). Results are in the order of `entries`.
-pub fn measure_all(
-    workloads_dir: &Path,
-    entries: &[Entry],
-    workers: usize,
-    progress: &(dyn Fn(&ManifestRun) + Sync),
-) -> Result<Vec<ManifestRun>, rayon::ThreadPoolBuildError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers.max(1))
-        .build()?;
-    Ok(pool.install(|| {
-        entries
-            .par_iter()
-            .map(|e| {
+impl Row for ManifestRun {
+    fn passed(&self) -> bool {
+        self.note.is_none()
+    }
+}
+
+/// One point per entry (keyed by its manifest path): its build and run; a failed run is
+/// also a `FAIL manifest: why` note.
+pub fn points<'a>(workloads_dir: &'a Path, entries: &'a [Entry]) -> Vec<Point<'a, ManifestRun>> {
+    entries
+        .iter()
+        .map(|e| {
+            let key = e.manifest.display().to_string();
+            Point::new(key, e.firmware.clone(), move |_, progress: &Progress| {
                 let r = measure(workloads_dir, e);
-                progress(&r);
+                if let Some(note) = &r.note {
+                    progress.note(&format!("FAIL {}: {note}", r.entry.manifest.display()));
+                }
                 r
             })
-            .collect()
-    }))
+        })
+        .collect()
 }
 
 /// `part` as a percentage of `whole`, one decimal.
@@ -193,25 +195,31 @@ pub fn budget_for(hwm: u32) -> u32 {
 /// The rows as a Markdown table (suite, workload, task, budget, high water, % used, ×1.1
 /// budget, run result).
 pub fn markdown(runs: &[ManifestRun]) -> String {
-    let mut out = String::from(
-        "| suite | workload | task | budget (B) | high water (B) | used | hwm × 1.1 + guard (B) | run |\n\
-         |---|---|---|---:|---:|---:|---:|---|\n",
-    );
+    let mut t = Table::new(&[
+        "suite",
+        "workload",
+        "task",
+        ">budget (B)",
+        ">high water (B)",
+        ">used",
+        ">hwm × 1.1 + guard (B)",
+        "run",
+    ]);
     for r in runs {
         for row in &r.rows {
-            let hwm = row.stack_hwm.map_or("-".into(), |h| h.to_string());
-            let used = row.stack_hwm.map_or("-".into(), |h| percent(h, row.budget));
-            let rule = row
-                .stack_hwm
-                .map_or("-".into(), |h| budget_for(h).to_string());
-            let run = if row.passed { "pass" } else { "FAIL" };
-            out.push_str(&format!(
-                "| {} | {} | {} | {} | {hwm} | {used} | {rule} | {run} |\n",
-                row.suite, row.firmware, row.task, row.budget
-            ));
+            t.row([
+                row.suite.clone(),
+                row.firmware.clone(),
+                row.task.clone(),
+                row.budget.to_string(),
+                or_dash(row.stack_hwm),
+                row.stack_hwm.map_or("-".into(), |h| percent(h, row.budget)),
+                or_dash(row.stack_hwm.map(budget_for)),
+                if row.passed { "pass" } else { "FAIL" }.to_string(),
+            ]);
         }
     }
-    out
+    t.render()
 }
 
 /// The marker lines that delimit the table of size class `size` (`small`, `full`, `all`) in

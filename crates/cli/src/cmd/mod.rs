@@ -5,7 +5,6 @@ pub mod bench;
 pub mod bench_capriccio;
 pub mod bench_checks;
 pub mod bench_mtss;
-pub mod bench_mtss_sweeps;
 pub mod build;
 pub mod cc;
 pub mod difftest;

@@ -5,8 +5,6 @@ use anyhow::{bail, Context, Result};
 use cactus_bench::workloads::stacks::ManifestRun;
 use cactus_firmware::catalogue::SizeClass;
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -139,26 +137,14 @@ pub(crate) fn run_all(
     entries: &[cactus_firmware::catalogue::Entry],
     jobs: usize,
 ) -> Result<Vec<ManifestRun>> {
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(entries.len() as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}]") {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
+    let options = cactus_sweep::SweepOptions {
+        workers: jobs,
+        unit: "manifests".into(),
+        ..Default::default()
     };
-    let progress = |r: &ManifestRun| {
-        bar.set_message(r.entry.firmware.clone());
-        if let Some(note) = &r.note {
-            bar.suspend(|| eprintln!("FAIL {}: {note}", r.entry.manifest.display()));
-        }
-        bar.inc(1);
-    };
-    let runs = cactus_bench::workloads::stacks::measure_all(dir, entries, jobs, &progress)
-        .context("cannot start the worker threads")?;
-    bar.finish_and_clear();
-    Ok(runs)
+    let points = cactus_bench::workloads::stacks::points(dir, entries);
+    let store = cactus_sweep::run(points, &options, None)?;
+    Ok(store.rows().into_iter().cloned().collect())
 }
 
 fn list(a: ListArgs) -> Result<ExitCode> {

@@ -12,7 +12,7 @@
 //! cycles, moved frames and bytes lent/borrowed are kept so the report ([`report`]) shows
 //! that the tight runs really shared stacks.
 //!
-//! Guarantees: every number in a [`StressReport`] comes from a run made by [`run_seeds`]; a
+//! Guarantees: every number in a [`StressReport`] comes from a run made by one of [`points`]; a
 //! seed that cannot be judged (a run that faults, hangs or is stopped by the oracle) is a
 //! failure with its reasons, never a missing row; seeds are judged independently, so the
 //! result of a seed does not depend on `--jobs` or on the other seeds.
@@ -27,6 +27,7 @@ pub use judge::{judge, Observed};
 pub use report::{markdown, summary, Summary};
 pub use run::{run_seed, RunSummary};
 
+use cactus_sweep::{Evaluation, Meta, Point, Progress, SweepReport};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -102,37 +103,104 @@ pub enum StressError {
         /// What is wrong.
         problem: String,
     },
-    /// The worker pool could not start.
-    #[error("cannot start the worker pool: {0}")]
-    Pool(#[from] rayon::ThreadPoolBuildError),
 }
 
-/// Runs seeds `first, first + 1, ...` (`runs` of them, wrapping at 2^32) on both variants of
-/// `fw`, `jobs` at a time, calling `progress` after each seed (from any thread). Returns the
-/// results in seed order.
-pub fn run_seeds(
+impl cactus_sweep::Row for SeedResult {
+    fn passed(&self) -> bool {
+        self.passed
+    }
+}
+
+/// The randomized MTSS stress, as a sweep of seeds.
+pub struct Stress;
+
+impl Evaluation for Stress {
+    const NAME: &'static str = "stress mtss";
+    const UNIT: &'static str = "seeds";
+    type Row = SeedResult;
+
+    fn render(rows: &[SeedResult], meta: &Meta) -> SweepReport {
+        let report = StressReport {
+            results: rows.to_vec(),
+            ..serde_json::from_value(meta.params.clone()).unwrap_or_else(|_| StressReport {
+                manifest: String::new(),
+                workload: String::new(),
+                shrink_percent: 0,
+                page_bytes: 0,
+                max_cycles: 0,
+                budgets: Vec::new(),
+                results: Vec::new(),
+            })
+        };
+        let s = summary(&report);
+        let mut line = cactus_sweep::Summary::new("stress-mtss");
+        line.add("runs", s.runs)
+            .add("runs_with_moves", s.runs_with_moves)
+            .add("moved_frames", s.moved_frames)
+            .add("lent_bytes", s.lent_bytes)
+            .add("violations", s.violations);
+        SweepReport {
+            tables: markdown(&report),
+            reading: READING.to_string(),
+            note: String::new(),
+            passed: s.passed,
+            failed: s.runs - s.passed,
+            summary: line,
+        }
+    }
+}
+
+/// The store's parameters of a stress run: everything of a [`StressReport`] but its results.
+pub fn params(
+    fw: &StressFirmware,
+    manifest: &str,
+    shrink: u32,
+    max_cycles: u64,
+) -> serde_json::Value {
+    serde_json::to_value(StressReport {
+        manifest: manifest.to_string(),
+        workload: fw.workload.clone(),
+        shrink_percent: shrink,
+        page_bytes: fw.page_bytes,
+        max_cycles,
+        budgets: fw.budgets.clone(),
+        results: Vec::new(),
+    })
+    .unwrap_or_default()
+}
+
+/// One point per seed `first, first + 1, ...` (`runs` of them, wrapping at 2^32), each
+/// running both variants of `fw`.
+pub fn points(
     fw: &StressFirmware,
     first: u32,
     runs: u32,
-    jobs: usize,
     max_cycles: u64,
-    progress: &(dyn Fn(&SeedResult) + Sync),
-) -> Result<Vec<SeedResult>, StressError> {
-    use rayon::prelude::*;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()?;
-    Ok(pool.install(|| {
-        (0..runs)
-            .into_par_iter()
-            .map(|i| {
-                let r = run_seed(fw, first.wrapping_add(i), max_cycles);
-                progress(&r);
-                r
-            })
-            .collect()
-    }))
+) -> Vec<Point<'_, SeedResult>> {
+    (0..runs)
+        .map(|i| {
+            let seed = first.wrapping_add(i);
+            Point::new(
+                format!("seed {seed}"),
+                format!("seed {seed}"),
+                move |_, _: &Progress| run_seed(fw, seed, max_cycles),
+            )
+        })
+        .collect()
 }
+
+/// How to read the stress report (no figures: they are in the generated tables).
+pub const READING: &str = "How to read this report. The stress workload's worker tasks run \
+recursion chains whose depths, frame sizes (16 to 600-byte arrays, twelve-argument calls with \
+stack arguments) and busy-work, yields and sleeps all come from one seed, under a 100 kHz tick \
+with one-tick round-robin slices, so preemption lands at different instructions in every run. \
+Each seed runs twice on cactus-sim (`mcu` profile): the reference build (`stack = \"static\"`, \
+no checks, the manifest's ample budgets) and the `mtss` build (`checks = \"mtss\"`, every \
+budget shrunk), with the ownership oracle stopping a run at its first violation. A seed passes \
+when both exit 0, neither has an oracle violation and both print exactly the same UART output \
+(every worker's checksum, recomputed by the coordinator). *Frames moved* counts the `mtss` \
+run's stack requests served by moving a frame into another task's pages; *bytes lent* sums \
+the loans (`REGION_LEND` events).";
 
 /// The command that replays one seed of a stress run.
 pub fn replay_command(manifest: &str, shrink: u32, seed: u32) -> String {

@@ -2,6 +2,7 @@
 //! (docs/results/mtss-stress.md), both computed from a [`StressReport`] alone.
 
 use super::{replay_command, StressReport};
+use cactus_sweep::table::{percent, Table};
 use std::fmt::Write;
 
 /// Failed seeds listed in the Markdown report, at most.
@@ -72,30 +73,33 @@ pub fn markdown(report: &StressReport) -> String {
         report.max_cycles
     );
     let _ = writeln!(out, "### Stack budgets\n");
-    let _ = writeln!(out, "| Task | Reference (`static`) | `mtss` |");
-    let _ = writeln!(out, "|---|---:|---:|");
+    let mut t = Table::new(&["Task", ">Reference (`static`)", ">`mtss`"]);
     for b in &report.budgets {
-        let _ = writeln!(out, "| {} | {} | {} |", b.task, b.reference, b.mtss);
+        t.row([b.task.clone(), b.reference.to_string(), b.mtss.to_string()]);
     }
+    out.push_str(&t.render());
     let _ = writeln!(out, "\n### Verdicts\n");
-    let _ = writeln!(
-        out,
-        "| Seeds | Passed | Failed | `mtss` runs that moved frames | Oracle violations |"
-    );
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
-    let _ = writeln!(
-        out,
-        "| {} | {} | {} | {} ({:.1} %) | {} |",
-        s.runs,
-        s.passed,
-        s.runs - s.passed,
-        s.runs_with_moves,
-        percent(s.runs_with_moves, s.runs),
-        s.violations
-    );
+    let mut t = Table::new(&[
+        ">Seeds",
+        ">Passed",
+        ">Failed",
+        ">`mtss` runs that moved frames",
+        ">Oracle violations",
+    ]);
+    t.row([
+        s.runs.to_string(),
+        s.passed.to_string(),
+        (s.runs - s.passed).to_string(),
+        format!(
+            "{} ({:.1} %)",
+            s.runs_with_moves,
+            percent(s.runs_with_moves as f64, s.runs as f64).unwrap_or(0.0)
+        ),
+        s.violations.to_string(),
+    ]);
+    out.push_str(&t.render());
     let _ = writeln!(out, "\n### Per run\n");
-    let _ = writeln!(out, "| Figure | Min | Median | Mean | Max |");
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+    let mut t = Table::new(&["Figure", ">Min", ">Median", ">Mean", ">Max"]);
     let rows: [(&str, Vec<u64>); 5] = [
         (
             "`mtss` frames moved",
@@ -124,11 +128,17 @@ pub fn markdown(report: &StressReport) -> String {
     ];
     for (name, values) in rows {
         let (min, median, mean, max) = spread(values);
-        let _ = writeln!(out, "| {name} | {min} | {median} | {mean:.1} | {max} |");
+        t.row([
+            name.to_string(),
+            min.to_string(),
+            median.to_string(),
+            format!("{mean:.1}"),
+            max.to_string(),
+        ]);
     }
+    out.push_str(&t.render());
     let _ = writeln!(out, "\n### `mtss` frames moved per task\n");
-    let _ = writeln!(out, "| Task | Runs with moves | Mean per run | Max |");
-    let _ = writeln!(out, "|---|---:|---:|---:|");
+    let mut t = Table::new(&["Task", ">Runs with moves", ">Mean per run", ">Max"]);
     for b in &report.budgets {
         let moved: Vec<u64> = report
             .results
@@ -137,22 +147,29 @@ pub fn markdown(report: &StressReport) -> String {
             .collect();
         let (_, _, mean, max) = spread(moved.clone());
         let runs = moved.iter().filter(|&&m| m > 0).count();
-        let _ = writeln!(out, "| {} | {runs} | {mean:.1} | {max} |", b.task);
+        t.row([
+            b.task.clone(),
+            runs.to_string(),
+            format!("{mean:.1}"),
+            max.to_string(),
+        ]);
     }
+    out.push_str(&t.render());
     let failures: Vec<_> = report.failures().collect();
     if !failures.is_empty() {
         let _ = writeln!(out, "\n### Failed seeds\n");
-        let _ = writeln!(out, "| Seed | Problems | Replay |");
-        let _ = writeln!(out, "|---:|---|---|");
+        let mut t = Table::new(&[">Seed", "Problems", "Replay"]);
         for f in failures.iter().take(LISTED_FAILURES) {
-            let _ = writeln!(
-                out,
-                "| {} | {} | `{}` |",
-                f.seed,
+            t.row([
+                f.seed.to_string(),
                 f.problems.join("; ").replace('|', "\\|"),
-                replay_command(&report.manifest, report.shrink_percent, f.seed)
-            );
+                format!(
+                    "`{}`",
+                    replay_command(&report.manifest, report.shrink_percent, f.seed)
+                ),
+            ]);
         }
+        out.push_str(&t.render());
         if failures.len() > LISTED_FAILURES {
             let _ = writeln!(
                 out,
@@ -162,12 +179,4 @@ pub fn markdown(report: &StressReport) -> String {
         }
     }
     out
-}
-
-fn percent(part: usize, whole: usize) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        part as f64 * 100.0 / whole as f64
-    }
 }
