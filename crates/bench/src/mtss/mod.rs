@@ -17,19 +17,21 @@ mod loans;
 pub mod mso;
 pub mod pages;
 pub mod prs;
+pub mod prs_report;
 mod run;
 pub mod search;
 mod shared;
-mod sweep_tables;
 mod table;
+pub mod task;
 pub mod wcet;
+pub mod wcet_report;
 
 pub use loans::{loan_stats, LoanStats};
-pub use mso::{search_row, TaskMso};
 pub use run::{baseline, Baseline, ProbeSetup, RunDone, Variant};
 pub use search::Probe;
 pub use shared::{Prepared, Shared};
 pub use table::{averages, Averages, PAPER_AVERAGE};
+pub use task::{search_row, TaskMso};
 
 use std::path::{Path, PathBuf};
 

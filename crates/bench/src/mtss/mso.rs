@@ -7,139 +7,16 @@
 //! budget, and `(high water - smallest) / high water` of the task's stack high water measured
 //! by the run the budgets were derived from (the paper's baseline: its maximum observed stack).
 //!
-//! Each task's search is one point of the sweep; probes that contradict monotonicity are kept
-//! in [`TaskMso::non_monotone`].
+//! Each task's search ([`super::task`]) is one point of the sweep; probes that contradict
+//! monotonicity are kept in [`TaskMso::non_monotone`].
 
 use super::run::Variant;
-use super::search::{candidates, Probe};
 use super::shared::Shared;
 use super::table::{averages, markdown};
-use super::{page_bytes, LoanStats, CYCLE_FACTOR, HARNESS_TASKS};
+use super::task::{search_row, task_key, TaskMso};
+use super::{page_bytes, CYCLE_FACTOR};
 use cactus_sweep::evaluation::{verdicts, Evaluation};
-use cactus_sweep::search::{contradictions, smallest_passing, Outcome};
-use cactus_sweep::{Meta, Point, Progress, Row, Summary, SweepReport};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-
-/// One task's search (a row of the store).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TaskMso {
-    /// Firmware name of the workload.
-    pub workload: String,
-    /// Manifest path as given.
-    pub manifest: String,
-    /// Task name.
-    pub task: String,
-    /// A harness task ([`HARNESS_TASKS`]).
-    pub harness: bool,
-    /// Manifest budget in bytes.
-    pub budget: u32,
-    /// Measured stack high water in bytes (baseline run), if reported.
-    pub high_water: Option<u32>,
-    /// Every probe, in the order made (resumed ones first).
-    pub probes: Vec<Probe>,
-    /// The smallest passing budget found, if the search finished with one.
-    pub smallest: Option<u32>,
-    /// Failing budgets above a passing one (contradictions of monotonicity).
-    pub non_monotone: Vec<u32>,
-    /// Why the search could not finish or failed.
-    pub error: Option<String>,
-    /// Loan statistics of a recorded run at the smallest passing budget (when it is below the
-    /// manifest budget): what sharing the task's stack took.
-    #[serde(default)]
-    pub loans: Option<LoanStats>,
-    /// The search is over (found a smallest budget, or its full budget fails); a resumed run
-    /// does not search it again.
-    pub complete: bool,
-}
-
-impl TaskMso {
-    /// A row before any probe.
-    pub fn start(workload: &str, manifest: &str, task: &str, budget: u32) -> TaskMso {
-        TaskMso {
-            workload: workload.to_string(),
-            manifest: manifest.to_string(),
-            task: task.to_string(),
-            harness: HARNESS_TASKS.contains(&task),
-            budget,
-            high_water: None,
-            probes: Vec::new(),
-            smallest: None,
-            non_monotone: Vec::new(),
-            error: None,
-            loans: None,
-            complete: false,
-        }
-    }
-
-    /// MSO against the manifest budget, in percent.
-    pub fn mso_budget(&self) -> Option<f64> {
-        self.smallest.map(|s| percent_below(self.budget, s))
-    }
-
-    /// MSO against the measured high water, in percent (negative when even the smallest
-    /// passing budget exceeds the high water: the checks claim a frame's whole size before
-    /// writing it, the high water counts only written bytes).
-    pub fn mso_high_water(&self) -> Option<f64> {
-        match (self.high_water, self.smallest) {
-            (Some(h), Some(s)) if h > 0 => Some(percent_below(h, s)),
-            _ => None,
-        }
-    }
-
-    /// The search finished with a smallest passing budget and no error.
-    pub fn passed(&self) -> bool {
-        self.complete && self.smallest.is_some() && self.error.is_none()
-    }
-}
-
-impl Row for TaskMso {
-    fn complete(&self) -> bool {
-        self.complete
-    }
-    fn passed(&self) -> bool {
-        TaskMso::passed(self)
-    }
-}
-
-fn percent_below(base: u32, value: u32) -> f64 {
-    (f64::from(base) - f64::from(value)) * 100.0 / f64::from(base)
-}
-
-/// Completes `row` by bisection: budgets already in `row.probes` (resumed) and the manifest
-/// budget (`full`, the workload's shared probe) are not probed again; every new probe is
-/// appended to `row.probes`.
-pub fn search_row(mut row: TaskMso, full: &Probe, probe: &mut dyn FnMut(u32) -> Probe) -> TaskMso {
-    let mut known: BTreeMap<u32, Probe> =
-        row.probes.iter().map(|p| (p.budget, p.clone())).collect();
-    let full = Probe {
-        budget: row.budget,
-        ..full.clone()
-    };
-    if let std::collections::btree_map::Entry::Vacant(e) = known.entry(row.budget) {
-        e.insert(full.clone());
-        row.probes.insert(0, full);
-    }
-    let outcome = smallest_passing(&candidates(row.budget), &mut |budget| {
-        if let Some(p) = known.get(&budget) {
-            return p.passed;
-        }
-        let p = probe(budget);
-        known.insert(budget, p.clone());
-        row.probes.push(p.clone());
-        p.passed
-    });
-    match outcome {
-        Outcome::Smallest(s) => row.smallest = Some(s),
-        Outcome::TopFails => {
-            let why = known[&row.budget].reason.clone().unwrap_or_default();
-            row.error = Some(format!("fails at its full budget: {why}"));
-        }
-    }
-    row.non_monotone = contradictions(row.probes.iter().map(|p| (p.budget, p.passed)));
-    row.complete = true;
-    row
-}
+use cactus_sweep::{Meta, Point, Progress, Summary, SweepReport};
 
 /// The MSO experiment.
 pub struct Mso;
@@ -172,11 +49,6 @@ impl Evaluation for Mso {
 /// The store's parameters of an MSO sweep at `page`.
 pub fn params(page: Option<u32>) -> serde_json::Value {
     serde_json::json!({ "page": page_bytes(page) })
-}
-
-/// The key of a task's point: manifest, task and budget (a changed budget is a new point).
-pub fn task_key(manifest: &str, task: &str, budget: u32) -> String {
-    format!("{manifest}#{task}@{budget}")
 }
 
 /// One point per task of every manifest of `shared`, at `page`. A manifest that cannot be

@@ -1,10 +1,12 @@
 //! `cactus bench mtss pages`: MSO against the MTSS page size (the paper's Figure 10): the MSO
 //! search of every task, once per page size, each (page, task) search a point of the sweep.
 
-use super::mso::{search_task, task_key, TaskMso};
+use super::mso::search_task;
 use super::shared::Shared;
-use super::sweep_tables::pages_markdown;
+use super::table::averages;
+use super::task::{task_key, TaskMso};
 use cactus_sweep::evaluation::{verdicts, Evaluation};
+use cactus_sweep::table::{pct, Table};
 use cactus_sweep::{Meta, Point, Progress, Row, Summary, SweepReport};
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +44,7 @@ impl Evaluation for Pages {
         let by_page = by_page(rows);
         let mut summary = Summary::new("mtss-pages");
         for (page, tasks) in &by_page {
-            let avg = super::averages(tasks).last().and_then(|a| a.budget);
+            let avg = averages(tasks).last().and_then(|a| a.budget);
             summary.pct(&format!("mso_{page}"), avg);
         }
         let (passed, failed) = verdicts(rows);
@@ -109,6 +111,37 @@ pub fn points<'s>(shared: &'s Shared<'_>) -> Result<Vec<Point<'s, PagedTask>>, S
         }
     }
     Ok(points)
+}
+
+/// Figure 10: each program task's MSO (of its budget) at every page size (`by_page`,
+/// ascending), then the averages.
+pub fn pages_markdown(by_page: &[(u32, Vec<TaskMso>)]) -> String {
+    let mut s = String::from("### MSO of budget against the page size (Figure 10)\n\n");
+    let heads: Vec<String> = by_page.iter().map(|(p, _)| format!(">{p} B")).collect();
+    let mut columns = vec!["Workload", "Task"];
+    columns.extend(heads.iter().map(String::as_str));
+    let mut t = Table::new(&columns);
+    if let Some((_, first)) = by_page.first() {
+        for task in first.iter().filter(|t| !t.harness) {
+            let mut cells = vec![task.workload.clone(), task.task.clone()];
+            for (_, tasks) in by_page {
+                let v = tasks
+                    .iter()
+                    .find(|u| u.manifest == task.manifest && u.task == task.task)
+                    .filter(|u| u.passed())
+                    .and_then(|u| u.mso_budget());
+                cells.push(pct(v));
+            }
+            t.row(cells);
+        }
+        let mut cells = vec!["**average**".to_string(), String::new()];
+        for (_, tasks) in by_page {
+            cells.push(pct(averages(tasks).last().and_then(|a| a.budget)));
+        }
+        t.row(cells);
+    }
+    s.push_str(&t.render());
+    s
 }
 
 /// How to read the page table (no figures: they are in the generated table).

@@ -9,13 +9,10 @@
 
 use super::run::{ProbeSetup, Variant};
 use super::shared::Shared;
-use super::sweep_tables::prs_markdown;
 use super::{page_bytes, stem, Baseline, LoanStats, CYCLE_FACTOR, HARNESS_TASKS};
 use cactus_firmware::shrink_budget;
-use cactus_sweep::evaluation::{verdicts, Evaluation};
 use cactus_sweep::search::largest_passing;
-use cactus_sweep::table::mean;
-use cactus_sweep::{Meta, Point, Progress, Row, Summary, SweepReport};
+use cactus_sweep::{Point, Progress, Row};
 use serde::{Deserialize, Serialize};
 
 /// The largest shrink searched, percent (the `--shrink` limit).
@@ -220,39 +217,6 @@ pub fn start_row(manifest: &str, setup: &ProbeSetup, base: &Baseline) -> Workloa
     row
 }
 
-/// The PRS experiment.
-pub struct Prs;
-
-impl Evaluation for Prs {
-    const NAME: &'static str = "mtss prs";
-    const UNIT: &'static str = "workloads";
-    type Row = WorkloadPrs;
-
-    fn render(rows: &[WorkloadPrs], _meta: &Meta) -> SweepReport {
-        let ok: Vec<&WorkloadPrs> = rows.iter().filter(|r| r.error.is_none()).collect();
-        let mut summary = Summary::new("mtss-prs");
-        summary
-            .pct("prs", mean(ok.iter().filter_map(|r| r.prs.map(f64::from))))
-            .pct(
-                "saved_budget",
-                mean(ok.iter().filter_map(|r| r.prs_of_budget())),
-            )
-            .pct(
-                "saved_high_water",
-                mean(ok.iter().filter_map(|r| r.prs_of_high_water())),
-            );
-        let (passed, failed) = verdicts(rows);
-        SweepReport {
-            tables: prs_markdown(rows),
-            reading: READING.to_string(),
-            note: String::new(),
-            passed,
-            failed,
-            summary,
-        }
-    }
-}
-
 /// The store's parameters of a PRS sweep at `page`.
 pub fn params(page: Option<u32>) -> serde_json::Value {
     serde_json::json!({ "page": page_bytes(page) })
@@ -295,21 +259,6 @@ pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
         })
         .collect()
 }
-
-/// How to read the PRS tables (no figures: they are in the generated tables).
-pub const READING: &str = "How to read these tables. *PRS* (the paper's Proportional \
-Reduction Satisfiability) is the largest whole percentage by which every program task's stack \
-budget can be shrunk at once (rounded down to 16 bytes, never below 128) with the workload \
-still completing correctly under `stack = \"mtss\"`, `checks = \"mtss\"` on cactus-sim (exit 0 \
-through its own checksum checks, no ownership-oracle violation), found by bisection over 0..95 %. \
-The harness tasks (`feeder`, `coordinator`) keep their budgets and are not counted. *Saved of \
-budgets* is the bytes saved at the PRS point over the summed budgets; our budgets are the \
-measured high water x 1.1 plus a 16-byte guard and 384 bytes of check margin, so *saved of \
-high water* (against the summed high water of the manifest's own run, the paper's baseline) is \
-the comparable figure, and negative when the budgets at the PRS point are still above the high \
-water. The loan statistics come from one more run at the PRS point with the trace recorded: a \
-loan is a `REGION_LEND`, a page *leaves a hole* when it is given back while a page above it in \
-the same lender is still lent (the paper's measure: < 5 % of pages, none in telecomm).";
 
 #[cfg(test)]
 mod tests {

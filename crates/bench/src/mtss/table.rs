@@ -2,8 +2,8 @@
 //! paper's stated values, the harness tasks apart, the loans at each task's smallest budget,
 //! and the failures and monotonicity contradictions.
 
-use super::mso::TaskMso;
 use super::search::MIN_BUDGET;
+use super::task::TaskMso;
 use super::LoanStats;
 use cactus_sweep::table::{mean, or_dash, pct, percent, Table};
 use std::fmt::Write;
@@ -236,4 +236,17 @@ fn loan_rows(s: &mut String, tasks: &[&TaskMso]) {
     ]);
     table.row(["*paper*", "", "", "", "", "< 5 % (telecomm 0)"]);
     s.push_str(&table.render());
+}
+
+/// Appends a `Failed:` list of the rows with an error (workload name, error).
+pub(crate) fn failures<'a>(
+    s: &mut String,
+    rows: impl Iterator<Item = (&'a String, &'a Option<String>)>,
+) {
+    let failed: Vec<String> = rows
+        .filter_map(|(w, e)| e.as_ref().map(|e| format!("- {w}: {e}")))
+        .collect();
+    if !failed.is_empty() {
+        let _ = writeln!(s, "\nFailed:\n\n{}", failed.join("\n"));
+    }
 }

@@ -58,8 +58,8 @@ fn resumed_probes_are_not_made_again() {
 #[test]
 fn a_changed_budget_is_another_point() {
     assert_ne!(
-        mso::task_key("w.toml", "sha", 1024),
-        mso::task_key("w.toml", "sha", 1040)
+        task::task_key("w.toml", "sha", 1024),
+        task::task_key("w.toml", "sha", 1040)
     );
 }
 

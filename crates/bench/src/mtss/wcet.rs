@@ -17,13 +17,9 @@ use super::prs::{shrunk_budgets, MAX_SHRINK};
 use super::run::{ProbeSetup, Variant};
 use super::search::MIN_BUDGET;
 use super::shared::Shared;
-use super::sweep_tables::wcet_markdown;
 use super::{page_bytes, stem, Baseline, HARNESS_TASKS};
-use cactus_firmware::StackStrategy;
-use cactus_sweep::evaluation::{verdicts, Evaluation};
 use cactus_sweep::search::largest_passing;
-use cactus_sweep::table::mean;
-use cactus_sweep::{Meta, Point, Progress, Row, Summary, SweepReport};
+use cactus_sweep::{Point, Progress, Row};
 use serde::{Deserialize, Serialize};
 
 /// The paper's average worst-case overhead over its workloads (section 10: "The average
@@ -188,51 +184,6 @@ pub fn start_row(manifest: &str, workload: &str, page: u32) -> WcetRow {
 /// Cycle limit of a worst-case run, in baseline runs (every call may move a frame).
 pub const WCET_CYCLE_FACTOR: u64 = 200;
 
-/// The worst-case experiment.
-pub struct Wcet;
-
-/// The page of Figure 12 among `pages`: the kernel's default when measured (or none given),
-/// else the first.
-pub fn figure_page(pages: &[u32]) -> u32 {
-    if pages.is_empty() || pages.contains(&StackStrategy::MTSS_PAGE) {
-        StackStrategy::MTSS_PAGE
-    } else {
-        pages[0]
-    }
-}
-
-impl Evaluation for Wcet {
-    const NAME: &'static str = "mtss wcet";
-    const UNIT: &'static str = "runs";
-    type Row = WcetRow;
-
-    fn render(rows: &[WcetRow], meta: &Meta) -> SweepReport {
-        let pages: Vec<u32> =
-            serde_json::from_value(meta.params["pages"].clone()).unwrap_or_default();
-        let page = figure_page(&pages);
-        let at: Vec<&WcetRow> = rows.iter().filter(|r| r.page_bytes == page).collect();
-        let mut summary = Summary::new("mtss-wcet");
-        summary
-            .pct(
-                "worst_case",
-                mean(at.iter().filter_map(|r| r.wcet_overhead())),
-            )
-            .pct(
-                "common_case",
-                mean(at.iter().filter_map(|r| r.common_overhead())),
-            );
-        let (passed, failed) = verdicts(rows);
-        SweepReport {
-            tables: wcet_markdown(rows, page),
-            reading: READING.to_string(),
-            note: String::new(),
-            passed,
-            failed,
-            summary,
-        }
-    }
-}
-
 /// The store's parameters of a worst-case sweep over `pages` (empty: the default page).
 pub fn params(pages: &[u32]) -> serde_json::Value {
     let pages: Vec<u32> = if pages.is_empty() {
@@ -281,18 +232,6 @@ pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WcetRow>> {
     }
     points
 }
-
-/// How to read the worst-case tables (no figures: they are in the generated tables).
-pub const READING: &str = "How to read these tables. The paper's worst-case estimate \
-(section 10): every program task at the smallest stack a manifest accepts (128 bytes, below \
-any task's certainly-called chain), so every frame that can move does (the harness tasks keep \
-their budgets: they print through `kprintf`, whose variadic frame is pinned); the moved frames go to an \
-artificial region that never runs out (`kernel.mtss_worst_case`), and every move first scans \
-every task and every page of it (the allocation's worst case). *Worst-case overhead* is that \
-run's extra simulated cycles over the unmodified workload (`static` stacks, no checks, manifest \
-budgets); *common case* is `mtss` at the manifest budgets (nothing moves: the checks' cost). \
-Like the paper's, this is an estimate on one input, not a WCET bound. The paper plots Figures \
-12 and 13 as bars; only its average (37.5 %) and common case (3.1 %) are stated.";
 
 #[cfg(test)]
 mod tests {

@@ -1,11 +1,16 @@
 //! `cactus bench mtss`: the MTSS paper's evaluation (section 10) on the six MTSS workloads:
 //! `mso` (Figure 9), `pages` (Figure 10), `prs` (Figure 11), `wcet` (Figures 12/13) and
-//! `capriccio` (Table IV). Each is a few lines over `cactus_bench::mtss`.
+//! `capriccio` (Table IV). Each is a few lines over `cactus_bench::mtss` and
+//! `cactus_bench::capriccio`.
 
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{anyhow, bail, Context, Result};
-use cactus_bench::mtss::{self, mso::Mso, pages::Pages, prs::Prs, wcet::Wcet, MtssOptions, Shared};
+use cactus_bench::capriccio::{self, Capriccio, CapriccioOptions};
+use cactus_bench::mtss::{
+    self, mso::Mso, pages::Pages, prs_report::Prs, wcet_report::Wcet, MtssOptions, Shared,
+    MTSS_WORKLOADS,
+};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -27,7 +32,7 @@ pub enum MtssExperiment {
     Mso(MtssSweepArgs),
     /// MTSS against a Capriccio-style linked-chunk scheme (MTSS Table IV): run-time increase
     /// over the unmodified build and stack memory of each, per workload.
-    Capriccio(crate::cmd::bench_capriccio::CapriccioArgs),
+    Capriccio(CapriccioArgs),
     /// Proportional Reduction Satisfiability per workload (MTSS Figure 11): the largest
     /// shrink of every program task's budget at once that still passes, by bisection, and the
     /// loan statistics (holes, multi-page frames) of a run there.
@@ -93,8 +98,45 @@ pub fn main(args: MtssArgs) -> Result<ExitCode> {
             let points = mtss::pages::points(&shared).map_err(|e| anyhow!(e))?;
             finish::<Pages>(points, mtss::pages::params(&o.pages), &a.sweep)
         }
-        MtssExperiment::Capriccio(a) => crate::cmd::bench_capriccio::main(a),
+        MtssExperiment::Capriccio(a) => capriccio_main(a),
     }
+}
+
+/// Options of `cactus bench mtss capriccio`.
+#[derive(Args, Debug)]
+pub struct CapriccioArgs {
+    /// Size class of the MTSS workloads: `small` or `full`.
+    #[arg(long, value_name = "SIZE", default_value = "small")]
+    pub size: String,
+    /// Parent directory of the builds (default: build/capriccio in the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// Where and how the sweep runs (a point is one workload's four builds and runs).
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+}
+
+/// Runs `cactus bench mtss capriccio`: one point per workload, its four builds and runs.
+fn capriccio_main(args: CapriccioArgs) -> Result<ExitCode> {
+    let (root, paths) = resolve_manifests(&[], &args.size, None)?;
+    let options = CapriccioOptions {
+        manifests: MTSS_WORKLOADS
+            .iter()
+            .map(|w| w.to_string())
+            .zip(paths)
+            .collect(),
+        reserves: toolchain_reserves()?,
+        build_dir: Some(
+            args.build_dir
+                .clone()
+                .unwrap_or_else(|| root.join("build/capriccio")),
+        ),
+    };
+    finish::<Capriccio>(
+        capriccio::points(&options),
+        capriccio::params(),
+        &args.sweep,
+    )
 }
 
 /// The experiment's options: the manifests (given or the default ones), the reserves, the
