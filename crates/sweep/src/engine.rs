@@ -123,6 +123,20 @@ pub fn run<R: Row>(
     Ok(store)
 }
 
+/// `f` of every item, `workers` at a time, in the items' order (for harnesses that need no
+/// store: the random difftest, the fuzz batches). Errs only if the worker pool cannot start.
+pub fn par_map<T: Sync, R: Send>(
+    items: &[T],
+    workers: usize,
+    f: impl Fn(&T) -> R + Sync + Send,
+) -> Result<Vec<R>, SweepError> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers.max(1))
+        .build()?;
+    Ok(pool.install(|| items.par_iter().map(&f).collect()))
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -173,6 +187,15 @@ mod tests {
             meta: Meta::current("squares", serde_json::json!({ "p": 1 })),
             unit: String::new(),
         }
+    }
+
+    #[test]
+    fn par_map_keeps_the_order() {
+        let items: Vec<u32> = (0..50).collect();
+        assert_eq!(
+            par_map(&items, 3, |x| x * 2).unwrap(),
+            (0..100).step_by(2).collect::<Vec<u32>>()
+        );
     }
 
     #[test]

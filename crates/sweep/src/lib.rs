@@ -22,7 +22,7 @@ mod shard;
 pub mod store;
 pub mod table;
 
-pub use engine::{run, SweepOptions};
+pub use engine::{par_map, run, SweepOptions};
 pub use evaluation::{execute, Evaluation, Outputs};
 pub use memo::Memo;
 pub use merge::merge;

@@ -4,7 +4,6 @@
 use crate::difftest::{difftest_elf, DiffOptions, DifftestError};
 use crate::randprog::{generate, GenConfig, LINK_LD};
 use crate::toolchain::{build_asm, ToolchainError};
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 /// What to run.
@@ -64,23 +63,17 @@ pub fn run_random(
     options: &RandomOptions,
     on_case: &(dyn Fn(&CaseOutcome) + Sync),
 ) -> Result<Vec<CaseOutcome>, RandomError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()
-        .map_err(|e| RandomError::Pool(e.to_string()))?;
     let seeds: Vec<u64> = (0..options.count)
         .map(|i| options.seed.wrapping_add(i))
         .collect();
-    let mut outcomes = pool.install(|| {
-        seeds
-            .par_iter()
-            .map(|&seed| {
-                let outcome = run_case(seed, options)?;
-                on_case(&outcome);
-                Ok(outcome)
-            })
-            .collect::<Result<Vec<_>, RandomError>>()
-    })?;
+    let mut outcomes = cactus_sweep::par_map(&seeds, options.jobs, |&seed| {
+        let outcome = run_case(seed, options)?;
+        on_case(&outcome);
+        Ok(outcome)
+    })
+    .map_err(|e| RandomError::Pool(e.to_string()))?
+    .into_iter()
+    .collect::<Result<Vec<_>, RandomError>>()?;
     outcomes.sort_by_key(|o| o.seed);
     Ok(outcomes)
 }

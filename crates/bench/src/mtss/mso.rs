@@ -10,7 +10,6 @@
 //! Each task's search ([`super::task`]) is one point of the sweep; probes that contradict
 //! monotonicity are kept in [`TaskMso::non_monotone`].
 
-use super::run::Variant;
 use super::shared::Shared;
 use super::table::{averages, markdown};
 use super::task::{search_row, task_key, TaskMso};
@@ -122,14 +121,9 @@ pub fn search_task(
     if let Some(smallest) = row.smallest.filter(|&s| s < row.budget) {
         let mut budgets = setup.budgets();
         budgets[ti] = smallest;
-        let v = Variant {
-            budgets,
-            worst_case: false,
-            loans: true,
-        };
-        match setup.run_variant(&v) {
-            Ok(done) => row.loans = done.loans,
-            Err(e) => row.error = Some(format!("the recorded run at {smallest} B failed: {e}")),
+        match setup.record_loans(budgets, &format!("{smallest} B")) {
+            Ok(loans) => row.loans = loans,
+            Err(e) => row.error = Some(e),
         }
     }
     row

@@ -187,14 +187,9 @@ pub fn search(
             let budgets = shrunk_budgets(setup, prs);
             row.prs = Some(prs);
             row.smallest_total = Some(program(&budgets));
-            let v = Variant {
-                budgets,
-                worst_case: false,
-                loans: true,
-            };
-            match setup.run_variant(&v) {
-                Ok(done) => row.loans = done.loans,
-                Err(e) => row.error = Some(format!("the recorded run at {prs} % failed: {e}")),
+            match setup.record_loans(budgets, &format!("{prs} %")) {
+                Ok(loans) => row.loans = loans,
+                Err(e) => row.error = Some(e),
             }
         }
     }

@@ -116,6 +116,19 @@ impl ProbeSetup {
         .map(|_| ())
     }
 
+    /// Builds and runs the workload at `budgets` with the trace recorded and returns its
+    /// loan statistics; an error names `at` (what the budgets are: `512 B`, `30 %`).
+    pub fn record_loans(&self, budgets: Vec<u32>, at: &str) -> Result<Option<LoanStats>, String> {
+        let v = Variant {
+            budgets,
+            worst_case: false,
+            loans: true,
+        };
+        self.run_variant(&v)
+            .map(|done| done.loans)
+            .map_err(|e| format!("the recorded run at {at} failed: {e}"))
+    }
+
     /// Every task's manifest budget, by task index.
     pub fn budgets(&self) -> Vec<u32> {
         self.manifest.tasks.iter().map(|t| t.stack).collect()

@@ -3,7 +3,6 @@
 use crate::fuzz::case::{run_case, CaseOutcome, CaseStatus, FuzzOptions};
 use crate::fuzz::error::FuzzError;
 use crate::fuzz::multitask::{groups, run_group, GroupOutcome};
-use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// The totals of a batch.
@@ -35,21 +34,15 @@ pub fn run_batch(
     on_case: &(dyn Fn(&CaseOutcome) + Sync),
 ) -> Result<BatchSummary, FuzzError> {
     let start = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .map_err(|e| FuzzError::Pool(e.to_string()))?;
     let seeds: Vec<u64> = (0..count).map(|i| first.wrapping_add(i)).collect();
-    let mut outcomes = pool.install(|| {
-        seeds
-            .par_iter()
-            .map(|&seed| {
-                let outcome = run_case(seed, options)?;
-                on_case(&outcome);
-                Ok(outcome)
-            })
-            .collect::<Result<Vec<_>, FuzzError>>()
-    })?;
+    let mut outcomes = cactus_sweep::par_map(&seeds, jobs, |&seed| {
+        let outcome = run_case(seed, options)?;
+        on_case(&outcome);
+        Ok(outcome)
+    })
+    .map_err(|e| FuzzError::Pool(e.to_string()))?
+    .into_iter()
+    .collect::<Result<Vec<_>, FuzzError>>()?;
     outcomes.sort_by_key(|o| o.seed);
     let count_if = |f: &dyn Fn(&CaseOutcome) -> bool| outcomes.iter().filter(|o| f(o)).count();
     Ok(BatchSummary {
@@ -77,18 +70,13 @@ pub fn run_multitask(
     let root = cactus_firmware::find_root(std::path::Path::new(".")).map_err(|e| {
         FuzzError::Usage(format!("multi-task mode needs the Cactus source tree: {e}"))
     })?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .map_err(|e| FuzzError::Pool(e.to_string()))?;
     let list = groups(outcomes, tasks);
-    pool.install(|| {
-        list.par_iter()
-            .map(|members| {
-                let outcome = run_group(members, options, &root)?;
-                on_group(&outcome);
-                Ok(outcome)
-            })
-            .collect()
+    cactus_sweep::par_map(&list, jobs, |members| {
+        let outcome = run_group(members, options, &root)?;
+        on_group(&outcome);
+        Ok(outcome)
     })
+    .map_err(|e| FuzzError::Pool(e.to_string()))?
+    .into_iter()
+    .collect()
 }
