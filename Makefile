@@ -58,7 +58,8 @@ define step
 endef
 
 # counted NAME, COMMAND: runs a difftest COMMAND and records its own "N passed, M failed"
-# (one failure if it printed none, e.g. on bad input). Skipped, as one failure, if the
+# or, for a sweep (bench, stress), the "passed=N failed=M" ending its summary line (one
+# failure if it printed neither, e.g. on bad input). Skipped, as one failure, if the
 # cactus step failed: a stale binary must not report on code that does not build.
 define counted
 	@echo "== $(1): $(2)"
@@ -66,7 +67,8 @@ define counted
 	   echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): SKIPPED (cactus did not build)"; exit 0; fi; \
 	 set -o pipefail; $(2) | tee $(LOGS)/$(1).log || true; \
 	 last=$$(tail -n 1 $(LOGS)/$(1).log); \
-	 if [[ "$$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$$ ]]; then \
+	 if [[ "$$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$$ ]] || \
+	    [[ "$$last" =~ \ passed=([0-9]+)\ failed=([0-9]+)$$ ]]; then \
 	   echo "$${BASH_REMATCH[1]} $${BASH_REMATCH[2]} $(1)" >> $(SUMMARY); \
 	 else echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): FAILED (no result line)"; fi
 endef
@@ -113,6 +115,8 @@ test: setup
 	    >/dev/null && $(CACTUS) difftest --timeout 60 build/workloads-checks/qemu/*-small.elf)
 	$(call counted,checks-workloads,$(CACTUS) bench checks --variants unopt$(comma)opt \
 	    --k-sweep none workloads/*/*-small.toml workloads/demo/demo.toml)
+	$(call counted,shard-merge,scripts/shard-check $(CACTUS) 3 checks --variants unopt$(comma)opt \
+	    --k-sweep none workloads/mtss/telecomm-small.toml workloads/demo/demo.toml)
 	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
 	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
 	     $(SUMMARY)

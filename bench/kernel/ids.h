@@ -1,4 +1,4 @@
-/* Marker ids of the kernel benchmark firmware; crates/lab/src/kernel_bench.rs decodes the same
+/* Marker ids of the kernel benchmark firmware; crates/bench/src/kernel/mod.rs decodes the same
  * values. A switch marker id is KIND | task << 1 | (0 before the call, 1 after it returns). */
 #ifndef BENCH_IDS_H
 #define BENCH_IDS_H

@@ -9,6 +9,7 @@ pub mod options;
 pub mod pass;
 pub mod report;
 pub mod reserves;
+pub mod selection;
 
 mod checks;
 mod needs;

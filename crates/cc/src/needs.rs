@@ -3,9 +3,21 @@
 //! uninstrumented code it calls.
 
 use crate::program::Program;
-use crate::rolling::Context;
 use crate::Reserve;
+use crate::{PassOptions, Reserves};
 use cactus_asm::callgraph::Target;
+
+/// Everything the decision needs besides the program.
+pub struct Context<'a> {
+    /// Pass options (rules, K, blind margin, whole-program mode).
+    pub opts: &'a PassOptions,
+    /// Reserves of uninstrumented code.
+    pub reserves: &'a Reserves,
+    /// Unit origins (for messages).
+    pub origins: &'a [String],
+    /// Per unit: library code (K = k_lib).
+    pub library: &'a [bool],
+}
 
 /// Per-function needs before any rolling.
 pub struct Needs {

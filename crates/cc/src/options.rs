@@ -16,6 +16,32 @@ pub enum CheckMode {
     Mtss,
 }
 
+impl CheckMode {
+    /// Every mode, in the order the command line lists them.
+    pub const ALL: [CheckMode; 3] = [CheckMode::None, CheckMode::Detect, CheckMode::Mtss];
+
+    /// The mode's name as manifests and the command line spell it (`none`, `detect`, `mtss`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckMode::None => "none",
+            CheckMode::Detect => "detect",
+            CheckMode::Mtss => "mtss",
+        }
+    }
+
+    /// The mode called `text` (surrounding white space ignored), the inverse of
+    /// [`CheckMode::name`].
+    pub fn parse(text: &str) -> Option<CheckMode> {
+        CheckMode::ALL.into_iter().find(|m| m.name() == text.trim())
+    }
+}
+
+impl std::fmt::Display for CheckMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The three rules of the rolling-checks optimization (MTSS section 5), each switchable so
 /// their contributions can be measured separately.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,9 +3,10 @@
 //! certainty, zero-size for the rest, limited-size (callees before callers). See
 //! docs/stack-checks.md, "Implementation notes (crates/cc)".
 
+pub use crate::needs::Context;
 use crate::needs::{own_needs, Needs};
 use crate::program::Program;
-use crate::{CheckMode, PassOptions, Reserves};
+use crate::CheckMode;
 use cactus_asm::callgraph::Target;
 use cactus_asm::dataflow::DomTree;
 use std::collections::BTreeMap;
@@ -42,18 +43,6 @@ impl Decisions {
     pub fn checked(&self, f: usize) -> bool {
         matches!(self.rule[f], Rule::Kept(_))
     }
-}
-
-/// Everything the decision needs besides the program.
-pub struct Context<'a> {
-    /// Pass options (rules, K, blind margin, whole-program mode).
-    pub opts: &'a PassOptions,
-    /// Reserves of uninstrumented code.
-    pub reserves: &'a Reserves,
-    /// Unit origins (for messages).
-    pub origins: &'a [String],
-    /// Per unit: library code (K = k_lib).
-    pub library: &'a [bool],
 }
 
 /// In `mtss` mode, certainty rolling moves at most this many bytes (a callee's E) into a

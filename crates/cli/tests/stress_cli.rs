@@ -34,18 +34,19 @@ fn two_seeds_pass_and_write_their_reports() {
     ]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let text = stdout(&out);
-    assert_eq!(text.lines().last(), Some("2 passed, 0 failed"), "{text}");
+    let last = text.lines().last().unwrap_or("");
     assert!(
-        text.contains("2 seeds from 11: mtss moved frames in 2 runs"),
+        last.starts_with("stress-mtss: runs=2 runs_with_moves=2 ")
+            && last.ends_with(" violations=0 passed=2 failed=0"),
         "{text}"
     );
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let seeds: Vec<u64> = report["results"]
+    let seeds: Vec<u64> = report["rows"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["seed"].as_u64().unwrap())
+        .map(|r| r["row"]["seed"].as_u64().unwrap())
         .collect();
     assert_eq!(seeds, vec![11, 12]);
     let md = std::fs::read_to_string(&md).unwrap();

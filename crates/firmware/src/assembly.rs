@@ -2,7 +2,8 @@
 //! compiled with that build's own flags plus `-fno-lto -S` (the build itself uses LTO, whose
 //! objects hold no machine code).
 
-use crate::driver::{stem, units, write_glue};
+use crate::compile_units::{stem, units};
+use crate::driver::write_glue;
 use crate::error::BuildError;
 use crate::kernel_units::kernel_units;
 use crate::manifest::Manifest;

@@ -4,7 +4,7 @@
 //! linked with the kernel's own assembly sources. No LTO: the passes work on the machine code
 //! GCC emits for each unit.
 
-use crate::driver::{stem, units};
+use crate::compile_units::{stem, units};
 use crate::error::BuildError;
 use crate::kernel_units::{kernel_asm_sources, kernel_units};
 use crate::manifest::Manifest;

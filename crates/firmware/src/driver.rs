@@ -11,6 +11,7 @@
 
 use crate::cc_build::{self, CheckOptions};
 use crate::codegen;
+pub use crate::compile_units::{units, Unit};
 use crate::deps;
 use crate::error::BuildError;
 use crate::hash::ContentHash;
@@ -65,52 +66,6 @@ pub fn find_root(start: &Path) -> Result<PathBuf, BuildError> {
         }
     }
     Err(BuildError::NoRoot { from: start })
-}
-
-/// One compilation of a firmware build: a C file and the flags it gets beyond the fixed
-/// [`ARCH_FLAGS`] and [`COMPILE_FLAGS`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unit {
-    /// The C file.
-    pub source: PathBuf,
-    /// Its flags beyond the fixed ones (include directories, manifest and task `cflags`).
-    pub flags: Vec<String>,
-}
-
-/// Every C unit `build` compiles for `m`, with the flags it gets: each distinct task source
-/// in manifest order, then the generated glue `<gen_dir>/`[`codegen::SOURCE_NAME`] (the
-/// kernel library is built separately, by its Makefile).
-pub fn units(m: &Manifest, root: &Path, gen_dir: &Path) -> Vec<Unit> {
-    let base = |extra_inc: &[PathBuf], extra_flags: &[String]| {
-        let mut flags = vec![
-            format!("-I{}", root.join("kernel/include").display()),
-            format!("-I{}", gen_dir.display()),
-        ];
-        flags.extend(
-            m.include
-                .iter()
-                .chain(extra_inc)
-                .map(|d| format!("-I{}", d.display())),
-        );
-        flags.extend(m.cflags.iter().chain(extra_flags).cloned());
-        flags
-    };
-    let mut out: Vec<Unit> = Vec::new();
-    for t in &m.tasks {
-        for s in &t.sources {
-            if !out.iter().any(|u| &u.source == s) {
-                out.push(Unit {
-                    source: s.clone(),
-                    flags: base(&t.include, &t.cflags),
-                });
-            }
-        }
-    }
-    out.push(Unit {
-        source: gen_dir.join(codegen::SOURCE_NAME),
-        flags: base(&[], &[]),
-    });
-    out
 }
 
 /// Adds every file under `dir` (recursively, in sorted order).
@@ -248,13 +203,6 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
         dir,
         up_to_date: false,
     })
-}
-
-pub(crate) fn stem(source: &Path) -> String {
-    source
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 pub(crate) fn write_glue(m: &Manifest, dir: &Path) -> Result<(), BuildError> {

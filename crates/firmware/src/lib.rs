@@ -8,8 +8,10 @@
 //!   and links the ELF, cached on the content of every input ([`hash`]).
 
 mod assembly;
+pub mod catalogue;
 pub mod cc_build;
 pub mod codegen;
+mod compile_units;
 pub mod deps;
 pub mod error;
 pub mod hash;

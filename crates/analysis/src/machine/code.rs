@@ -3,9 +3,17 @@
 //! goes: inside the function, to another function (through a relocation in an object, by
 //! address in a linked ELF), or nowhere usable (an error naming the place).
 
-use super::flow::Callee;
 use super::unit::{Function, RelocTarget, SectionId, Unit};
 use cactus_isa::{decode, Inst};
+
+/// A callee named by a relocation or found at an address.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    /// A global or undefined symbol: resolved by name across the program.
+    Named(String),
+    /// A function of the same unit, by index.
+    Local(usize),
+}
 
 /// Where a jump or call goes.
 pub enum Dest {

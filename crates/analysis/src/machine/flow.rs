@@ -4,21 +4,13 @@
 //! callee's [`Bound`]; a callee's `sp` change at return (libgcc's `__riscv_save_N` returns
 //! with the caller's frame allocated) is applied to the caller's state.
 
+pub use super::code::Callee;
 use super::code::{Code, Dest};
 use super::unit::Unit;
 use super::value::{result, writes_rd, State, Val};
 use cactus_isa::{Inst, Op};
 use object::elf;
 use std::collections::HashMap;
-
-/// A callee named by a relocation or found at an address.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Callee {
-    /// A global or undefined symbol: resolved by name across the program.
-    Named(String),
-    /// A function of the same unit, by index.
-    Local(usize),
-}
 
 /// What a function does to the stack, when bounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,13 +1,16 @@
-//! `cactus bench`: benchmarks. `sim-speed` measures cactus-sim against QEMU in the same run;
-//! `kernel` measures the Cactus kernel's context switches and footprint on cactus-sim;
-//! `workloads` runs the workload suites (full inputs by default) on cactus-sim.
+//! `cactus bench`: the evaluations, each a sweep on the engine (`cactus_sweep`) over points
+//! from `cactus_bench`; every one takes `--jobs`, `--json`, `--markdown`, `--resume` and
+//! `--shard`, prints its tables and ends with one summary line
+//! `name: key=value ... passed=N failed=M`. `merge` joins the JSON of shards.
 
+use crate::cmd::outputs::{check_output_dirs, finish, SweepArgs};
 use crate::cmd::profile_arg::resolve_profile;
-use crate::cmd::workloads::{run_all, selected, workloads_dir, SizeArg};
-use anyhow::{Context, Result};
-use cactus_lab::kernel_bench::{run_kernel_bench, KernelBenchOptions};
-use cactus_lab::sim_speed::{run_sim_speed, SpeedOptions};
-use cactus_lab::workload_bench::{self, BenchRow};
+use crate::cmd::workloads::{selected, workloads_dir, SizeArg};
+use anyhow::{anyhow, Result};
+use cactus_bench::kernel::{Kernel, KernelBenchOptions};
+use cactus_bench::sim_speed::{SimSpeed, SpeedOptions};
+use cactus_bench::workloads::bench::Workloads;
+use cactus_sweep::Store;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,15 +34,17 @@ pub enum Bench {
     Kernel(KernelArgs),
     /// Build and run every workload manifest (full inputs by default) on cactus-sim: one row
     /// per manifest with instructions, cycles, energy, switches, stack budget against high
-    /// water and CoreMark-like iterations per million cycles; last line "N passed, M failed".
+    /// water and CoreMark-like iterations per million cycles.
     Workloads(WorkloadsArgs),
     /// Cost of `cactus cc`'s stack checks on the multi-task workloads: run time, code size
     /// and energy without and with the rolling optimization, each rule's share and the K
     /// sweep (MTSS Table II, Figures 7 and 8; docs/results/mtss.md).
     Checks(crate::cmd::bench_checks::ChecksArgs),
-    /// Experiments on the `mtss` stack strategy: `mso`, the Maximum Satisfiable Overflow per
-    /// task (MTSS Figure 9).
+    /// Experiments on the `mtss` stack strategy (MTSS Figures 9-13, Table IV).
     Mtss(crate::cmd::bench_mtss::MtssArgs),
+    /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
+    /// summary a single run gives.
+    Merge(MergeArgs),
 }
 
 /// Options of `cactus bench workloads`.
@@ -51,18 +56,12 @@ pub struct WorkloadsArgs {
     /// Only this suite (mtss, coremark-like, ccs, malardalen-like, crazyflie-like, demo).
     #[arg(long, value_name = "SUITE")]
     pub filter: Option<String>,
-    /// Write the report as Markdown to FILE (docs/results/workloads.md).
-    #[arg(long, value_name = "FILE")]
-    pub markdown: Option<PathBuf>,
-    /// Write the rows as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Parallel runs.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub jobs: usize,
     /// The workloads directory (default: workloads/ of the Cactus tree).
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+    /// Where and how the sweep runs (a point is one manifest).
+    #[command(flatten)]
+    pub sweep: SweepArgs,
 }
 
 /// Options of `cactus bench kernel`.
@@ -77,19 +76,19 @@ pub struct KernelArgs {
     /// Machine profile: a built-in name (`mcu`, `ideal`) or the path of a TOML profile file.
     #[arg(long, value_name = "NAME|FILE", default_value = "mcu")]
     pub profile: String,
-    /// Write the report as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write the report as Markdown to FILE (docs/results/kernel.md).
-    #[arg(long, value_name = "FILE")]
-    pub markdown: Option<PathBuf>,
+    /// Where the results go (one point: the benchmark firmware's run; under a second).
+    #[command(flatten)]
+    pub sweep: SweepArgs,
 }
 
 /// Options of `cactus bench sim-speed`.
 #[derive(Args, Debug)]
 pub struct SimSpeedArgs {
-    /// Use the quick `NAME-small.elf` variants.
-    #[arg(long)]
+    /// `small`: the quick `NAME-small.elf` variants; `full`: about 10^9 instructions each.
+    #[arg(long, value_enum, default_value_t = SizeArg::Full)]
+    pub size: SizeArg,
+    /// The same as `--size small`.
+    #[arg(long, hide = true)]
     pub small: bool,
     /// Directory holding the benchmark ELFs.
     #[arg(long, value_name = "DIR", default_value = "build/bench/sim-speed")]
@@ -97,15 +96,27 @@ pub struct SimSpeedArgs {
     /// Runs per machine and program (the fastest counts).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub repeats: usize,
-    /// Write the report as JSON to FILE.
+    /// Where the results go (programs run one at a time whatever `--jobs` says: they are
+    /// timed).
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+}
+
+/// Options of `cactus bench merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' JSON files (each written by a `--shard I/N --json FILE` run).
+    #[arg(required = true)]
+    pub stores: Vec<PathBuf>,
+    /// Write the merged results as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write the report as a Markdown table to FILE (docs/results/simulator.md).
+    /// Write the merged report as Markdown to FILE.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
 }
 
-/// Runs `cactus bench`. Exit code 0 if every program meets the target, 1 otherwise.
+/// Runs `cactus bench`.
 pub fn main(args: BenchArgs) -> Result<ExitCode> {
     match args.bench {
         Bench::SimSpeed(a) => sim_speed(a),
@@ -113,6 +124,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Workloads(a) => workloads(a),
         Bench::Checks(a) => crate::cmd::bench_checks::main(a),
         Bench::Mtss(a) => crate::cmd::bench_mtss::main(a),
+        Bench::Merge(a) => merge(a),
     }
 }
 
@@ -123,74 +135,53 @@ fn kernel(args: KernelArgs) -> Result<ExitCode> {
         build: !args.no_build,
         profile: resolve_profile(&args.profile)?,
     };
-    let report = run_kernel_bench(&options)?;
-    print!("{}", report.table());
-    if let Some(path) = &args.json {
-        let text = report.json().context("serialising the report")?;
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(path) = &args.markdown {
-        std::fs::write(path, report.markdown(&crate::cmd::outputs::command_line()))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(if report.all_pass() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let params = cactus_bench::kernel::params(&options.profile);
+    finish::<Kernel>(cactus_bench::kernel::points(&options), params, &args.sweep)
 }
 
+/// Exit code 0 if every program meets the target, 1 otherwise.
 fn sim_speed(args: SimSpeedArgs) -> Result<ExitCode> {
     let options = SpeedOptions {
         dir: args.dir.clone(),
-        small: args.small,
+        small: args.small || matches!(args.size, SizeArg::Small),
         repeats: args.repeats,
         timeout: Duration::from_secs(300),
     };
-    let report = run_sim_speed(&options, &|what| eprintln!("measuring {what}..."))?;
-    println!("{}", report.table());
-    let command = crate::cmd::outputs::command_line();
-    if let Some(path) = &args.json {
-        let text = report.json().context("serialising the report")?;
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(path) = &args.markdown {
-        std::fs::write(path, report.markdown(&command))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let all_pass = report.rows.iter().all(|r| r.pass);
-    Ok(if all_pass {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let mut sweep = args.sweep.clone();
+    sweep.jobs = 1;
+    let params = cactus_bench::sim_speed::params(&options);
+    finish::<SimSpeed>(cactus_bench::sim_speed::points(&options), params, &sweep)
 }
 
 /// Exit code 0 if every run exited with 0, 1 otherwise (the files are written either way).
 fn workloads(args: WorkloadsArgs) -> Result<ExitCode> {
-    // Check the output directories before the runs, so a typo fails fast.
-    crate::cmd::outputs::check_output_dirs(args.markdown.iter().chain(&args.json))?;
+    args.sweep.outputs()?;
     let dir = workloads_dir(args.dir)?;
     let entries = selected(&dir, args.filter.as_deref(), args.size.class())?;
-    let runs = run_all(&dir, &entries, args.jobs)?;
-    let rows: Vec<BenchRow> = runs.iter().map(BenchRow::of).collect();
-    let table = workload_bench::markdown(&rows);
-    let summary = workload_bench::summary(&rows);
-    print!("{table}");
+    let points = cactus_bench::workloads::stacks::points(&dir, &entries);
+    let params = cactus_bench::workloads::bench::params(&args.size.name());
+    finish::<Workloads>(points, params, &args.sweep)
+}
+
+/// Joins the stores, writes what was asked, prints the tables and the summary line.
+fn merge(args: MergeArgs) -> Result<ExitCode> {
+    check_output_dirs(args.markdown.iter().chain(&args.json))?;
+    let stores = args
+        .stores
+        .iter()
+        .map(|p| Ok((p.clone(), Store::<serde_json::Value>::load(p)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let merged = cactus_sweep::merge(stores)?;
+    let report = cactus_bench::registry::render_store(&merged).map_err(|e| anyhow!(e))?;
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&serde_json::json!({ "rows": rows }))?;
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        merged.save(path)?;
     }
     if let Some(path) = &args.markdown {
-        let text = workload_bench::report(
-            &crate::cmd::outputs::command_line(),
-            &args.size.name(),
-            &rows,
-        );
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        report.write(&merged.meta, path)?;
     }
-    println!("{summary}");
-    Ok(if rows.iter().all(|r| r.passed) {
+    print!("{}", report.tables);
+    println!("{}", report.summary_line());
+    Ok(if report.failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

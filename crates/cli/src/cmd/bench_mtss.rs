@@ -1,13 +1,19 @@
-//! `cactus bench mtss`: experiments on the `mtss` stack strategy. `mso` measures the MTSS
-//! paper's Maximum Satisfiable Overflow (section 10, Figure 9) on the six MTSS workloads.
+//! `cactus bench mtss`: the MTSS paper's evaluation (section 10) on the six MTSS workloads:
+//! `mso` (Figure 9), `pages` (Figure 10), `prs` (Figure 11), `wcet` (Figures 12/13) and
+//! `capriccio` (Table IV). Each is a few lines over `cactus_bench::mtss` and
+//! `cactus_bench::capriccio`.
 
-use crate::cmd::bench_mtss_sweeps::{self as sweeps_cli, SweepArgs};
+use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
-use anyhow::{bail, Result};
-use cactus_lab::mtss_bench::{self, MsoOptions};
+use anyhow::{anyhow, bail, Context, Result};
+use cactus_bench::capriccio::{self, Capriccio, CapriccioOptions};
+use cactus_bench::mtss::{
+    self, mso::Mso, pages::Pages, prs_report::Prs, wcet_report::Wcet, MtssOptions, Shared,
+    MTSS_WORKLOADS,
+};
 use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// Options of `cactus bench mtss`.
 #[derive(Args, Debug)]
@@ -22,103 +28,175 @@ pub struct MtssArgs {
 pub enum MtssExperiment {
     /// Maximum Satisfiable Overflow per task (MTSS Figure 9): for each task, the smallest
     /// stack budget (bisection over multiples of 16) at which its workload still passes under
-    /// `stack = "mtss"`, every other task at its budget; last line "N passed, M failed".
-    Mso(SweepArgs),
+    /// `stack = "mtss"`, every other task at its budget.
+    Mso(MtssSweepArgs),
     /// MTSS against a Capriccio-style linked-chunk scheme (MTSS Table IV): run-time increase
-    /// over the unmodified build and stack memory of each, per workload; last line the
-    /// averages and "N passed, M failed".
-    Capriccio(crate::cmd::bench_capriccio::CapriccioArgs),
+    /// over the unmodified build and stack memory of each, per workload.
+    Capriccio(CapriccioArgs),
     /// Proportional Reduction Satisfiability per workload (MTSS Figure 11): the largest
     /// shrink of every program task's budget at once that still passes, by bisection, and the
-    /// loan statistics (holes, multi-page frames) of a run there; last line "N passed, M
-    /// failed".
-    Prs(SweepArgs),
+    /// loan statistics (holes, multi-page frames) of a run there.
+    Prs(MtssSweepArgs),
     /// The worst-case overhead estimate (MTSS Figures 12 and 13): every task at 128 bytes,
     /// moved frames into an artificial region, every move scanning everything; per workload
-    /// and `--pages`; last line "N passed, M failed".
-    Wcet(SweepArgs),
-    /// MSO against the page size (MTSS Figure 10; default: network, pages 32..512); last line
-    /// "N passed, M failed" over every task search.
-    Pages(SweepArgs),
+    /// and `--pages`.
+    Wcet(MtssSweepArgs),
+    /// MSO against the page size (MTSS Figure 10; default: network, pages 32..512).
+    Pages(MtssSweepArgs),
 }
 
-/// What the tables measure and how it differs from the paper (no figures here: they are in
-/// the generated tables below it).
-const READING: &str = "How to read these tables. For each task, every other task at its \
-manifest budget, the smallest stack budget (a multiple of 16 bytes, at least the manifest \
-minimum of 128) at which the workload still completes correctly was found by bisection: built \
-with `stack = \"mtss\"` and `checks = \"mtss\"` (K for application code pinned to the \
-unmodified manifest's 10 % of its smallest budget), run on cactus-sim (`mcu` profile) with the \
-ownership oracle stopping the run on the first violation; correct means exit code 0 through \
-the workload's own checksum checks and no violation. *MSO of budget* = (budget - smallest) / \
-budget, where our budgets are the measured high water x 1.1 (the paper's safety factor), \
-rounded up to 16, plus a 16-byte guard and 384 bytes of check margin. *MSO of high water* = \
-(high water - smallest) / high water, against the high water measured by the manifest's own \
-run (the paper's baseline is the maximum observed stack); it is negative when the checks need \
-more than the high water (a check claims a frame's whole size before it is written) or the \
-high water is below the 128-byte floor. The \
-`feeder` and `coordinator` tasks are the workloads' harness: listed apart, left out of every \
-average; a failed search is left out too. The overall average is the mean of the workload \
-averages. The paper prints Figure 9 as a bar chart without numbers: beside ours are only the \
-values its text states (average 54 %, security's blowfish 0 % and rijndael 100 %). The paper's \
-programs are MiBench and friends on ARM with their own inputs; ours are our implementations \
-(docs/results/workloads.md), so per-task values are not expected to match.";
+/// Options every MTSS sweep takes.
+#[derive(Args, Debug)]
+pub struct MtssSweepArgs {
+    /// Workload manifests (default: the six MTSS workloads at the chosen size; `pages`: the
+    /// network workload).
+    pub manifests: Vec<PathBuf>,
+    /// Size class of the default MTSS workloads: `small` or `full`.
+    #[arg(long, value_name = "SIZE", default_value = "small")]
+    pub size: String,
+    /// MTSS page sizes in bytes, comma-separated (powers of two in 32..1024).
+    #[arg(long, value_name = "B,B,...", value_delimiter = ',')]
+    pub pages: Vec<u32>,
+    /// Parent directory of the builds (default: build/mso in the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// Where and how the sweep runs.
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+}
 
 /// Runs `cactus bench mtss`.
 pub fn main(args: MtssArgs) -> Result<ExitCode> {
     match args.experiment {
-        MtssExperiment::Mso(a) => mso(a),
-        MtssExperiment::Capriccio(a) => crate::cmd::bench_capriccio::main(a),
-        MtssExperiment::Prs(a) => sweeps_cli::prs(a),
-        MtssExperiment::Wcet(a) => sweeps_cli::wcet(a),
-        MtssExperiment::Pages(a) => sweeps_cli::pages(a),
+        MtssExperiment::Mso(a) => {
+            let o = options(&a, None, true)?;
+            let shared = Shared::new(&o);
+            let points = mtss::mso::points(&shared, o.page()).map_err(|e| anyhow!(e))?;
+            finish::<Mso>(points, mtss::mso::params(o.page()), &a.sweep)
+        }
+        MtssExperiment::Prs(a) => {
+            let o = options(&a, None, true)?;
+            let shared = Shared::new(&o);
+            finish::<Prs>(
+                mtss::prs::points(&shared),
+                mtss::prs::params(o.page()),
+                &a.sweep,
+            )
+        }
+        MtssExperiment::Wcet(a) => {
+            let o = options(&a, None, false)?;
+            let shared = Shared::new(&o);
+            let params = mtss::wcet::params(&o.pages);
+            finish::<Wcet>(mtss::wcet::points(&shared), params, &a.sweep)
+        }
+        MtssExperiment::Pages(mut a) => {
+            if a.pages.is_empty() {
+                a.pages = mtss::pages::DEFAULT_PAGES.to_vec();
+            }
+            let o = options(&a, Some("network"), false)?;
+            let shared = Shared::new(&o);
+            let points = mtss::pages::points(&shared).map_err(|e| anyhow!(e))?;
+            finish::<Pages>(points, mtss::pages::params(&o.pages), &a.sweep)
+        }
+        MtssExperiment::Capriccio(a) => capriccio_main(a),
     }
 }
 
-fn mso(args: SweepArgs) -> Result<ExitCode> {
-    let started = Instant::now();
-    sweeps_cli::check_outputs(&args)?;
-    if args.pages.len() > 1 {
-        bail!("--pages: mso takes one page size (`cactus bench mtss pages` sweeps several)");
+/// Options of `cactus bench mtss capriccio`.
+#[derive(Args, Debug)]
+pub struct CapriccioArgs {
+    /// Size class of the MTSS workloads: `small` or `full`.
+    #[arg(long, value_name = "SIZE", default_value = "small")]
+    pub size: String,
+    /// Parent directory of the builds (default: build/capriccio in the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// Where and how the sweep runs (a point is one workload's four builds and runs).
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+}
+
+/// Runs `cactus bench mtss capriccio`: one point per workload, its four builds and runs.
+fn capriccio_main(args: CapriccioArgs) -> Result<ExitCode> {
+    let (root, paths) = resolve_manifests(&[], &args.size, None)?;
+    let options = CapriccioOptions {
+        manifests: MTSS_WORKLOADS
+            .iter()
+            .map(|w| w.to_string())
+            .zip(paths)
+            .collect(),
+        reserves: toolchain_reserves()?,
+        build_dir: Some(
+            args.build_dir
+                .clone()
+                .unwrap_or_else(|| root.join("build/capriccio")),
+        ),
+    };
+    finish::<Capriccio>(
+        capriccio::points(&options),
+        capriccio::params(),
+        &args.sweep,
+    )
+}
+
+/// The experiment's options: the manifests (given or the default ones), the reserves, the
+/// build directory and the checked `--pages` (at most one when `one_page`).
+fn options(a: &MtssSweepArgs, default_one: Option<&str>, one_page: bool) -> Result<MtssOptions> {
+    for &p in &a.pages {
+        if !(32..=1024).contains(&p) || !p.is_power_of_two() {
+            bail!("--pages: {p} is not a power of two in 32..1024");
+        }
     }
-    let (root, manifests) = sweeps_cli::manifests(&args, None)?;
-    let resume = sweeps_cli::resume::<Option<mtss_bench::MsoReport>>(&args)?;
-    let tasks: usize = manifests
-        .iter()
-        .map(|m| cactus_firmware::Manifest::load(m).map(|m| m.tasks.len()))
-        .sum::<Result<usize, _>>()?;
-    let bar = sweeps_cli::bar(tasks as u64, "tasks")?;
-    let progress = sweeps_cli::mso_progress(&bar);
-    let options = MsoOptions {
+    if one_page && a.pages.len() > 1 {
+        bail!("--pages: this experiment takes one page size (`cactus bench mtss pages` sweeps several)");
+    }
+    let (root, manifests) = resolve_manifests(&a.manifests, &a.size, default_one)?;
+    Ok(MtssOptions {
         manifests,
         reserves: toolchain_reserves()?,
         out_root: Some(
-            args.build_dir
+            a.build_dir
                 .clone()
                 .unwrap_or_else(|| root.join("build/mso")),
         ),
-        workers: args.jobs,
-        json: args.json.clone(),
-        resume,
-        page: args.pages.first().copied(),
-    };
-    let report = mtss_bench::run(&options, &progress)?;
-    bar.finish_and_clear();
-    if let Some(path) = &args.json {
-        mtss_bench::save_atomic(path, &report)?;
-    }
-    let page = format!(" (MTSS page {} bytes)", report.page_bytes);
-    sweeps_cli::finish(
-        &args,
-        started,
-        &page,
-        READING,
-        &mtss_bench::markdown(&report),
-    )?;
-    println!("{}", mtss_bench::summary(&report));
-    Ok(if report.tasks.iter().all(|t| t.passed()) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+        pages: a.pages.clone(),
     })
+}
+
+/// The tree root and `given` (each checked to exist), or when `given` is empty the six MTSS
+/// workloads at `size` in the paper's order (only `default_one` when given), relative to the
+/// current directory when it is the tree root (readable JSON keys).
+pub(crate) fn resolve_manifests(
+    given: &[PathBuf],
+    size: &str,
+    default_one: Option<&str>,
+) -> Result<(PathBuf, Vec<PathBuf>)> {
+    let root = cactus_firmware::find_root(Path::new("."))
+        .context("cactus bench mtss runs inside the Cactus tree")?;
+    let list = if given.is_empty() {
+        let base = if root == std::env::current_dir()? {
+            PathBuf::new()
+        } else {
+            root.clone()
+        };
+        let all = mtss::mtss_manifests(&base, size).map_err(|e| anyhow!("--size: {e}"))?;
+        match default_one {
+            Some(w) => all
+                .into_iter()
+                .filter(|m| {
+                    m.file_stem()
+                        .is_some_and(|s| s.to_string_lossy().trim_end_matches("-small") == w)
+                })
+                .collect(),
+            None => all,
+        }
+    } else {
+        given.to_vec()
+    };
+    for m in &list {
+        if !m.is_file() {
+            bail!("{}: no such manifest", m.display());
+        }
+    }
+    Ok((root, list))
 }

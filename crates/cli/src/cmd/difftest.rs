@@ -5,12 +5,10 @@
 //! ELF, QEMU or the RISC-V toolchain missing).
 
 use anyhow::{bail, Result};
-use cactus_lab::difftest::{difftest_elf, DiffOptions};
-use cactus_lab::random_difftest::{run_random, CaseOutcome, RandomOptions};
-use cactus_lab::randprog::GenConfig;
+use cactus_verify::difftest::{difftest_elf, DiffOptions};
+use cactus_verify::random_difftest::{run_random, CaseOutcome, RandomOptions};
+use cactus_verify::randprog::GenConfig;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -105,23 +103,15 @@ fn random(args: &DifftestArgs, count: u64, diff: DiffOptions) -> Result<(u64, u6
         diff,
         jobs: args.jobs,
     };
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(count);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}]") {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = cactus_sweep::Progress::bar(count, "")?;
     let report_case = |case: &CaseOutcome| {
         if let Some(text) = &case.failure {
             bar.suspend(|| println!("FAIL  {}", text.trim_end()));
         }
-        bar.inc(1);
+        bar.step();
     };
     let outcomes = run_random(&options, &report_case)?;
-    bar.finish_and_clear();
+    bar.finish();
     let failed = outcomes.iter().filter(|c| c.failure.is_some()).count() as u64;
     Ok((count - failed, failed))
 }

@@ -8,14 +8,12 @@
 mod replay;
 
 use anyhow::{bail, Context, Result};
-use cactus_lab::fuzz::batch::run_multitask;
-use cactus_lab::fuzz::case::{CaseOutcome, CaseStatus, FuzzOptions};
-use cactus_lab::fuzz::multitask::GroupOutcome;
-use cactus_lab::fuzz::variant::{parse_mode, variants, OptLevel};
-use cactus_lab::fuzz::{run_batch, BatchSummary};
+use cactus_verify::fuzz::batch::run_multitask;
+use cactus_verify::fuzz::case::{CaseOutcome, CaseStatus, FuzzOptions};
+use cactus_verify::fuzz::multitask::GroupOutcome;
+use cactus_verify::fuzz::variant::{parse_mode, variants, OptLevel};
+use cactus_verify::fuzz::{run_batch, BatchSummary};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -94,25 +92,15 @@ fn batch(args: BatchArgs) -> Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(args.runs);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed} / eta {eta}]")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = cactus_sweep::Progress::bar(args.runs, "")?;
     let report_case = |case: &CaseOutcome| {
         if case.status == CaseStatus::Failed {
             bar.suspend(|| print_failure(case));
         }
-        bar.inc(1);
+        bar.step();
     };
     let summary = run_batch(args.seed, args.runs, jobs, &options, &report_case)?;
-    bar.finish_and_clear();
+    bar.finish();
     let (mut passed, mut failed) = (summary.passed, summary.failed);
     if args.multitask > 0 {
         let report_group = |group: &GroupOutcome| {

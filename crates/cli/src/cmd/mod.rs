@@ -2,10 +2,8 @@
 //! `main(XArgs) -> anyhow::Result<ExitCode>`; an `Err` is reported as bad input (exit code 2).
 
 pub mod bench;
-pub mod bench_capriccio;
 pub mod bench_checks;
 pub mod bench_mtss;
-pub mod bench_mtss_sweeps;
 pub mod build;
 pub mod cc;
 pub mod difftest;

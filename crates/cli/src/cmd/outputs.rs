@@ -1,11 +1,51 @@
-//! What every report-writing command shares: refusing output paths whose directory does not
-//! exist before any work is done, the command line for report headers, and the progress bar
-//! (drawn only on a terminal).
+//! What every sweep command shares: its output options (`--jobs`, `--json`, `--markdown`,
+//! `--resume`, `--shard`), refusing output paths whose directory does not exist before any
+//! work is done, and [`finish`], which runs the sweep on the engine, prints its tables and
+//! ends with the one-line summary.
 
-use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use anyhow::{bail, Result};
+use cactus_sweep::{Evaluation, Outputs, Point, Shard};
+use clap::Args;
 use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Options every sweep takes.
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// Points (builds and runs, searches) made at once.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub jobs: usize,
+    /// Write the results (the resumable store) as JSON to FILE, rewritten after each point.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the report as Markdown to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Resume from the JSON of an earlier run of the same experiment: its finished points
+    /// are kept (a missing file starts afresh).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Run only slice I of N of the points (round robin); `cactus bench merge` joins the
+    /// slices' JSON files into the same tables a single run gives.
+    #[arg(long, value_name = "I/N", default_value = "1/1")]
+    pub shard: String,
+}
+
+impl SweepArgs {
+    /// The engine's outputs; errs on a bad `--shard` or an output directory that does not
+    /// exist.
+    pub fn outputs(&self) -> Result<Outputs> {
+        check_output_dirs(self.markdown.iter().chain(&self.json))?;
+        let shard: Shard = self.shard.parse()?;
+        Ok(Outputs {
+            jobs: self.jobs,
+            shard,
+            json: self.json.clone(),
+            markdown: self.markdown.clone(),
+            resume: self.resume.clone(),
+        })
+    }
+}
 
 /// Errs, naming the path and the missing directory, if any of `paths` lies in a directory
 /// that does not exist (a path with no directory part is in the current one).
@@ -23,34 +63,23 @@ pub fn check_output_dirs<'a>(paths: impl IntoIterator<Item = &'a PathBuf>) -> Re
     Ok(())
 }
 
-/// The command line as typed, with `cactus` as the program name (for report headers).
-pub fn command_line() -> String {
-    std::iter::once("cactus".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A progress bar of `len` steps counting `unit` (e.g. "seeds"; "" for none) on stderr when
-/// it is a terminal, hidden otherwise.
-pub fn progress_bar(len: u64, unit: &str) -> Result<ProgressBar> {
-    let bar = ProgressBar::new(len);
-    if std::io::stderr().is_terminal() {
-        let unit = if unit.is_empty() {
-            String::new()
-        } else {
-            format!(" {unit}")
-        };
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
-                "{{bar:40}} {{pos}}/{{len}}{unit} {{elapsed}} {{msg}}"
-            ))
-            .context("progress bar template")?,
-        );
+/// Runs `points` of `E` as `args` say, prints the tables and then the summary line
+/// (`name: key=value ... passed=N failed=M`) last. Exit code 0 when every point of the run
+/// passed, 1 otherwise (the files are written either way).
+pub fn finish<E: Evaluation>(
+    points: Vec<Point<'_, E::Row>>,
+    params: serde_json::Value,
+    args: &SweepArgs,
+) -> Result<ExitCode> {
+    let outputs = args.outputs()?;
+    let done = cactus_sweep::execute::<E>(points, params, &outputs)?;
+    print!("{}", done.report.tables);
+    println!("{}", done.report.summary_line());
+    Ok(if done.report.failed == 0 {
+        ExitCode::SUCCESS
     } else {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    Ok(bar)
+        ExitCode::from(1)
+    })
 }
 
 #[cfg(test)]

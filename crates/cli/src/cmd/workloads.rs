@@ -2,11 +2,9 @@
 //! every task (`stacks`), from the manifests under `workloads/`.
 
 use anyhow::{bail, Context, Result};
-use cactus_lab::catalogue::{self, SizeClass};
-use cactus_lab::workload_stacks::{self, ManifestRun};
+use cactus_bench::workloads::stacks::ManifestRun;
+use cactus_firmware::catalogue::SizeClass;
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -119,8 +117,8 @@ pub(crate) fn selected(
     dir: &Path,
     filter: Option<&str>,
     size: Option<SizeClass>,
-) -> Result<Vec<catalogue::Entry>> {
-    let all = catalogue::discover(dir)?;
+) -> Result<Vec<cactus_firmware::catalogue::Entry>> {
+    let all = cactus_firmware::catalogue::discover(dir)?;
     if let Some(s) = filter {
         if !all.iter().any(|e| e.suite == s) {
             let mut suites: Vec<_> = all.iter().map(|e| e.suite.as_str()).collect();
@@ -128,7 +126,7 @@ pub(crate) fn selected(
             bail!("--filter: no suite {s:?}; suites: {}", suites.join(", "));
         }
     }
-    Ok(catalogue::select(all, filter, size))
+    Ok(cactus_firmware::catalogue::select(all, filter, size))
 }
 
 /// Builds and runs every entry on cactus-sim, `jobs` at a time, with a progress bar on a
@@ -136,29 +134,17 @@ pub(crate) fn selected(
 /// order.
 pub(crate) fn run_all(
     dir: &Path,
-    entries: &[catalogue::Entry],
+    entries: &[cactus_firmware::catalogue::Entry],
     jobs: usize,
 ) -> Result<Vec<ManifestRun>> {
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(entries.len() as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}]") {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
+    let options = cactus_sweep::SweepOptions {
+        workers: jobs,
+        unit: "manifests".into(),
+        ..Default::default()
     };
-    let progress = |r: &ManifestRun| {
-        bar.set_message(r.entry.firmware.clone());
-        if let Some(note) = &r.note {
-            bar.suspend(|| eprintln!("FAIL {}: {note}", r.entry.manifest.display()));
-        }
-        bar.inc(1);
-    };
-    let runs = workload_stacks::measure_all(dir, entries, jobs, &progress)
-        .context("cannot start the worker threads")?;
-    bar.finish_and_clear();
-    Ok(runs)
+    let points = cactus_bench::workloads::stacks::points(dir, entries);
+    let store = cactus_sweep::run(points, &options, None)?;
+    Ok(store.rows().into_iter().cloned().collect())
 }
 
 fn list(a: ListArgs) -> Result<ExitCode> {
@@ -167,7 +153,7 @@ fn list(a: ListArgs) -> Result<ExitCode> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&entries)?);
     } else {
-        print!("{}", catalogue::render(&entries));
+        print!("{}", cactus_firmware::catalogue::render(&entries));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -181,20 +167,20 @@ fn stacks(a: StacksArgs) -> Result<ExitCode> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            workload_stacks::splice(&text, &size, "")
+            cactus_bench::workloads::stacks::splice(&text, &size, "")
                 .map_err(|e| anyhow::anyhow!("--update {}: {e}", path.display()))?;
             Some(text)
         }
         None => None,
     };
     let runs = run_all(&dir, &entries, a.jobs)?;
-    let table = workload_stacks::markdown(&runs);
+    let table = cactus_bench::workloads::stacks::markdown(&runs);
     print!("{table}");
     if let Some(path) = &a.markdown {
         std::fs::write(path, &table).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let (Some(path), Some(text)) = (&a.update, &document) {
-        let new = workload_stacks::splice(text, &size, &table)
+        let new = cactus_bench::workloads::stacks::splice(text, &size, &table)
             .map_err(|e| anyhow::anyhow!("--update {}: {e}", path.display()))?;
         std::fs::write(path, new).with_context(|| format!("cannot write {}", path.display()))?;
     }

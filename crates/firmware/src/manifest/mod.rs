@@ -473,14 +473,8 @@ impl Manifest {
 
 /// Parses a check mode name (`none`, `detect`, `mtss`).
 pub fn parse_checks(text: &str) -> Result<CheckMode, String> {
-    match text {
-        "none" => Ok(CheckMode::None),
-        "detect" => Ok(CheckMode::Detect),
-        "mtss" => Ok(CheckMode::Mtss),
-        other => Err(format!(
-            "unknown check mode `{other}` (expected none, detect or mtss)"
-        )),
-    }
+    CheckMode::parse(text)
+        .ok_or_else(|| format!("unknown check mode `{text}` (expected none, detect or mtss)"))
 }
 
 #[cfg(test)]

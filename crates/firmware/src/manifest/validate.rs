@@ -336,11 +336,7 @@ fn check_shared_sources(
 /// checks, so every frame must be checked and its relocatability known (`checks = "mtss"`).
 pub(super) fn check_strategy_checks(stack: StackStrategy, checks: CheckMode) -> Result<(), String> {
     if stack.moves_frames() && checks != CheckMode::Mtss {
-        let got = match checks {
-            CheckMode::None => "none",
-            CheckMode::Detect => "detect",
-            CheckMode::Mtss => "mtss",
-        };
+        let got = checks.name();
         return Err(format!(
             "the {} stack strategy needs checks = \"mtss\" (it moves frames at their stack \
              checks), not \"{got}\"",

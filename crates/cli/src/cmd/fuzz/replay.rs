@@ -3,9 +3,9 @@
 
 use super::exit_code;
 use anyhow::{bail, Context, Result};
-use cactus_lab::fuzz::case::{run_source, CaseStatus};
-use cactus_lab::fuzz::reduce::reduce_case;
-use cactus_lab::fuzz::saved::{keep_case, load_options};
+use cactus_verify::fuzz::case::{run_source, CaseStatus};
+use cactus_verify::fuzz::reduce::reduce_case;
+use cactus_verify::fuzz::saved::{keep_case, load_options};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

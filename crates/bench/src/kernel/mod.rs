@@ -1,0 +1,259 @@
+//! `cactus bench kernel`: the Cactus kernel's context-switch costs and footprint, measured on
+//! cactus-sim from the benchmark firmware in `bench/kernel/` (built by `make -C kernel bench`).
+//!
+//! The firmware brackets kernel calls with trace-device MARKER events (bench/kernel/marked.h);
+//! every event carries the simulated cycle and retired-instruction count at the start of the
+//! store that commits it, and the simulator records each trap with the same stamps taken at
+//! the first instruction of the handler. A switch cost is a difference of two stamps minus the
+//! marker stores themselves, which the firmware measures (calibration pair) rather than the
+//! host assuming. Everything here is simulated, so the figures are deterministic.
+//!
+//! What is measured (docs/kernel.md defines the same):
+//! - yield: from the call of `cactus_yield` in task A (the call instruction included) to the
+//!   first instruction task B executes after its own `cactus_yield` returns;
+//! - blocking: the same from a `cactus_sem_take` that blocks to the first instruction of the
+//!   other task after its blocked `cactus_sem_take` returns (woken by a give);
+//! - timer preemption: from the first instruction at mtvec for the timer interrupt to the first
+//!   instruction of the task it wakes (after its `cactus_sleep` returns).
+
+pub mod events;
+pub mod footprint;
+pub mod report;
+
+use crate::kernel::events::{firmware_facts, switch_costs};
+use crate::kernel::footprint::sections;
+use crate::kernel::report::{goals, KernelReport};
+use cactus_sim::{Event, LoadError, Machine, MachineConfig, Profile, RunOutcome};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The kernel library the benchmark firmware links (`static` strategy, no trace device).
+pub const LIBRARY: &str = "build/kernel/libcactus-static-none.a";
+/// The switch benchmark firmware.
+pub const SWITCH_ELF: &str = "build/bench/kernel/switch_bench.elf";
+/// The minimal firmware (one task) whose size is the footprint figure.
+pub const MINIMAL_ELF: &str = "build/bench/kernel/minimal.elf";
+/// Simulated-cycle limit of one benchmark run (the firmware needs about 11 million).
+const MAX_CYCLES: u64 = 200_000_000;
+
+/// Where the benchmark firmware and the kernel library live.
+#[derive(Clone, Debug)]
+pub struct KernelBenchOptions {
+    /// Repository root (holds `kernel/`, `bench/kernel/` and `build/`).
+    pub root: PathBuf,
+    /// Run `make -C kernel bench` first.
+    pub build: bool,
+    /// Machine profile the firmware runs with.
+    pub profile: Profile,
+}
+
+/// Why the benchmark could not be completed.
+#[derive(Debug, thiserror::Error)]
+pub enum KernelBenchError {
+    /// A build or size command could not be started or failed.
+    #[error("`{command}` failed: {detail}")]
+    Command {
+        /// The command line.
+        command: String,
+        /// Exit status or spawn error, and the end of its stderr.
+        detail: String,
+    },
+    /// A benchmark ELF could not be read.
+    #[error("{path}: {error} (the benchmark firmware is built by `make -C kernel bench`)")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The simulator refused the ELF.
+    #[error("{path}: {error}")]
+    Load {
+        /// The ELF.
+        path: PathBuf,
+        /// Why.
+        error: LoadError,
+    },
+    /// The firmware did not exit with code 0.
+    #[error("{path}: the benchmark firmware did not finish: {ending}")]
+    Run {
+        /// The ELF.
+        path: PathBuf,
+        /// How the run ended.
+        ending: String,
+    },
+    /// The events lack something the benchmark needs (a firmware/host mismatch).
+    #[error("benchmark events: {0}")]
+    Events(String),
+    /// `size` printed something this parser does not understand.
+    #[error("cannot parse `size` output for {path}: {line:?}")]
+    Size {
+        /// The file measured.
+        path: PathBuf,
+        /// The offending line.
+        line: String,
+    },
+}
+
+/// Builds (optionally) and runs the benchmark, then measures the footprint.
+pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, KernelBenchError> {
+    let root = &options.root;
+    if options.build {
+        run_command(root, "make", &["-s", "-C", "kernel", "bench"])?;
+    }
+    let events = run_firmware(&root.join(SWITCH_ELF), options.profile.clone())?;
+    let costs = switch_costs(&events)?;
+    let facts = firmware_facts(&events)?;
+    let library = sections(root, &root.join(LIBRARY))?;
+    let minimal = sections(root, &root.join(MINIMAL_ELF))?;
+    let goals = goals(&costs, &facts);
+    Ok(KernelReport {
+        profile: options.profile.name().to_string(),
+        costs,
+        facts,
+        library,
+        minimal,
+        goals,
+    })
+}
+
+/// Runs `elf` on a fresh machine with events recorded; Ok(events) if it exited with 0.
+pub fn run_firmware(path: &Path, profile: Profile) -> Result<Vec<Event>, KernelBenchError> {
+    let bytes = std::fs::read(path).map_err(|error| KernelBenchError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let mut config = MachineConfig::new(profile);
+    config.record_events = true;
+    config.max_cycles = Some(MAX_CYCLES);
+    let mut machine = Machine::new(config);
+    machine
+        .load_elf(&bytes)
+        .map_err(|error| KernelBenchError::Load {
+            path: path.to_path_buf(),
+            error,
+        })?;
+    let ending = loop {
+        match machine.run() {
+            RunOutcome::Breakpoint { .. } => continue,
+            RunOutcome::Exited { code: 0 } => return Ok(machine.events().to_vec()),
+            RunOutcome::Exited { code } => break format!("exit code {code}"),
+            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => break r.to_string(),
+            RunOutcome::OracleViolation(r) => break r.to_string(),
+        }
+    };
+    Err(KernelBenchError::Run {
+        path: path.to_path_buf(),
+        ending,
+    })
+}
+
+/// Runs a command in `dir`; Ok(stdout) on success.
+pub(crate) fn run_command(
+    dir: &Path,
+    program: &str,
+    args: &[&str],
+) -> Result<String, KernelBenchError> {
+    let command = std::iter::once(program)
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| KernelBenchError::Command {
+            command: command.clone(),
+            detail: e.to_string(),
+        })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(KernelBenchError::Command {
+            command,
+            detail: format!("{}: {}", output.status, tail.join(" | ")),
+        });
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The one point of `cactus bench kernel` (a row of the store): the profile it ran with and
+/// the report, or why the build or run failed.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct KernelRow {
+    /// Profile name.
+    pub profile: String,
+    /// What was measured, or why it could not be.
+    pub report: Result<KernelReport, String>,
+}
+
+impl cactus_sweep::Row for KernelRow {
+    fn passed(&self) -> bool {
+        self.report.as_ref().is_ok_and(|r| r.all_pass())
+    }
+}
+
+/// The kernel's switch costs and footprint.
+pub struct Kernel;
+
+impl cactus_sweep::evaluation::Evaluation for Kernel {
+    const NAME: &'static str = "kernel";
+    const UNIT: &'static str = "runs";
+    type Row = KernelRow;
+
+    fn render(rows: &[KernelRow], _meta: &cactus_sweep::Meta) -> cactus_sweep::SweepReport {
+        let mut summary = cactus_sweep::Summary::new("kernel");
+        let (mut passed, mut failed) = (0, 0);
+        let mut tables = String::new();
+        let mut reading = String::new();
+        for row in rows {
+            match &row.report {
+                Ok(r) => {
+                    let c = &r.costs;
+                    summary
+                        .add("yield_instructions", c.yield_switch.instructions.max)
+                        .add("yield_cycles", c.yield_switch.cycles.max)
+                        .add("blocking_cycles", c.blocking.cycles.max)
+                        .add("timer_cycles", c.timer.cycles.max)
+                        .add("tcb_bytes", r.facts.tcb_bytes);
+                    passed += r.goals.iter().filter(|g| g.pass).count();
+                    failed += r.goals.iter().filter(|g| !g.pass).count();
+                    tables.push_str(&r.tables());
+                    reading = r.reading();
+                }
+                Err(e) => {
+                    failed += 1;
+                    tables.push_str(&format!("Failed ({}): {e}\n", row.profile));
+                }
+            }
+        }
+        cactus_sweep::SweepReport {
+            tables,
+            reading,
+            note: " (simulated cycles only: the figures are deterministic; passed and failed \
+                   count the goals)"
+                .to_string(),
+            passed,
+            failed,
+            summary,
+        }
+    }
+}
+
+/// The store's parameters: the profile.
+pub fn params(profile: &Profile) -> serde_json::Value {
+    serde_json::json!({ "profile": profile.name() })
+}
+
+/// The benchmark as one point (its firmware build and run).
+pub fn points(options: &KernelBenchOptions) -> Vec<cactus_sweep::Point<'_, KernelRow>> {
+    vec![cactus_sweep::Point::new(
+        "switch_bench",
+        "switch_bench",
+        move |_, _: &cactus_sweep::Progress| KernelRow {
+            profile: options.profile.name().to_string(),
+            report: run_kernel_bench(options).map_err(|e| e.to_string()),
+        },
+    )]
+}

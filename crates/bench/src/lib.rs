@@ -1,0 +1,20 @@
+//! cactus-bench: Cactus's evaluations, one folder each, every one a sweep on
+//! `cactus-sweep`'s engine (parallel points, progress, resumable store, shards, tables and
+//! the one-line summary).
+//!
+//! - [`mtss`]: the MTSS paper's MSO (Figure 9), PRS (Figure 11), worst-case estimate
+//!   (Figures 12/13) and page-size sweep (Figure 10).
+//! - [`capriccio`]: MTSS against Capriccio-style linked chunks (MTSS Table IV).
+//! - [`checks`]: the cost of the stack checks (MTSS Table II, Figures 7 and 8).
+//! - [`kernel`]: the kernel's context-switch costs and footprint.
+//! - [`workloads`]: every workload manifest's run, and each task's stack high water.
+//! - [`sim_speed`]: cactus-sim's speed as a ratio against QEMU.
+//! - [`registry`]: every evaluation by name, for `cactus bench merge`.
+
+pub mod capriccio;
+pub mod checks;
+pub mod kernel;
+pub mod mtss;
+pub mod registry;
+pub mod sim_speed;
+pub mod workloads;

@@ -1,0 +1,280 @@
+//! `cactus bench mtss prs`: the MTSS paper's Proportional Reduction Satisfiability (section
+//! 10, Figure 11): the largest percentage by which every program task's stack budget can be
+//! shrunk at once (`cactus_firmware::shrink_budget`) with the workload still completing
+//! under `stack = "mtss"`; and, from a recorded run at that point, the paper's "additional
+//! statistics" (holes, multi-page frames).
+//!
+//! Guarantees: each workload's answer comes from builds and runs made here or recorded in a
+//! resumed JSON; a workload that fails even unshrunk is a failure with its reason.
+
+use super::run::{ProbeSetup, Variant};
+use super::shared::Shared;
+use super::{page_bytes, stem, Baseline, LoanStats, CYCLE_FACTOR, HARNESS_TASKS};
+use cactus_firmware::shrink_budget;
+use cactus_sweep::search::largest_passing;
+use cactus_sweep::{Point, Progress, Row};
+use serde::{Deserialize, Serialize};
+
+/// The largest shrink searched, percent (the `--shrink` limit).
+pub const MAX_SHRINK: u32 = 95;
+
+/// The paper's average PRS over its six workloads (section 10: "we can recover 15.7% of the
+/// stack space needed").
+pub const PAPER_PRS: f64 = 15.7;
+
+/// One build-and-run at one shrink percentage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShrinkProbe {
+    /// Percent every program task's budget was shrunk by.
+    pub percent: u32,
+    /// The workload completed correctly.
+    pub passed: bool,
+    /// Frames moved by the kernel (passing runs).
+    #[serde(default)]
+    pub moved_frames: u64,
+    /// Why it failed (first line of the outcome).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// One workload's PRS (also a row of the JSON file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadPrs {
+    /// Firmware name.
+    pub workload: String,
+    /// Manifest path as given (the resume key).
+    pub manifest: String,
+    /// MTSS page size, bytes.
+    pub page_bytes: u32,
+    /// The program tasks' manifest budgets, summed (harness tasks are not shrunk).
+    pub budget_total: u32,
+    /// The program tasks' measured high waters, summed (the baseline run's).
+    pub high_water_total: Option<u32>,
+    /// Every probe, resumed ones first.
+    pub probes: Vec<ShrinkProbe>,
+    /// The largest passing shrink, percent.
+    pub prs: Option<u32>,
+    /// The program tasks' budgets at that shrink, summed.
+    pub smallest_total: Option<u32>,
+    /// Loan statistics of a recorded run at that shrink.
+    pub loans: Option<LoanStats>,
+    /// Why the search could not finish.
+    pub error: Option<String>,
+    /// The search is over; a resumed run keeps the row as it is.
+    pub complete: bool,
+}
+
+impl Row for WorkloadPrs {
+    fn complete(&self) -> bool {
+        self.complete
+    }
+    fn passed(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+impl WorkloadPrs {
+    /// A row before any probe.
+    pub fn start(workload: &str, manifest: &str, page_bytes: u32) -> WorkloadPrs {
+        WorkloadPrs {
+            workload: workload.to_string(),
+            manifest: manifest.to_string(),
+            page_bytes,
+            budget_total: 0,
+            high_water_total: None,
+            probes: Vec::new(),
+            prs: None,
+            smallest_total: None,
+            loans: None,
+            error: None,
+            complete: false,
+        }
+    }
+
+    /// The stack bytes saved at the PRS point as a percentage of the summed high water (the
+    /// paper's baseline is the maximum observed stack); negative when the smallest budgets
+    /// exceed it.
+    pub fn prs_of_high_water(&self) -> Option<f64> {
+        match (self.high_water_total, self.smallest_total) {
+            (Some(h), Some(s)) if h > 0 => {
+                Some((f64::from(h) - f64::from(s)) * 100.0 / f64::from(h))
+            }
+            _ => None,
+        }
+    }
+
+    /// The stack bytes saved at the PRS point as a percentage of the summed budgets (at most
+    /// `prs`, less where rounding or the 128-byte floor kept bytes).
+    pub fn prs_of_budget(&self) -> Option<f64> {
+        self.smallest_total.map(|s| {
+            (f64::from(self.budget_total) - f64::from(s)) * 100.0 / f64::from(self.budget_total)
+        })
+    }
+}
+
+/// The program tasks' budgets shrunk by `percent`, harness tasks as they are.
+pub fn shrunk_budgets(setup: &ProbeSetup, percent: u32) -> Vec<u32> {
+    setup
+        .manifest
+        .tasks
+        .iter()
+        .map(|t| {
+            if HARNESS_TASKS.contains(&t.name.as_str()) {
+                t.stack
+            } else {
+                shrink_budget(t.stack, percent)
+            }
+        })
+        .collect()
+}
+
+/// Completes `row` for the workload of `setup` (probes already in `row` are not made again),
+/// calling `progress` after each new probe.
+pub fn search(
+    mut row: WorkloadPrs,
+    setup: &ProbeSetup,
+    progress: &(dyn Fn(&ShrinkProbe) + Sync),
+) -> WorkloadPrs {
+    let program = |b: &[u32]| -> u32 {
+        setup
+            .manifest
+            .tasks
+            .iter()
+            .zip(b)
+            .filter(|(t, _)| !HARNESS_TASKS.contains(&t.name.as_str()))
+            .map(|(_, b)| *b)
+            .sum()
+    };
+    row.budget_total = program(&setup.budgets());
+    let mut probe = |percent: u32| -> bool {
+        if let Some(p) = row.probes.iter().find(|p| p.percent == percent) {
+            return p.passed;
+        }
+        let v = Variant {
+            budgets: shrunk_budgets(setup, percent),
+            worst_case: false,
+            loans: false,
+        };
+        let p = match setup.run_variant(&v) {
+            Ok(done) => ShrinkProbe {
+                percent,
+                passed: true,
+                moved_frames: done.moved_frames,
+                reason: None,
+            },
+            Err(reason) => ShrinkProbe {
+                percent,
+                passed: false,
+                moved_frames: 0,
+                reason: Some(reason),
+            },
+        };
+        progress(&p);
+        row.probes.push(p.clone());
+        p.passed
+    };
+    match largest_passing(MAX_SHRINK, &mut probe) {
+        None => {
+            let why = row
+                .probes
+                .iter()
+                .find(|p| p.percent == 0)
+                .and_then(|p| p.reason.clone())
+                .unwrap_or_default();
+            row.error = Some(format!("fails unshrunk: {why}"));
+        }
+        Some(prs) => {
+            let budgets = shrunk_budgets(setup, prs);
+            row.prs = Some(prs);
+            row.smallest_total = Some(program(&budgets));
+            match setup.record_loans(budgets, &format!("{prs} %")) {
+                Ok(loans) => row.loans = loans,
+                Err(e) => row.error = Some(e),
+            }
+        }
+    }
+    row.complete = true;
+    row
+}
+
+/// A fresh row for the workload at `manifest`, with the program tasks' summed high water of
+/// its baseline run `base`.
+pub fn start_row(manifest: &str, setup: &ProbeSetup, base: &Baseline) -> WorkloadPrs {
+    let mut row = WorkloadPrs::start(&setup.manifest.name, manifest, setup.page());
+    row.high_water_total = setup
+        .manifest
+        .tasks
+        .iter()
+        .zip(&base.high_water)
+        .filter(|(t, _)| !HARNESS_TASKS.contains(&t.name.as_str()))
+        .map(|(_, h)| *h)
+        .sum();
+    row
+}
+
+/// The store's parameters of a PRS sweep at `page`.
+pub fn params(page: Option<u32>) -> serde_json::Value {
+    serde_json::json!({ "page": page_bytes(page) })
+}
+
+/// One point per manifest of `shared`, at its page size.
+pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
+    let page = shared.options().page();
+    shared
+        .options()
+        .manifests
+        .iter()
+        .map(|m| {
+            let manifest = m.display().to_string();
+            let name = stem(m);
+            let start = WorkloadPrs::start(&name, &manifest, page_bytes(page));
+            Point::new(manifest, name, move |resumed, progress: &Progress| {
+                let row = resumed.unwrap_or_else(|| start.clone());
+                let prepared = match shared.prepare(&row.manifest, page, CYCLE_FACTOR) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        return WorkloadPrs {
+                            error: Some(e),
+                            complete: true,
+                            ..row
+                        }
+                    }
+                };
+                let mut fresh = start_row(&row.manifest, &prepared.setup, &prepared.base);
+                fresh.probes = row.probes;
+                let name = fresh.workload.clone();
+                search(fresh, &prepared.setup, &|p| {
+                    progress.message(format!(
+                        "{name} -{}% {}",
+                        p.percent,
+                        if p.passed { "pass" } else { "fail" }
+                    ))
+                })
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_of_budget_and_high_water() {
+        let row = WorkloadPrs {
+            workload: "w".into(),
+            manifest: "w.toml".into(),
+            page_bytes: 128,
+            budget_total: 4000,
+            high_water_total: Some(3000),
+            probes: vec![],
+            prs: Some(30),
+            smallest_total: Some(2800),
+            loans: None,
+            error: None,
+            complete: true,
+        };
+        assert_eq!(row.prs_of_budget(), Some(30.0));
+        assert!((row.prs_of_high_water().unwrap() - 6.666).abs() < 0.01);
+    }
+}
