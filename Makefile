@@ -8,7 +8,8 @@
 #                borrowed per task in the report)
 #   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
 #                printed is "N passed, M failed" summed over every step
-#   make bench   cactus-sim speed against QEMU (cactus bench sim-speed), the kernel's
+#   make bench   the parsers' property tests at 200 000 cases each, cactus-sim speed against
+#                QEMU (cactus bench sim-speed), the kernel's
 #                switch cost and footprint (cactus bench kernel), the stack checks' cost
 #                (cactus bench checks) and the workload suites at
 #                full inputs (cactus bench workloads)
@@ -122,6 +123,10 @@ test: setup
 	     $(SUMMARY)
 
 bench: build
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-isa --test fuzz
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-asm --test fuzz
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-sim --test fuzz
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-firmware --test fuzz_manifest
 	$(CACTUS) bench sim-speed
 	$(CACTUS) bench kernel
 	$(CACTUS) bench checks
