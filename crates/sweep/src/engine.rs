@@ -8,6 +8,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// The store is rewritten at most this often while points finish (and once at the end).
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How to run a sweep.
 #[derive(Clone, Debug, Default)]
 pub struct SweepOptions {
@@ -15,7 +18,7 @@ pub struct SweepOptions {
     pub workers: usize,
     /// The slice to run.
     pub shard: Shard,
-    /// Rewritten atomically after every finished point.
+    /// Rewritten atomically as points finish (at most once a second) and at the end.
     pub json: Option<PathBuf>,
     /// Where the store comes from (its `params` must match a resumed store's).
     pub meta: Meta,
@@ -93,6 +96,7 @@ pub fn run<R: Row>(
     };
     let shared = Mutex::new(done);
     let saved: Mutex<Result<(), SweepError>> = Mutex::new(Ok(()));
+    let last_save = Mutex::new(started);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.workers.max(1))
         .build()?;
@@ -105,11 +109,15 @@ pub fn run<R: Row>(
             progress.step();
             let mut done = lock(&shared);
             done[i] = Some(row);
-            if let Some(path) = &options.json {
+            // At most one save a second while points finish (a 10 000-seed stress would
+            // otherwise rewrite its growing store 10 000 times); the last save is below.
+            let mut last = lock(&last_save);
+            if let (Some(path), true) = (&options.json, last.elapsed() >= SAVE_EVERY) {
                 let store = store_of(&done, started.elapsed().as_secs_f64());
                 if let Err(e) = store.save(path) {
                     *lock(&saved) = Err(e);
                 }
+                *last = Instant::now();
             }
         })
     });

@@ -42,12 +42,12 @@ pub enum SweepError {
     #[error("cannot start the worker pool: {0}")]
     Pool(#[from] rayon::ThreadPoolBuildError),
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message only, so a chain printer does not repeat it).
+        error: std::io::Error,
     },
     /// A file is not a sweep store, or not of this sweep.
     #[error("{path}: {why}")]

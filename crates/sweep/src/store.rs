@@ -117,9 +117,9 @@ impl<R: Serialize> Store<R> {
 impl<R: DeserializeOwned> Store<R> {
     /// Reads a store written by [`Store::save`]; errors name the file and what is wrong.
     pub fn load(path: &Path) -> Result<Store<R>, SweepError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SweepError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| SweepError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         serde_json::from_str(&text).map_err(|e| SweepError::Store {
             path: path.to_path_buf(),
@@ -140,9 +140,9 @@ pub fn save_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), SweepErro
 
 /// Writes `text` to `path` atomically: a reader sees the old file or the whole new one.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), SweepError> {
-    let io = |source| SweepError::Io {
+    let io = |error| SweepError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -175,6 +175,11 @@ mod tests {
         let back: Store<u32> = Store::load(&path).unwrap();
         assert_eq!(back, store);
         assert_eq!(back.missing(), vec!["b"]);
+        let missing = Store::<u32>::load(&dir.path().join("none.json")).unwrap_err();
+        assert!(
+            std::error::Error::source(&missing).is_none(),
+            "the cause is said once"
+        );
         std::fs::write(&path, "{").unwrap();
         let e = Store::<u32>::load(&path).unwrap_err().to_string();
         assert!(
