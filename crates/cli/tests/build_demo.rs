@@ -149,3 +149,35 @@ fn generated_wrappers_keep_delays_periods_and_deadlines() {
     assert_eq!(tasks[0]["stack_budget"], 768);
     assert!(tasks[0]["stack_hwm"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn four_concurrent_builds_of_one_manifest_share_the_cache() {
+    let dir = scratch("build-concurrent");
+    let out_dir = dir.display().to_string();
+    let builds: Vec<_> = (0..4)
+        .map(|_| {
+            let out_dir = out_dir.clone();
+            std::thread::spawn(move || cactus(&["build", &demo(), "--build-dir", &out_dir]))
+        })
+        .collect();
+    let outs: Vec<_> = builds.into_iter().map(|b| b.join().unwrap()).collect();
+    for out in &outs {
+        assert_eq!(code(out), 0, "{}", stderr(out));
+    }
+    let elfs: Vec<String> = outs.iter().map(|o| stdout(o).trim().to_string()).collect();
+    assert!(
+        elfs.iter().all(|e| e == &elfs[0]),
+        "one cache entry: {elfs:?}"
+    );
+    // The entry they share is whole: it runs, and a fifth build finds it up to date.
+    let run = cactus(&["run", &elfs[0], "--stats", "none"]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let again = cactus(&["build", &demo(), "--build-dir", &out_dir]);
+    assert!(
+        stderr(&again).contains("demo up to date: "),
+        "{}",
+        stderr(&again)
+    );
+    let entries = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(entries, 1, "no half-written or duplicate entries are left");
+}

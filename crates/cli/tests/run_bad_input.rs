@@ -105,3 +105,67 @@ fn a_missing_profile_file() {
     let out = cactus_run(&elf, &["--profile", path_str(&profile)]);
     assert_bad_input(&out, path_str(&profile), "cannot read");
 }
+
+#[test]
+fn an_empty_file() {
+    let dir = scratch("empty-elf");
+    let elf = dir.join("empty.elf");
+    std::fs::write(&elf, b"").unwrap();
+    assert_bad_input(&cactus_run(&elf, &[]), path_str(&elf), "not an ELF");
+}
+
+#[test]
+fn truncated_elfs() {
+    let dir = scratch("truncated");
+    let good = std::fs::read(build(&dir, "hello")).unwrap();
+    // Cut inside the ELF header, inside the program headers, and inside the loaded segment.
+    for len in [10, 60, good.len() / 2] {
+        let elf = dir.join(format!("cut{len}.elf"));
+        std::fs::write(&elf, &good[..len]).unwrap();
+        let out = cactus_run(&elf, &[]);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "cut at {len}: {err}");
+        assert!(err.contains(path_str(&elf)), "cut at {len}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// A small deterministic generator (xorshift32), so a failing mutation can be replayed.
+fn next(state: &mut u32) -> u32 {
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    *state
+}
+
+#[test]
+fn forty_randomly_mutated_elfs_are_refused_or_run_to_a_verdict() {
+    let dir = scratch("mutated");
+    let good = std::fs::read(build(&dir, "hello")).unwrap();
+    let mut state = 0x2545_f491;
+    for case in 0..40 {
+        let mut bytes = good.clone();
+        // Headers are where a mutation changes the most: half the edits land in the first
+        // 256 bytes (ELF and program headers), the rest anywhere.
+        for _ in 0..1 + next(&mut state) % 4 {
+            let span = if next(&mut state).is_multiple_of(2) {
+                256
+            } else {
+                bytes.len()
+            };
+            let at = next(&mut state) as usize % span.min(bytes.len());
+            bytes[at] = next(&mut state) as u8;
+        }
+        let elf = dir.join(format!("m{case}.elf"));
+        std::fs::write(&elf, &bytes).unwrap();
+        let out = cactus_run(&elf, &["--stats", "none", "--max-cycles", "200000"]);
+        let err = stderr(&out);
+        let exit = out.status.code();
+        assert!(exit.is_some(), "case {case}: killed by a signal:\n{err}");
+        assert!(!err.contains("panicked"), "case {case}:\n{err}");
+        if err.contains("error:") {
+            assert_eq!(exit, Some(2), "case {case}: {err}");
+            assert!(err.contains(path_str(&elf)), "case {case}: {err}");
+        }
+    }
+}

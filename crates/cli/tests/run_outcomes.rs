@@ -118,3 +118,36 @@ fn an_oracle_violation_is_counted_and_the_run_goes_on_by_default() {
     let summary: serde_json::Value = serde_json::from_str(json_line).expect("valid json");
     assert_eq!(summary["stats"]["oracle_violations"], 1, "{summary:#}");
 }
+
+#[test]
+fn a_store_to_unmapped_memory_exits_3_with_pc_cause_address_and_registers() {
+    let dir = scratch("unmapped");
+    let elf = build(&dir, "unmapped");
+    let bad = symbol(&elf, "bad_store");
+    let out = cactus_run(&elf, &["--stats", "none"]);
+    let err = stderr(&out);
+    assert_eq!(code(&out), 3, "stderr:\n{err}");
+    assert!(err.contains("store/AMO access fault"), "{err}");
+    assert!(err.contains("0x40000000"), "the address:\n{err}");
+    assert!(
+        err.contains(&format!("{bad:08x}")),
+        "pc {bad:#010x}:\n{err}"
+    );
+    assert!(err.contains("a0=0x00005678"), "registers:\n{err}");
+}
+
+#[test]
+fn wfi_with_every_interrupt_disabled_is_a_deadlock_with_exit_3() {
+    let dir = scratch("wfi-off");
+    let elf = build(&dir, "wfi_off");
+    let stuck = symbol(&elf, "stuck");
+    let out = cactus_run(&elf, &["--stats", "none"]);
+    let err = stderr(&out);
+    assert_eq!(code(&out), 3, "stderr:\n{err}");
+    assert!(err.contains("deadlock"), "{err}");
+    assert!(
+        err.contains(&format!("{stuck:08x}")),
+        "pc {stuck:#010x}:\n{err}"
+    );
+    assert!(err.contains("a0=0x00009abc"), "registers:\n{err}");
+}
