@@ -68,8 +68,23 @@ static volatile int worst_case_sink;      /* keeps the worst-case scan from bein
  * without a look at every task. */
 static struct classset lenders;
 /* Pages each indexed task's region could ever lend ((size - margin) / PAGE): a request for
- * more skips it without looking at its state. */
+ * more skips it without looking at its state. too_small[k] has a bit per indexed task that
+ * can lend at most k pages, so a request of n <= SMALL_CAPS pages masks every task too small
+ * for it out of a bitmap word at once (too_small[n - 1]). */
 static uint16_t lend_cap[CACTUS_MAX_TASKS];
+#define SMALL_CAPS 8
+static uint32_t too_small[SMALL_CAPS][CLASSSET_WORDS];
+
+static void set_cap(int u, uint32_t cap)
+{
+    lend_cap[u] = (uint16_t)(cap < 0xFFFFu ? cap : 0xFFFFu);
+    for (uint32_t k = 0; k < SMALL_CAPS; k++) {
+        if (cap <= k)
+            too_small[k][u / 32] |= 1u << (u % 32);
+        else
+            too_small[k][u / 32] &= ~(1u << (u % 32));
+    }
+}
 
 struct region {
     uintptr_t base, top; /* [base, top): whole pages */
@@ -179,8 +194,7 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     mt[k_id(t)].region = (uint16_t)r;
     mt[k_id(t)].top = NULL;
     if (size >= margin + PAGE) {
-        uint32_t cap = (size - margin) / PAGE;
-        lend_cap[k_id(t)] = (uint16_t)(cap < 0xFFFFu ? cap : 0xFFFFu);
+        set_cap(k_id(t), (size - margin) / PAGE);
         classset_put(&lenders, k_id(t), 0);
     }
     t->stack.limit = base;
@@ -334,12 +348,14 @@ static uintptr_t lend_at(const struct k_tcb *t, int u, uint32_t n)
  * so it is searched whole for its fewest. */
 static int pick_lender(const struct k_tcb *t, uint32_t n, uintptr_t *at)
 {
+    const uint32_t *unfit = too_small[(n < SMALL_CAPS ? n : SMALL_CAPS) - 1];
     for (unsigned c = 0; c < CLASSSET_CLASSES; c++) {
         int best = -1;
-        /* The members of class c in id order (classset_next, unrolled over the words). */
+        /* The members of class c in id order (classset_next, unrolled over the words), less
+         * those too small for n pages. */
         for (uint32_t words = lenders.summary[c]; words; words &= words - 1) {
             unsigned w = bits_ctz(words);
-            for (uint32_t ids = lenders.bits[c][w]; ids; ids &= ids - 1) {
+            for (uint32_t ids = lenders.bits[c][w] & ~unfit[w]; ids; ids &= ids - 1) {
                 int u = (int)(w * 32 + bits_ctz(ids));
                 if (lend_cap[u] < n)
                     continue;
