@@ -43,6 +43,9 @@ pub struct ScalingOptions {
     pub reserves: cactus_cc::Reserves,
     /// Machine profile the firmware runs with.
     pub profile: Profile,
+    /// Where the generated manifests and the firmware builds go (None: `build/bench/scaling`
+    /// and `build/firmware` of the tree).
+    pub out_dir: Option<PathBuf>,
 }
 
 /// One task count (a row of the store): what was measured, or why it could not be.
@@ -67,7 +70,10 @@ impl cactus_sweep::Row for ScalingRow {
 /// Builds the workload of `tasks` tasks and runs it; a failed build, run or check of the
 /// firmware's own report is an error that says which.
 pub fn measure(options: &ScalingOptions, tasks: usize) -> Result<RunCosts, String> {
-    let dir = options.root.join("build/bench/scaling");
+    let dir = match &options.out_dir {
+        Some(out) => out.clone(),
+        None => options.root.join("build/bench/scaling"),
+    };
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let source = options.root.join(workload::SOURCE);
     let source = source
@@ -79,6 +85,7 @@ pub fn measure(options: &ScalingOptions, tasks: usize) -> Result<RunCosts, Strin
     let manifest = Manifest::parse(&text, &path).map_err(|e| e.to_string())?;
     let build = BuildOptions {
         root: Some(options.root.clone()),
+        out_root: options.out_dir.as_ref().map(|d| d.join("firmware")),
         checks: CheckOptions {
             reserves: options.reserves.clone(),
             ..CheckOptions::default()

@@ -64,6 +64,7 @@ pub fn main(args: ScalingArgs) -> Result<ExitCode> {
         },
         reserves: toolchain_reserves()?,
         profile: resolve_profile(&args.profile)?,
+        out_dir: None,
     };
     let params = scaling::params(&options);
     finish::<Scaling>(scaling::points(&options), params, &args.sweep)
