@@ -20,7 +20,9 @@
  *   - the oracle follows every move: a loan lends the block to the borrower (REGION_LEND, so
  *     the simulator counts bytes lent and borrowed), a return assigns it back to the lender
  *     (or releases it, for an orphan or the worst-case mode's artificial region);
- *   - a borrower's loan records live at the tops of its blocks, newest first through `prev`. */
+ *   - a borrower's loan records live at the tops of its blocks, newest first through `prev`;
+ *   - the lender index holds exactly the live tasks whose region can ever lend a page, each in
+ *     the class of its region's nlent (reindex after every change of nlent). */
 #include "stack.h"
 #include "frame_move.h"
 #include "../lib/classset.h"
