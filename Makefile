@@ -10,7 +10,8 @@
 #                printed is "N passed, M failed" summed over every step
 #   make bench   the parsers' property tests at 200 000 cases each, cactus-sim speed against
 #                QEMU (cactus bench sim-speed), the kernel's
-#                switch cost and footprint (cactus bench kernel), the stack checks' cost
+#                switch cost and footprint (cactus bench kernel), its costs against the
+#                number of tasks (cactus bench scaling), the stack checks' cost
 #                (cactus bench checks) and the workload suites at
 #                full inputs (cactus bench workloads)
 
@@ -129,5 +130,6 @@ bench: build
 	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-firmware --test fuzz_manifest
 	$(CACTUS) bench sim-speed
 	$(CACTUS) bench kernel
+	$(CACTUS) bench scaling
 	$(CACTUS) bench checks
 	$(CACTUS) bench workloads

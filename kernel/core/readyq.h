@@ -1,6 +1,6 @@
 /* The ready queue: one FIFO list per priority plus a bitmap of non-empty levels; O(1) insert,
  * remove, rotate and pick of the highest priority. The bitmap stores level p at bit 31-p, so
- * the highest priority is the lowest set bit, found with a de Bruijn multiply (no Zbb needed).
+ * the highest priority is the lowest set bit, found with a de Bruijn multiply (lib/bits.h; no Zbb needed).
  * The highest non-empty level is also cached in `top`: insert raises it with one compare, and
  * only a remove that empties the top level rescans the bitmap, so picking the next task on the
  * switch paths is two loads. Pure code (inline, it sits on the switch path), host-tested. */
@@ -9,6 +9,7 @@
 
 #include "cactus/types.h"
 #include "list.h"
+#include "../lib/bits.h"
 
 #define READYQ_LEVELS 32
 
@@ -18,8 +19,6 @@ struct readyq {
     cactus_node *head[READYQ_LEVELS];
 };
 
-extern const uint8_t readyq_debruijn[32];
-
 void readyq_init(struct readyq *q);
 
 /* Highest level set in a bitmap, or -1 when it is 0. */
@@ -27,8 +26,7 @@ static inline int32_t readyq_scan(uint32_t b)
 {
     if (!b)
         return -1;
-    uint32_t lowest = b & (0u - b);
-    return 31 - readyq_debruijn[(lowest * 0x077CB531u) >> 27];
+    return 31 - (int32_t)bits_ctz(b);
 }
 
 /* Appends n at the tail of level prio. */

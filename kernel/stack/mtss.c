@@ -20,9 +20,12 @@
  *   - the oracle follows every move: a loan lends the block to the borrower (REGION_LEND, so
  *     the simulator counts bytes lent and borrowed), a return assigns it back to the lender
  *     (or releases it, for an orphan or the worst-case mode's artificial region);
- *   - a borrower's loan records live at the tops of its blocks, newest first through `prev`. */
+ *   - a borrower's loan records live at the tops of its blocks, newest first through `prev`;
+ *   - the lender index holds exactly the live tasks whose region can ever lend a page, each in
+ *     the class of its region's nlent (reindex after every change of nlent). */
 #include "stack.h"
 #include "frame_move.h"
+#include "../lib/classset.h"
 #include "../lib/extent.h"
 #include "../trace/ktrace.h"
 
@@ -46,8 +49,8 @@ _Static_assert(CACTUS_STACK_POOL_SIZE % CACTUS_MTSS_PAGE == 0, "pool: whole page
 #define NPAGES (CACTUS_STACK_POOL_SIZE / CACTUS_MTSS_PAGE)
 #define POOL_RED_ZONE ((64u + PAGE - 1) & ~(PAGE - 1)) /* never allocated, as in static */
 #define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus orphans */
-#define NO_REGION 0xFFu
-_Static_assert(NREGIONS < NO_REGION, "mtss keeps region indices in a byte: at most 127 tasks");
+#define NO_REGION 0xFFFFu
+_Static_assert(NREGIONS <= 512, "mtss keeps region indices in 9 bits (struct loan)");
 #define FREE_SLOT (-1)
 #define ORPHAN (-2)
 #define SPARE (-3) /* the worst-case mode's artificial region */
@@ -60,6 +63,30 @@ static uint32_t lent[(NPAGES + 31) / 32]; /* one bit per pool page: lent to a bo
 static uint32_t margin;                   /* the largest need of any check site */
 static int spare;                         /* worst-case mode: its region, or -1 */
 static volatile int worst_case_sink;      /* keeps the worst-case scan from being elided */
+/* The lender index: every task whose region is large enough ever to lend a page (its size is
+ * at least margin + PAGE), in the class of the pages its region has lent now. The request
+ * visits the classes from the fewest pages lent and each class in id order, and stops at the
+ * first task that can lend: the paper's choice (fewest pages lent, then the lowest id)
+ * without a look at every task. */
+static struct classset lenders;
+/* Pages each indexed task's region could ever lend ((size - margin) / PAGE): a request for
+ * more skips it without looking at its state. too_small[k] has a bit per indexed task that
+ * can lend at most k pages, so a request of n <= SMALL_CAPS pages masks every task too small
+ * for it out of a bitmap word at once (too_small[n - 1]). */
+static uint16_t lend_cap[CACTUS_MAX_TASKS];
+#define SMALL_CAPS 8
+static uint32_t too_small[SMALL_CAPS][CLASSSET_WORDS];
+
+static void set_cap(int u, uint32_t cap)
+{
+    lend_cap[u] = (uint16_t)(cap < 0xFFFFu ? cap : 0xFFFFu);
+    for (uint32_t k = 0; k < SMALL_CAPS; k++) {
+        if (cap <= k)
+            too_small[k][u / 32] |= 1u << (u % 32);
+        else
+            too_small[k][u / 32] &= ~(1u << (u % 32));
+    }
+}
 
 struct region {
     uintptr_t base, top; /* [base, top): whole pages */
@@ -73,18 +100,19 @@ static struct region regions[NREGIONS];
  * copied arguments (no function writes above its incoming arguments), so a task can nest
  * moved frames as deep as memory allows. */
 struct loan {
-    uintptr_t entry_sp; /* the moved function's entry sp where it was called */
-    uint32_t ra;        /* its real return address */
-    struct loan *prev;  /* the borrower's next outer moved frame, or NULL */
-    uint16_t npages;    /* pages of the block */
-    uint8_t copy16;     /* 16-byte units of stack arguments copied below the record */
-    uint8_t region;
+    uintptr_t entry_sp;   /* the moved function's entry sp where it was called */
+    uint32_t ra;          /* its real return address */
+    struct loan *prev;    /* the borrower's next outer moved frame, or NULL */
+    uint32_t npages : 15; /* pages of the block (at most MAX_BLOCK_PAGES) */
+    uint32_t copy16 : 8;  /* 16-byte units of stack arguments copied below the record */
+    uint32_t region : 9;  /* the lender's region (NREGIONS <= 512) */
 };
+#define MAX_BLOCK_PAGES 0x7FFFu
 #define REC 16u /* the record's bytes at the block's top (keeps sp 16-byte aligned) */
 _Static_assert(sizeof(struct loan) == REC, "loan record: one 16-byte slot");
 
 struct mtss_task {
-    uint8_t region;
+    uint16_t region;
     struct loan *top;      /* innermost moved frame, or NULL */
     uintptr_t native_sp;   /* with top: the outermost moved frame's entry sp */
 };
@@ -142,6 +170,7 @@ void stack_init(void)
         mt[i].region = NO_REGION;
     margin = 0;
     spare = -1;
+    classset_init(&lenders);
     for (const struct cactus_check_site *s = __start_cactus_checks; s < __stop_cactus_checks; s++)
         if (cactus_check_need(s) > margin)
             margin = cactus_check_need(s);
@@ -164,8 +193,12 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     ktrace_region_assign(base, size, (uint32_t)k_id(t));
     regions[r] = (struct region){ .base = base, .top = base + size, .ovf = base, .nlent = 0,
                                   .owner = (int16_t)k_id(t) };
-    mt[k_id(t)].region = (uint8_t)r;
+    mt[k_id(t)].region = (uint16_t)r;
     mt[k_id(t)].top = NULL;
+    if (size >= margin + PAGE) {
+        set_cap(k_id(t), (size - margin) / PAGE);
+        classset_put(&lenders, k_id(t), 0);
+    }
     t->stack.limit = base;
     return base + size;
 }
@@ -207,16 +240,24 @@ static void region_free(int ri)
 
 /* Gives the block of loan l (its record, in the block) back to its lender (pages, oracle, ovf
  * and limit); the record is painted over with the block. */
+/* Moves r's owner to the lender class of r's pages lent now (if it is in the index). */
+static void reindex(const struct region *r)
+{
+    if (r->owner >= 0 && classset_class(&lenders, r->owner) != CLASSSET_NONE)
+        classset_put(&lenders, r->owner, r->nlent);
+}
+
 static void give_back(const struct loan *l)
 {
-    uint8_t ri = l->region;
-    uint16_t npages = l->npages;
+    int ri = (int)l->region;
+    uint32_t npages = l->npages;
     uint32_t first = block_first(l);
     struct region *r = &regions[ri];
     uintptr_t bot = addr_of(first);
     uint32_t bytes = (uint32_t)npages * PAGE;
     set_lent(first, npages, 0);
     r->nlent -= npages;
+    reindex(r);
     paint(bot, bytes); /* the owner's high-water mark stays its own */
     if (r->owner == SPARE) {
         ktrace_region_release(bot, bytes);
@@ -287,6 +328,77 @@ static uintptr_t native_sp(int u)
     return mt[u].top ? mt[u].native_sp : k_tasks[u].ctx.sp;
 }
 
+/* Where task u can lend n pages to t now (the lowest run: find_run's answer), or 0. Without
+ * holes (every page below ovf lent) the run can only start at ovf, so no page is walked. */
+static uintptr_t lend_at(const struct k_tcb *t, int u, uint32_t n)
+{
+    if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+        return 0;
+    const struct region *r = &regions[mt[u].region];
+    uintptr_t sp = native_sp(u);
+    if (sp < r->base + margin)
+        return 0;
+    uintptr_t hi = sp - margin;
+    if ((r->ovf - r->base) / PAGE == r->nlent)
+        return r->ovf + n * PAGE <= hi ? r->ovf : 0;
+    return find_run(r, n, hi);
+}
+
+/* The lender of n pages for t (paper, section 6: the switched-out task with n free
+ * contiguous pages that has the fewest pages lent already, the lowest id among equals) from
+ * the index; -1 if none. Its run is stored at *at. The last class holds every larger count,
+ * so it is searched whole for its fewest. */
+static int pick_lender(const struct k_tcb *t, uint32_t n, uintptr_t *at)
+{
+    const uint32_t *unfit = too_small[(n < SMALL_CAPS ? n : SMALL_CAPS) - 1];
+    for (unsigned c = 0; c < CLASSSET_CLASSES; c++) {
+        int best = -1;
+        /* The members of class c in id order (classset_next, unrolled over the words), less
+         * those too small for n pages. */
+        for (uint32_t words = lenders.summary[c]; words; words &= words - 1) {
+            unsigned w = bits_ctz(words);
+            for (uint32_t ids = lenders.bits[c][w] & ~unfit[w]; ids; ids &= ids - 1) {
+                int u = (int)(w * 32 + bits_ctz(ids));
+                if (lend_cap[u] < n)
+                    continue;
+                uintptr_t a = lend_at(t, u, n);
+                if (!a)
+                    continue;
+                if (c + 1 < CLASSSET_CLASSES) {
+                    *at = a;
+                    return u;
+                }
+                if (best < 0 || regions[mt[u].region].nlent < regions[mt[best].region].nlent) {
+                    best = u;
+                    *at = a;
+                }
+            }
+        }
+        if (best >= 0)
+            return best;
+    }
+    return -1;
+}
+
+/* Worst-case mode: the same choice made by looking at every task and every page of it
+ * (the paper's worst-case search, section 10); only its cost counts. */
+static int scan_lenders(const struct k_tcb *t, uint32_t n)
+{
+    int best = -1;
+    for (int u = 0; u < CACTUS_MAX_TASKS; u++) {
+        if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+            continue;
+        const struct region *r = &regions[mt[u].region];
+        uintptr_t sp = native_sp(u);
+        if (sp < r->base + margin)
+            continue;
+        if (find_run(r, n, sp - margin) &&
+            (best < 0 || r->nlent < regions[mt[best].region].nlent))
+            best = u;
+    }
+    return best;
+}
+
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 {
     uint32_t need = cactus_check_need(site);
@@ -297,33 +409,20 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         return -1;
     uint32_t copy = frame_move_copy(site);
     uint32_t n = (frame_move_bytes(site) + REC + PAGE - 1) / PAGE;
-    if (n > 0xFFFFu || copy / 16u > 0xFFu)
+    if (n > MAX_BLOCK_PAGES || copy / 16u > 0xFFu)
         return -1;
 
-    /* The lender: the switched-out task with n free contiguous pages that has the fewest pages
-     * lent already (paper, section 6). */
-    int best = -1;
     uintptr_t best_at = 0;
-    for (int u = 0; u < CACTUS_MAX_TASKS; u++) {
-        if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
-            continue;
-        const struct region *r = &regions[mt[u].region];
-        uintptr_t sp = native_sp(u);
-        if (sp < r->base + margin)
-            continue;
-        uintptr_t at = find_run(r, n, sp - margin);
-        if (at && (best < 0 || r->nlent < regions[mt[best].region].nlent)) {
-            best = u;
-            best_at = at;
-        }
-    }
-    int ri = best < 0 ? -1 : mt[best].region;
+    int ri = -1;
     if (CACTUS_MTSS_WORST_CASE) {
-        worst_case_sink = best;
+        worst_case_sink = scan_lenders(t, n);
         ri = spare_region();
         best_at = ri < 0 ? 0 : find_run(&regions[ri], n, regions[ri].top);
         if (!best_at)
             return -1;
+    } else {
+        int best = pick_lender(t, n, &best_at);
+        ri = best < 0 ? -1 : mt[best].region;
     }
     if (ri < 0)
         return -1;
@@ -332,6 +431,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     uintptr_t top = best_at + n * PAGE;
     set_lent(page_of(best_at), n, 1);
     r->nlent += n;
+    reindex(r);
     if (top > r->ovf) {
         r->ovf = top;
         if (r->owner >= 0 && !mt[r->owner].top)
@@ -346,8 +446,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     struct frame_move fm = frame_move_to(t, site, top - REC);
     struct loan *l = (struct loan *)(top - REC);
     *l = (struct loan){ .entry_sp = fm.entry_sp, .ra = fm.ra, .prev = m->top,
-                        .npages = (uint16_t)n, .copy16 = (uint8_t)(copy / 16u),
-                        .region = (uint8_t)ri };
+                        .npages = n, .copy16 = copy / 16u, .region = (uint32_t)ri };
     if (!m->top)
         m->native_sp = fm.entry_sp;
     m->top = l;
@@ -401,6 +500,7 @@ void stack_free(struct k_tcb *t)
     }
     int ri = m->region;
     struct region *r = &regions[ri];
+    classset_remove(&lenders, k_id(t));
     cactus_stack_info s;
     stack_usage(t, &s);
     ktrace_stack_hwm((uint32_t)k_id(t), s.used, s.size);

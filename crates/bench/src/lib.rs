@@ -16,5 +16,6 @@ pub mod checks;
 pub mod kernel;
 pub mod mtss;
 pub mod registry;
+pub mod scaling;
 pub mod sim_speed;
 pub mod workloads;

@@ -9,6 +9,7 @@ use crate::mtss::mso::Mso;
 use crate::mtss::pages::Pages;
 use crate::mtss::prs_report::Prs;
 use crate::mtss::wcet_report::Wcet;
+use crate::scaling::report::Scaling;
 use crate::sim_speed::SimSpeed;
 use crate::workloads::bench::Workloads;
 use cactus_sweep::evaluation::{render, Evaluation};
@@ -16,7 +17,7 @@ use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 10] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -26,6 +27,7 @@ pub const NAMES: [&str; 9] = [
     Kernel::NAME,
     Workloads::NAME,
     SimSpeed::NAME,
+    Scaling::NAME,
 ];
 
 /// The rendering of `store` (of any evaluation, rows as JSON) by its evaluation; an error
@@ -41,6 +43,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Kernel::NAME => typed::<Kernel>(store),
         Workloads::NAME => typed::<Workloads>(store),
         SimSpeed::NAME => typed::<SimSpeed>(store),
+        Scaling::NAME => typed::<Scaling>(store),
         other => Err(format!(
             "`{other}` is not an evaluation (known: {})",
             NAMES.join(", ")

@@ -26,4 +26,6 @@ void test_timerq_remove(void);
 void test_extent_first_fit(void);
 void test_extent_coalesce(void);
 void test_extent_exhaust(void);
+void test_classset_next_in_id_order(void);
+void test_classset_moves_and_removes(void);
 #endif

@@ -21,6 +21,8 @@ static const struct {
     { "extent_first_fit", test_extent_first_fit },
     { "extent_coalesce", test_extent_coalesce },
     { "extent_exhaust", test_extent_exhaust },
+    { "classset_next_in_id_order", test_classset_next_in_id_order },
+    { "classset_moves_and_removes", test_classset_moves_and_removes },
 };
 
 int main(void)

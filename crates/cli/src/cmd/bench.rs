@@ -42,6 +42,10 @@ pub enum Bench {
     Checks(crate::cmd::bench_checks::ChecksArgs),
     /// Experiments on the `mtss` stack strategy (MTSS Figures 9-13, Table IV).
     Mtss(crate::cmd::bench_mtss::MtssArgs),
+    /// The kernel's context switch, MTSS stack request and return, and semaphore hand-off
+    /// at 4, 16, 64 and 256 tasks, in simulated cycles, and their growth
+    /// (docs/results/scaling.md).
+    Scaling(crate::cmd::bench_scaling::ScalingArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.
     Merge(MergeArgs),
@@ -124,6 +128,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Workloads(a) => workloads(a),
         Bench::Checks(a) => crate::cmd::bench_checks::main(a),
         Bench::Mtss(a) => crate::cmd::bench_mtss::main(a),
+        Bench::Scaling(a) => crate::cmd::bench_scaling::main(a),
         Bench::Merge(a) => merge(a),
     }
 }

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod bench_checks;
 pub mod bench_mtss;
+pub mod bench_scaling;
 pub mod build;
 pub mod cc;
 pub mod difftest;

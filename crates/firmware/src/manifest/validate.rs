@@ -13,9 +13,6 @@ use toml::Spanned;
 /// many task slots as the manifest has tasks (`CACTUS_MAX_TASKS`,
 /// [`super::Manifest::kernel_defines`]); the bound only makes a mistaken manifest fail early.
 pub const MAX_TASKS: usize = 256;
-/// Most tasks under the `mtss` strategy, which keeps region indices (two per task) in a byte
-/// (`kernel/stack/mtss.c`).
-pub const MTSS_MAX_TASKS: usize = 127;
 /// The kernel's timer frequency (`PORT_TIMER_HZ`): `tick_hz` must divide it.
 const TIMER_HZ: i64 = 10_000_000;
 
@@ -161,16 +158,6 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
             "task",
             format!(
                 "{} tasks; a firmware has at most {MAX_TASKS}",
-                raw.task.len()
-            ),
-        ));
-    }
-    if kernel.stack == StackStrategy::Mtss && raw.task.len() > MTSS_MAX_TASKS {
-        return Err(cx.at(
-            &raw.task[MTSS_MAX_TASKS].name,
-            "task",
-            format!(
-                "{} tasks; the mtss stack strategy takes at most {MTSS_MAX_TASKS}",
                 raw.task.len()
             ),
         ));
