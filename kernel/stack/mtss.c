@@ -58,6 +58,7 @@ static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4]
 static struct extent_pool extents;
 static uint32_t lent[(NPAGES + 31) / 32]; /* one bit per pool page: lent to a borrower */
 static uint32_t margin;                   /* the largest need of any check site */
+static int margins_sorted;                /* the per-pc margin table is usable */
 static int spare;                         /* worst-case mode: its region, or -1 */
 static volatile int worst_case_sink;      /* keeps the worst-case scan from being elided */
 
@@ -145,6 +146,42 @@ void stack_init(void)
     for (const struct cactus_check_site *s = __start_cactus_checks; s < __stop_cactus_checks; s++)
         if (cactus_check_need(s) > margin)
             margin = cactus_check_need(s);
+    /* The table is searched by bisection: use it only if the link kept it in pc order. */
+    margins_sorted = 1;
+    for (const struct cactus_margin *e = __start_cactus_margins;
+         e && e + 1 < __stop_cactus_margins; e++)
+        if (e[1].pc < e[0].pc)
+            margins_sorted = 0;
+}
+
+/* The margin of a task resumed at `pc`: its table entry, or the firmware-wide margin when the
+ * table has none (uninstrumented code, dynamic frames) or cannot be searched. */
+static uint32_t margin_at(uint32_t pc)
+{
+    const struct cactus_margin *lo = __start_cactus_margins, *hi = __stop_cactus_margins;
+    if (!margins_sorted || !lo || lo == hi || pc < lo->pc)
+        return margin;
+    while (hi - lo > 1) { /* invariant: lo->pc <= pc, and hi is past the answer */
+        const struct cactus_margin *mid = lo + (hi - lo) / 2;
+        if (mid->pc <= pc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo->margin == CACTUS_NO_MARGIN || lo->margin > margin ? margin : lo->margin;
+}
+
+/* What switched-out task u may still write below native_sp(u) before it runs another check:
+ * the margin where it resumes in its own region (its saved pc, or, with moved frames, the
+ * return address of the outermost one, where it comes back to the native region). */
+static uint32_t lender_margin(int u)
+{
+    const struct loan *l = mt[u].top;
+    if (!l)
+        return margin_at(k_tasks[u].ctx.pc);
+    while (l->prev)
+        l = l->prev;
+    return margin_at(l->ra);
 }
 
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
@@ -258,6 +295,51 @@ static uintptr_t find_run(const struct region *r, uint32_t n, uintptr_t hi)
     return found;
 }
 
+/* The longest run of free pages of r below hi, in pages (the refusal report only). */
+static uint32_t longest_run(const struct region *r, uintptr_t hi)
+{
+    uint32_t run = 0, longest = 0;
+    for (uintptr_t a = r->base; a + PAGE <= hi; a += PAGE) {
+        run = is_lent(page_of(a)) ? 0 : run + 1;
+        if (run > longest)
+            longest = run;
+    }
+    return longest;
+}
+
+/* Why the last request was refused, for stack_refusal_print. */
+static struct {
+    enum { REFUSED_PINNED, REFUSED_DYNAMIC, REFUSED_TOO_LARGE, REFUSED_NO_LENDER } why;
+    uint32_t pages;      /* pages the frame needed */
+    uint32_t switched;   /* switched-out tasks with a region */
+    uint32_t in_margin;  /* of them, with less than `margin` bytes below their sp */
+    uint32_t longest;    /* the longest free run below sp - margin of any of them, pages */
+    uint32_t largest_margin; /* the largest of their margins, bytes */
+} refusal;
+
+void stack_refusal_print(void)
+{
+    switch (refusal.why) {
+    case REFUSED_PINNED:
+        kprintf("  why: the frame is pinned (its address escapes) and cannot move\n");
+        break;
+    case REFUSED_DYNAMIC:
+        kprintf("  why: a dynamic allocation (alloca, VLA) is never moved\n");
+        break;
+    case REFUSED_TOO_LARGE:
+        kprintf("  why: the frame (%u pages) is larger than a loan can be\n", refusal.pages);
+        break;
+    case REFUSED_NO_LENDER:
+        kprintf("  why: no lender: the frame needs %u contiguous pages of %u bytes; of %u "
+                "switched-out tasks, %u have less than their margin (at most %u bytes, the "
+                "firmware-wide one %u) below their sp, the others' longest free run below sp - "
+                "margin is %u pages\n",
+                refusal.pages, PAGE, refusal.switched, refusal.in_margin,
+                refusal.largest_margin, margin, refusal.longest);
+        break;
+    }
+}
+
 /* Worst-case mode: the artificial region, made on first use from the largest power-of-two
  * fraction of the pool that is free (the rest stays for tasks created later); -1 if none. */
 static int spare_region(void)
@@ -293,12 +375,18 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     if (stack_out_of_stack(t, t->ctx.sp, need) == 0)
         return 0; /* a lender's ovf receded after the check loaded the limit */
     struct mtss_task *m = &mt[k_id(t)];
-    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY)
+    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY) {
+        refusal.why = cactus_check_kind(site) == CACTUS_CHECK_DYNAMIC ? REFUSED_DYNAMIC
+                                                                     : REFUSED_PINNED;
         return -1;
+    }
     uint32_t copy = frame_move_copy(site);
     uint32_t n = (frame_move_bytes(site) + REC + PAGE - 1) / PAGE;
-    if (n > 0xFFFFu || copy / 16u > 0xFFu)
+    refusal.pages = n;
+    if (n > 0xFFFFu || copy / 16u > 0xFFu) {
+        refusal.why = REFUSED_TOO_LARGE;
         return -1;
+    }
 
     /* The lender: the switched-out task with n free contiguous pages that has the fewest pages
      * lent already (paper, section 6). */
@@ -309,9 +397,10 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
             continue;
         const struct region *r = &regions[mt[u].region];
         uintptr_t sp = native_sp(u);
-        if (sp < r->base + margin)
+        uint32_t keep = lender_margin(u);
+        if (sp < r->base + keep)
             continue;
-        uintptr_t at = find_run(r, n, sp - margin);
+        uintptr_t at = find_run(r, n, sp - keep);
         if (at && (best < 0 || r->nlent < regions[mt[best].region].nlent)) {
             best = u;
             best_at = at;
@@ -325,8 +414,28 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         if (!best_at)
             return -1;
     }
-    if (ri < 0)
+    if (ri < 0) {
+        refusal.why = REFUSED_NO_LENDER;
+        refusal.switched = refusal.in_margin = refusal.longest = refusal.largest_margin = 0;
+        for (int u = 0; u < CACTUS_MAX_TASKS; u++) {
+            if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+                continue;
+            const struct region *r = &regions[mt[u].region];
+            uintptr_t sp = native_sp(u);
+            uint32_t keep = lender_margin(u);
+            refusal.switched++;
+            if (keep > refusal.largest_margin)
+                refusal.largest_margin = keep;
+            if (sp < r->base + keep) {
+                refusal.in_margin++;
+                continue;
+            }
+            uint32_t run = longest_run(r, sp - keep);
+            if (run > refusal.longest)
+                refusal.longest = run;
+        }
         return -1;
+    }
 
     struct region *r = &regions[ri];
     uintptr_t top = best_at + n * PAGE;
