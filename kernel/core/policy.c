@@ -131,6 +131,7 @@ int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_sit
                        .requested = need };
     kprintf("cactus: task %d '%s': stack overflow caught: pc=%08x need=%u sp=%08x limit=%08x\n",
             k_id(cur), cur->desc->name, site->site, need, cur->ctx.sp, cur->stack.limit);
+    stack_refusal_print();
     k_fault(cur, &f);
     k_reschedule();
     return -1;

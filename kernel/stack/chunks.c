@@ -128,12 +128,25 @@ int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested)
     return sp >= limit && sp - limit >= requested ? 0 : -1;
 }
 
+/* Why the last request was refused (stack_refusal_print). */
+static const char *refusal = "";
+
+void stack_refusal_print(void)
+{
+    kprintf("  why: %s\n", refusal);
+}
+
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 {
     if (stack_out_of_stack(t, t->ctx.sp, cactus_check_need(site)) == 0)
         return 0;
-    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY)
+    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY) {
+        refusal = cactus_check_kind(site) == CACTUS_CHECK_DYNAMIC
+                      ? "a dynamic allocation (alloca, VLA) is never moved"
+                      : "the frame is pinned (its address escapes) and cannot move";
         return -1; /* a dynamic allocation or a frame that must stay: not moved */
+    }
+    refusal = "no free chunk of that size is left in the heap";
     uint32_t size = (frame_move_bytes(site) + LINK + 15u) & ~15u;
     if (size < CHUNK)
         size = CHUNK;

@@ -10,10 +10,12 @@
  * Invariants (interrupts masked: every entry point runs in the trap handler or a kernel call):
  *   - a region's pages [base, ovf) are lent or holes (lent before, returned since); its owner's
  *     limit is `ovf` while the owner runs in its own region, so it never writes them;
- *   - a page is lent only when it lies entirely below the lender's native sp minus `margin`,
- *     the largest `need` of any check site: a switched-out task may still use that much below
- *     its saved sp on the strength of a check it already passed (or is about to pass with a
- *     limit it loaded before it was preempted: docs/mtss.md, "No lock");
+ *   - a page is lent only when it lies entirely below the lender's native sp minus its margin:
+ *     what it may still write below that sp before it runs another check, on the strength of a
+ *     check it already passed (or is about to pass with a limit it loaded before it was
+ *     preempted: docs/mtss.md, "No lock"). The margin is the `cactus_margins` entry of the pc
+ *     where it resumes in its native region (docs/mtss.md, "A margin per resume point"), or,
+ *     where the table has none, `margin`, the largest `need` of any check site;
  *   - every lent page belongs to exactly one overflow record of one borrower; a region is
  *     returned to the pool only when no page of it is lent (an exited lender's region is kept
  *     as an orphan until its last loan returns);
@@ -61,15 +63,17 @@ static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4]
 static struct extent_pool extents;
 static uint32_t lent[(NPAGES + 31) / 32]; /* one bit per pool page: lent to a borrower */
 static uint32_t margin;                   /* the largest need of any check site */
+static int margins_sorted;                /* the per-pc margin table is usable */
+static uint32_t min_margin;               /* the smallest margin any lender can have */
 static int spare;                         /* worst-case mode: its region, or -1 */
 static volatile int worst_case_sink;      /* keeps the worst-case scan from being elided */
 /* The lender index: every task whose region is large enough ever to lend a page (its size is
- * at least margin + PAGE), in the class of the pages its region has lent now. The request
+ * at least min_margin + PAGE), in the class of the pages its region has lent now. The request
  * visits the classes from the fewest pages lent and each class in id order, and stops at the
  * first task that can lend: the paper's choice (fewest pages lent, then the lowest id)
  * without a look at every task. */
 static struct classset lenders;
-/* Pages each indexed task's region could ever lend ((size - margin) / PAGE): a request for
+/* Pages each indexed task's region could ever lend ((size - min_margin) / PAGE): a request for
  * more skips it without looking at its state. too_small[k] has a bit per indexed task that
  * can lend at most k pages, so a request of n <= SMALL_CAPS pages masks every task too small
  * for it out of a bitmap word at once (too_small[n - 1]). */
@@ -115,6 +119,9 @@ struct mtss_task {
     uint16_t region;
     struct loan *top;      /* innermost moved frame, or NULL */
     uintptr_t native_sp;   /* with top: the outermost moved frame's entry sp */
+    uint32_t native_ra;    /* with top: its return address (where it resumes natively) */
+    uint32_t keep_pc;      /* the resume pc `keep` was looked up for (0: none yet) */
+    uint32_t keep;         /* the lending margin at keep_pc (lender_margin's cache) */
 };
 static struct mtss_task mt[CACTUS_MAX_TASKS];
 
@@ -174,6 +181,60 @@ void stack_init(void)
     for (const struct cactus_check_site *s = __start_cactus_checks; s < __stop_cactus_checks; s++)
         if (cactus_check_need(s) > margin)
             margin = cactus_check_need(s);
+    /* The table is searched by bisection: use it only if the link kept it in pc order. */
+    margins_sorted = 1;
+    for (const struct cactus_margin *e = __start_cactus_margins;
+         e && e + 1 < __stop_cactus_margins; e++)
+        if (e[1].pc < e[0].pc)
+            margins_sorted = 0;
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
+        mt[i].keep = margin; /* margin_at(0), the cache's starting key */
+    min_margin = margin;
+    if (margins_sorted)
+        for (const struct cactus_margin *e = __start_cactus_margins;
+             e && e < __stop_cactus_margins; e++)
+            if (e->margin < min_margin)
+                min_margin = e->margin;
+}
+
+/* The margin of a task resumed at `pc`: its table entry, or the firmware-wide margin when the
+ * table has none (uninstrumented code, dynamic frames) or cannot be searched. */
+static uint32_t margin_at(uint32_t pc)
+{
+    const struct cactus_margin *lo = __start_cactus_margins, *hi = __stop_cactus_margins;
+    if (!margins_sorted || !lo || lo == hi || pc < lo->pc)
+        return margin;
+    while (hi - lo > 1) { /* invariant: lo->pc <= pc, and hi is past the answer */
+        const struct cactus_margin *mid = lo + (hi - lo) / 2;
+        if (mid->pc <= pc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo->margin == CACTUS_NO_MARGIN || lo->margin > margin ? margin : lo->margin;
+}
+
+/* What switched-out task u may still write below native_sp(u) before it runs another check:
+ * the margin where it resumes in its own region (its saved pc, or, with moved frames, the
+ * return address of the outermost one, where it comes back to the native region). */
+static uint32_t lender_margin(int u)
+{
+    struct mtss_task *m = &mt[u];
+    uint32_t pc = m->top ? m->native_ra : k_tasks[u].ctx.pc;
+    if (pc != m->keep_pc) { /* a blocked lender is asked again and again: look up once */
+        m->keep = margin_at(pc);
+        m->keep_pc = pc;
+    }
+    return m->keep;
+}
+
+/* Sets the lender index's capacity of task u: the pages its region could ever lend, below
+ * the smallest margin any resume point has. */
+static void update_cap(int u)
+{
+    const struct region *r = &regions[mt[u].region];
+    uint32_t size = (uint32_t)(r->top - r->base);
+    set_cap(u, size >= min_margin + PAGE ? (size - min_margin) / PAGE : 0);
 }
 
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
@@ -195,8 +256,8 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
                                   .owner = (int16_t)k_id(t) };
     mt[k_id(t)].region = (uint16_t)r;
     mt[k_id(t)].top = NULL;
-    if (size >= margin + PAGE) {
-        set_cap(k_id(t), (size - margin) / PAGE);
+    if (size >= min_margin + PAGE) {
+        update_cap(k_id(t));
         classset_put(&lenders, k_id(t), 0);
     }
     t->stack.limit = base;
@@ -299,6 +360,51 @@ static uintptr_t find_run(const struct region *r, uint32_t n, uintptr_t hi)
     return found;
 }
 
+/* The longest run of free pages of r below hi, in pages (the refusal report only). */
+static uint32_t longest_run(const struct region *r, uintptr_t hi)
+{
+    uint32_t run = 0, longest = 0;
+    for (uintptr_t a = r->base; a + PAGE <= hi; a += PAGE) {
+        run = is_lent(page_of(a)) ? 0 : run + 1;
+        if (run > longest)
+            longest = run;
+    }
+    return longest;
+}
+
+/* Why the last request was refused, for stack_refusal_print. */
+static struct {
+    enum { REFUSED_PINNED, REFUSED_DYNAMIC, REFUSED_TOO_LARGE, REFUSED_NO_LENDER } why;
+    uint32_t pages;      /* pages the frame needed */
+    uint32_t switched;   /* switched-out tasks with a region */
+    uint32_t in_margin;  /* of them, with less than `margin` bytes below their sp */
+    uint32_t longest;    /* the longest free run below sp - margin of any of them, pages */
+    uint32_t largest_margin; /* the largest of their margins, bytes */
+} refusal;
+
+void stack_refusal_print(void)
+{
+    switch (refusal.why) {
+    case REFUSED_PINNED:
+        kprintf("  why: the frame is pinned (its address escapes) and cannot move\n");
+        break;
+    case REFUSED_DYNAMIC:
+        kprintf("  why: a dynamic allocation (alloca, VLA) is never moved\n");
+        break;
+    case REFUSED_TOO_LARGE:
+        kprintf("  why: the frame (%u pages) is larger than a loan can be\n", refusal.pages);
+        break;
+    case REFUSED_NO_LENDER:
+        kprintf("  why: no lender: the frame needs %u contiguous pages of %u bytes; of %u "
+                "switched-out tasks, %u have less than their margin (at most %u bytes, the "
+                "firmware-wide one %u) below their sp, the others' longest free run below sp - "
+                "margin is %u pages\n",
+                refusal.pages, PAGE, refusal.switched, refusal.in_margin,
+                refusal.largest_margin, margin, refusal.longest);
+        break;
+    }
+}
+
 /* Worst-case mode: the artificial region, made on first use from the largest power-of-two
  * fraction of the pool that is free (the rest stays for tasks created later); -1 if none. */
 static int spare_region(void)
@@ -336,9 +442,10 @@ static uintptr_t lend_at(const struct k_tcb *t, int u, uint32_t n)
         return 0;
     const struct region *r = &regions[mt[u].region];
     uintptr_t sp = native_sp(u);
-    if (sp < r->base + margin)
+    uint32_t keep = lender_margin(u);
+    if (sp < r->base + keep)
         return 0;
-    uintptr_t hi = sp - margin;
+    uintptr_t hi = sp - keep;
     if ((r->ovf - r->base) / PAGE == r->nlent)
         return r->ovf + n * PAGE <= hi ? r->ovf : 0;
     return find_run(r, n, hi);
@@ -390,9 +497,10 @@ static int scan_lenders(const struct k_tcb *t, uint32_t n)
             continue;
         const struct region *r = &regions[mt[u].region];
         uintptr_t sp = native_sp(u);
-        if (sp < r->base + margin)
+        uint32_t keep = lender_margin(u);
+        if (sp < r->base + keep)
             continue;
-        if (find_run(r, n, sp - margin) &&
+        if (find_run(r, n, sp - keep) &&
             (best < 0 || r->nlent < regions[mt[best].region].nlent))
             best = u;
     }
@@ -405,12 +513,18 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     if (stack_out_of_stack(t, t->ctx.sp, need) == 0)
         return 0; /* a lender's ovf receded after the check loaded the limit */
     struct mtss_task *m = &mt[k_id(t)];
-    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY)
+    if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY) {
+        refusal.why = cactus_check_kind(site) == CACTUS_CHECK_DYNAMIC ? REFUSED_DYNAMIC
+                                                                     : REFUSED_PINNED;
         return -1;
+    }
     uint32_t copy = frame_move_copy(site);
     uint32_t n = (frame_move_bytes(site) + REC + PAGE - 1) / PAGE;
-    if (n > MAX_BLOCK_PAGES || copy / 16u > 0xFFu)
+    refusal.pages = n;
+    if (n > MAX_BLOCK_PAGES || copy / 16u > 0xFFu) {
+        refusal.why = REFUSED_TOO_LARGE;
         return -1;
+    }
 
     uintptr_t best_at = 0;
     int ri = -1;
@@ -424,8 +538,28 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         int best = pick_lender(t, n, &best_at);
         ri = best < 0 ? -1 : mt[best].region;
     }
-    if (ri < 0)
+    if (ri < 0) {
+        refusal.why = REFUSED_NO_LENDER;
+        refusal.switched = refusal.in_margin = refusal.longest = refusal.largest_margin = 0;
+        for (int u = 0; u < CACTUS_MAX_TASKS; u++) {
+            if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+                continue;
+            const struct region *r = &regions[mt[u].region];
+            uintptr_t sp = native_sp(u);
+            uint32_t keep = lender_margin(u);
+            refusal.switched++;
+            if (keep > refusal.largest_margin)
+                refusal.largest_margin = keep;
+            if (sp < r->base + keep) {
+                refusal.in_margin++;
+                continue;
+            }
+            uint32_t run = longest_run(r, sp - keep);
+            if (run > refusal.longest)
+                refusal.longest = run;
+        }
         return -1;
+    }
 
     struct region *r = &regions[ri];
     uintptr_t top = best_at + n * PAGE;
@@ -447,8 +581,10 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     struct loan *l = (struct loan *)(top - REC);
     *l = (struct loan){ .entry_sp = fm.entry_sp, .ra = fm.ra, .prev = m->top,
                         .npages = n, .copy16 = copy / 16u, .region = (uint32_t)ri };
-    if (!m->top)
+    if (!m->top) {
         m->native_sp = fm.entry_sp;
+        m->native_ra = fm.ra;
+    }
     m->top = l;
     t->stack.limit = best_at;
     return 0;

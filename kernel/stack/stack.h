@@ -31,6 +31,9 @@ int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested);
  * t->stack.limit, e.g. to run the frame elsewhere); -1 when the fault policy must apply
  * (nothing was changed). Runs in the trap handler with interrupts masked. */
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site);
+/* Prints (kprintf, one indented line) why the last stack_request of this strategy returned -1:
+ * what the strategy could not do and the figures that decided it. */
+void stack_refusal_print(void);
 /* The running task t reached the return trampoline (port_stack_return_site) with its registers
  * in t->ctx: a frame the strategy moved has returned. Returns 0 when t may resume at t->ctx.pc
  * (the strategy restored sp, ra, pc and the limit), -1 when t has no moved frame to return

@@ -90,6 +90,11 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     return stack_out_of_stack(t, t->ctx.sp, cactus_check_need(site));
 }
 
+void stack_refusal_print(void)
+{
+    kprintf("  why: the static strategy never moves a frame: the task's region is full\n");
+}
+
 int stack_frame_return(struct k_tcb *t)
 {
     /* static never moves a frame, so it never installs the trampoline. */

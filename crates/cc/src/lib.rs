@@ -12,6 +12,7 @@ pub mod reserves;
 pub mod selection;
 
 mod checks;
+mod margins;
 mod needs;
 mod plan;
 mod program;

@@ -2,6 +2,7 @@
 //! optimization over them together, print the result.
 
 use crate::checks::generate;
+use crate::margins;
 use crate::plan::{sites, stub_point};
 use crate::program::Program;
 use crate::rolling::{decide, Context, Decisions, Rule};
@@ -64,9 +65,18 @@ pub fn instrument_units(
         functions: Vec::new(),
         warnings: decisions.warnings.clone(),
     };
+    // Per-resume-point lending margins need every caller: whole-program MTSS builds only.
+    let reach = (opts.mode == CheckMode::Mtss && opts.whole_program)
+        .then(|| margins::reach(&program, &decisions));
     let mut texts = Vec::with_capacity(units.len());
     for (u, file) in files.iter_mut().enumerate() {
-        let edits = instrument_unit(file, u, &program, &decisions, opts, reserves, &mut report)?;
+        let unit = UnitJob {
+            u,
+            p: &program,
+            d: &decisions,
+            reach: reach.as_deref(),
+        };
+        let edits = instrument_unit(file, &unit, opts, reserves, &mut report)?;
         texts.push(if edits == 0 {
             units[u].text.clone()
         } else {
@@ -76,19 +86,30 @@ pub fn instrument_units(
     Ok((texts, report))
 }
 
-/// Inserts the checks of unit `u`'s functions and its thunks; returns the number of edits.
+/// One unit to instrument and the program-wide facts it needs.
+struct UnitJob<'a> {
+    u: usize,
+    p: &'a Program,
+    d: &'a Decisions,
+    /// Per function R(f) for the margin table (`margins::reach`), when it is emitted.
+    reach: Option<&'a [Option<i64>]>,
+}
+
+/// Inserts the checks of unit `u`'s functions, their margin table and its thunks; returns
+/// the number of edits.
 fn instrument_unit(
     file: &mut AsmFile,
-    u: usize,
-    p: &Program,
-    d: &Decisions,
+    job: &UnitJob,
     opts: &PassOptions,
     reserves: &Reserves,
     report: &mut Report,
 ) -> Result<usize, CcError> {
+    let (u, p, d) = (job.u, job.p, job.d);
     let mut inserts: BTreeMap<usize, Vec<Entry>> = BTreeMap::new();
     let mut n = 0usize;
     let mut edits = 0usize;
+    let mut tables: Vec<Entry> = Vec::new();
+    let mut labels = 0usize;
     for f in (0..p.funcs.len()).filter(|&f| p.funcs[f].unit == u) {
         let info = &p.funcs[f];
         let planned = sites(file, p, f, d, opts.mode);
@@ -104,6 +125,17 @@ fn instrument_unit(
             inserts.entry(stub_at).or_default().extend(code.stub);
         }
         edits += planned.len();
+        if let Some(reach) = job.reach {
+            let ranges = margins::ranges(p, f, reach[f], stub_at);
+            let first = labels;
+            let label = |k: usize| format!(".Lcactus_margin_{}", first + k);
+            for (at, e) in margins::emit(&ranges, &label) {
+                inserts.entry(at).or_default().push(e);
+            }
+            tables.extend(margins::table(&ranges, &label));
+            labels += ranges.len();
+            edits += ranges.len();
+        }
         report.functions.push(FunctionReport {
             unit: file.origin.clone(),
             name: info.func.name.clone(),
@@ -170,6 +202,7 @@ fn instrument_unit(
         file.entries.extend(ins);
     }
     file.entries.extend(tail);
+    file.entries.extend(tables);
     Ok(edits)
 }
 

@@ -30,6 +30,12 @@ pub struct StackFacts {
     pub incoming_pointer: bool,
     /// The function uses `-msave-restore` millicode (`__riscv_save_*`/`__riscv_restore_*`).
     pub save_restore: bool,
+    /// `sp` before every instruction statement, as an offset from the entry `sp` (≤ 0 in a
+    /// normal frame), by entry index; meaningful only when [`StackFacts::sp_known`].
+    pub sp_before: BTreeMap<usize, i32>,
+    /// Every statement's `sp` offset is a constant that is the same on every path into it
+    /// (no dynamic allocation, no unknown instruction, no two paths that disagree).
+    pub sp_known: bool,
 }
 
 /// Tracked state: `sp` and `s0` offsets from the entry `sp`, if known.
@@ -43,6 +49,7 @@ impl StackFacts {
         if n == 0 {
             return facts;
         }
+        facts.sp_known = true;
         let mut at_start: Vec<Option<State>> = vec![None; n];
         at_start[0] = Some((Some(0), None));
         let mut work = vec![0];
@@ -52,8 +59,15 @@ impl StackFacts {
             let mut consts: BTreeMap<Reg, i32> = BTreeMap::new();
             for &i in &cfg.blocks[b].insts {
                 let Item::Inst(stmt) = &file.entries[i].item else {
+                    facts.sp_known &= !matches!(file.entries[i].item, Item::Opaque(_));
                     continue;
                 };
+                match sp {
+                    Some(o) => {
+                        facts.sp_before.insert(i, o);
+                    }
+                    None => facts.sp_known = false,
+                }
                 if mentions_millicode(stmt) {
                     facts.save_restore = true;
                 }
@@ -101,9 +115,12 @@ impl StackFacts {
                 }
             }
             for &s in &cfg.blocks[b].succs {
-                if at_start[s].is_none() {
-                    at_start[s] = Some((sp, fp));
-                    work.push(s);
+                match at_start[s] {
+                    None => {
+                        at_start[s] = Some((sp, fp));
+                        work.push(s);
+                    }
+                    Some((other, _)) => facts.sp_known &= other == sp,
                 }
             }
         }

@@ -73,4 +73,17 @@ static inline const struct cactus_check_site *cactus_check_site_at(uint32_t pc)
     return 0;
 }
 
+/* The lending margins per resume point (`cactus cc --checks mtss`, whole program; docs/mtss.md,
+ * "A margin per resume point"): from `pc` up to the next entry's pc, a task resumed there
+ * writes at most `margin` bytes below its sp before it runs another check; CACTUS_NO_MARGIN
+ * means not known (use the firmware-wide margin). The linker orders the entries like the code
+ * they describe (each function's entries are linked to its text section). */
+struct cactus_margin {
+    uint32_t pc;
+    uint32_t margin;
+};
+#define CACTUS_NO_MARGIN 0xFFFFFFFFu
+extern const struct cactus_margin __start_cactus_margins[] __attribute__((weak));
+extern const struct cactus_margin __stop_cactus_margins[] __attribute__((weak));
+
 #endif /* CACTUS_STACKCHECK_H */

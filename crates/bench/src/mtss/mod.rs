@@ -15,6 +15,7 @@
 
 mod loans;
 pub mod mso;
+pub mod occupancy;
 pub mod pages;
 pub mod prs;
 pub mod prs_report;

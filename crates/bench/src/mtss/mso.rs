@@ -29,10 +29,10 @@ impl Evaluation for Mso {
         let page = meta.params["page"].as_u64().unwrap_or(0);
         let all = averages(rows);
         let avg = all.last();
-        let mut summary = Summary::new("mtss-mso");
+        let mut summary = Summary::new("mso");
         summary
-            .pct("mso_budget", avg.and_then(|a| a.budget))
-            .pct("mso_high_water", avg.and_then(|a| a.high_water));
+            .pct("mso_hw_pct", avg.and_then(|a| a.high_water))
+            .pct("mso_budget", avg.and_then(|a| a.budget));
         let (passed, failed) = verdicts(rows);
         SweepReport {
             tables: markdown(rows),

@@ -7,6 +7,7 @@
 //! Guarantees: each workload's answer comes from builds and runs made here or recorded in a
 //! resumed JSON; a workload that fails even unshrunk is a failure with its reason.
 
+use super::occupancy::{self, Occupancy};
 use super::run::{ProbeSetup, Variant};
 use super::shared::Shared;
 use super::{page_bytes, stem, Baseline, LoanStats, CYCLE_FACTOR, HARNESS_TASKS};
@@ -14,6 +15,7 @@ use cactus_firmware::shrink_budget;
 use cactus_sweep::search::largest_passing;
 use cactus_sweep::{Point, Progress, Row};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// The largest shrink searched, percent (the `--shrink` limit).
 pub const MAX_SHRINK: u32 = 95;
@@ -58,6 +60,9 @@ pub struct WorkloadPrs {
     pub smallest_total: Option<u32>,
     /// Loan statistics of a recorded run at that shrink.
     pub loans: Option<LoanStats>,
+    /// The physical limit of sharing, from the baseline build run instruction by instruction.
+    #[serde(default)]
+    pub occupancy: Option<Occupancy>,
     /// Why the search could not finish.
     pub error: Option<String>,
     /// The search is over; a resumed run keeps the row as it is.
@@ -86,9 +91,24 @@ impl WorkloadPrs {
             prs: None,
             smallest_total: None,
             loans: None,
+            occupancy: None,
             error: None,
             complete: false,
         }
+    }
+
+    /// Frames the kernel moved in the passing run at the PRS point.
+    pub fn frames_moved(&self) -> Option<u64> {
+        self.prs
+            .and_then(|p| self.probes.iter().find(|q| q.percent == p))
+            .map(|q| q.moved_frames)
+    }
+
+    /// The saving against the high water as a share of the most any sharing could save
+    /// (both percentages of their static baseline); None without a possible saving.
+    pub fn prs_of_possible(&self) -> Option<f64> {
+        let possible = self.occupancy.as_ref()?.possible_pct()?;
+        (possible > 0.0).then(|| self.prs_of_high_water().map(|p| p * 100.0 / possible))?
     }
 
     /// The stack bytes saved at the PRS point as a percentage of the summed high water (the
@@ -243,6 +263,21 @@ pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
                 let mut fresh = start_row(&row.manifest, &prepared.setup, &prepared.base);
                 fresh.probes = row.probes;
                 let name = fresh.workload.clone();
+                progress.message(format!("{name}: occupancy run"));
+                let limit = prepared.setup.max_cycles;
+                match row
+                    .occupancy
+                    .map_or_else(|| occupancy::measure(Path::new(&row.manifest), limit), Ok)
+                {
+                    Ok(o) => fresh.occupancy = Some(o),
+                    Err(e) => {
+                        return WorkloadPrs {
+                            error: Some(e),
+                            complete: true,
+                            ..fresh
+                        }
+                    }
+                }
                 search(fresh, &prepared.setup, &|p| {
                     progress.message(format!(
                         "{name} -{}% {}",
@@ -271,10 +306,17 @@ mod tests {
             prs: Some(30),
             smallest_total: Some(2800),
             loans: None,
+            occupancy: Some(Occupancy {
+                peak_of_sum: 2000,
+                sum_of_peaks: 3000,
+                instructions: 1,
+            }),
             error: None,
             complete: true,
         };
         assert_eq!(row.prs_of_budget(), Some(30.0));
         assert!((row.prs_of_high_water().unwrap() - 6.666).abs() < 0.01);
+        // 6.67 % saved of a possible 33.3 %.
+        assert!((row.prs_of_possible().unwrap() - 20.0).abs() < 0.01);
     }
 }

@@ -18,16 +18,26 @@ impl Evaluation for Prs {
 
     fn render(rows: &[WorkloadPrs], _meta: &Meta) -> SweepReport {
         let ok: Vec<&WorkloadPrs> = rows.iter().filter(|r| r.error.is_none()).collect();
-        let mut summary = Summary::new("mtss-prs");
+        let mut summary = Summary::new("prs");
         summary
+            .pct(
+                "prs_hw_pct",
+                mean(ok.iter().filter_map(|r| r.prs_of_high_water())),
+            )
+            .pct("possible_pct", mean(ok.iter().filter_map(possible)))
+            .pct(
+                "of_possible_pct",
+                mean(ok.iter().filter_map(|r| r.prs_of_possible())),
+            )
+            .num(
+                "frames_moved",
+                mean(ok.iter().filter_map(|r| r.frames_moved().map(|m| m as f64))),
+                1,
+            )
             .pct("prs", mean(ok.iter().filter_map(|r| r.prs.map(f64::from))))
             .pct(
                 "saved_budget",
                 mean(ok.iter().filter_map(|r| r.prs_of_budget())),
-            )
-            .pct(
-                "saved_high_water",
-                mean(ok.iter().filter_map(|r| r.prs_of_high_water())),
             );
         let (passed, failed) = verdicts(rows);
         SweepReport {
@@ -41,6 +51,11 @@ impl Evaluation for Prs {
     }
 }
 
+/// The most any sharing could save on `r`'s workload, percent of the sum of the peaks.
+fn possible(r: &&WorkloadPrs) -> Option<f64> {
+    r.occupancy.as_ref().and_then(|o| o.possible_pct())
+}
+
 /// Figure 11 (PRS per workload) and the loan statistics at each workload's PRS point.
 pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
     let mut s = String::new();
@@ -50,29 +65,34 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
         "Workload",
         ">Program budgets (B)",
         ">High water (B)",
+        ">Peak of sum (B)",
+        ">Sum of peaks (B)",
+        ">Possible saving",
         ">PRS (shrink)",
         ">Budgets at PRS (B)",
         ">Saved of budgets",
         ">Saved of high water",
+        ">Of possible",
         ">Frames moved",
         ">Probes",
     ]);
     for r in rows {
-        let moved = r
-            .prs
-            .and_then(|p| r.probes.iter().find(|q| q.percent == p))
-            .map(|q| q.moved_frames);
+        let o = r.occupancy.as_ref();
         t.row([
             r.workload.clone(),
             r.budget_total.to_string(),
             or_dash(r.high_water_total),
+            or_dash(o.map(|o| o.peak_of_sum)),
+            or_dash(o.map(|o| o.sum_of_peaks)),
+            pct(possible(&r)),
             r.prs
                 .map(|p| format!("{p} %"))
                 .unwrap_or_else(|| "-".into()),
             or_dash(r.smallest_total),
             pct(r.prs_of_budget()),
             pct(r.prs_of_high_water()),
-            or_dash(moved),
+            pct(r.prs_of_possible()),
+            or_dash(r.frames_moved()),
             r.probes.len().to_string(),
         ]);
     }
@@ -81,13 +101,23 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
         "**average**".to_string(),
         String::new(),
         String::new(),
+        String::new(),
+        String::new(),
+        pct(mean(ok.iter().filter_map(possible))),
         pct(mean(ok.iter().filter_map(|r| r.prs.map(f64::from)))),
         String::new(),
         pct(mean(ok.iter().filter_map(|r| r.prs_of_budget()))),
         pct(mean(ok.iter().filter_map(|r| r.prs_of_high_water()))),
+        pct(mean(ok.iter().filter_map(|r| r.prs_of_possible()))),
     ]);
     t.row([
         "*paper*".to_string(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
         String::new(),
         String::new(),
         format!("{PAPER_PRS:.1} %"),
@@ -142,7 +172,12 @@ budgets* is the bytes saved at the PRS point over the summed budgets; our budget
 measured high water x 1.1 plus a 16-byte guard and 384 bytes of check margin, so *saved of \
 high water* (against the summed high water of the manifest's own run, the paper's baseline) is \
 the comparable figure, and negative when the budgets at the PRS point are still above the high \
-water. The loan statistics come from one more run at the PRS point with the trace recorded: a \
+water. The physical limit comes from one more run of the manifest as written, with `sp` sampled \
+after every instruction: a task's *live stack* is its stack top less its `sp` (kept while it is \
+switched out); *peak of sum* is the largest sum of the program tasks' live stacks at any instant, \
+which no sharing scheme can go below, *sum of peaks* what perfectly sized static stacks need, \
+*possible saving* the gap between them as a share of the sum of peaks, and *of possible* the \
+saving against the high water as a share of that possible saving. The loan statistics come from one more run at the PRS point with the trace recorded: a \
 loan is a `REGION_LEND`, a page *leaves a hole* when it is given back while a page above it in \
 the same lender is still lent (the paper's measure: < 5 % of pages, none in telecomm).";
 
@@ -177,18 +212,25 @@ mod tests {
                 peak_pages: 4,
                 pairs: 2,
             }),
+            occupancy: Some(super::super::occupancy::Occupancy {
+                peak_of_sum: 600,
+                sum_of_peaks: 800,
+                instructions: 1,
+            }),
             error: None,
             complete: true,
         };
         let md = prs_markdown(&[row]);
         assert!(
-            md.contains("| net | 1000 | 800 | 30 % | 700 | 30.0 % | 12.5 % | 7 | 1 |"),
+            md.contains(
+                "| net | 1000 | 800 | 600 | 800 | 25.0 % | 30 % | 700 | 30.0 % | 12.5 % | 50.0 % | 7 | 1 |"
+            ),
             "{md}"
         );
         assert!(
             md.contains("| net | 7 | 10 | 2 (28.6 %) | 1 (10.0 %) | 0 | 4 | 2 |"),
             "{md}"
         );
-        assert!(md.contains("| *paper* | | | 15.7 %"), "{md}");
+        assert!(md.contains("| *paper* | | | | | | | | | 15.7 % |"), "{md}");
     }
 }

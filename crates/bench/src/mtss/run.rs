@@ -236,12 +236,17 @@ pub fn baseline(path: &Path) -> Result<Baseline, String> {
 }
 
 /// The kernel's first report of a refused stack request in the guest's UART output ("task N
-/// 'name': stack overflow caught: ..."), without its `cactus: ` prefix.
+/// 'name': stack overflow caught: ..."), without its `cactus: ` prefix, with the strategy's
+/// reason (the next line, "  why: ...") after a `; `.
 fn kernel_report(uart: &[u8]) -> Option<String> {
-    String::from_utf8_lossy(uart)
-        .lines()
-        .find(|l| l.contains("stack overflow caught"))
-        .map(|l| first_line(l.trim_start_matches("cactus: ")))
+    let text = String::from_utf8_lossy(uart);
+    let mut lines = text.lines();
+    let caught = lines.find(|l| l.contains("stack overflow caught"))?;
+    let mut report = first_line(caught.trim_start_matches("cactus: "));
+    if let Some(why) = lines.next().and_then(|l| l.trim().strip_prefix("why: ")) {
+        report = format!("{report}; {}", why.chars().take(300).collect::<String>());
+    }
+    Some(report)
 }
 
 fn first_line(s: &str) -> String {

@@ -107,7 +107,7 @@ fn table_averages_program_tasks_only_and_shows_the_paper() {
     let report = Mso::render(&tasks, &meta());
     assert_eq!(
         report.summary_line(),
-        "mtss-mso: mso_budget=25.0 mso_high_water=-20.0 passed=3 failed=0"
+        "mso: mso_hw_pct=-20.0 mso_budget=25.0 passed=3 failed=0"
     );
     assert_eq!(report.note, " (MTSS page 128 bytes)");
 }
