@@ -24,6 +24,7 @@ DEMO_SHRINK ?= patricia=90%
 RANDOM_COUNT ?= 200
 RANDOM_SEED  ?= 1
 FUZZ_RUNS    ?= 20
+MT_FUZZ_RUNS ?= 8
 STRESS_RUNS  ?= 200
 FUZZ_SEED    ?= 1
 # One log directory per `make test` run (make's pid), so runs in the same tree never mix.
@@ -94,6 +95,7 @@ test: setup
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
 	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
+	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss --no-tight --out build/fuzz-multitask)
 	$(call step,checks-build,$(MAKE) --no-print-directory -C tests checks)
 	$(call counted,checks-qemu,$(MAKE) --no-print-directory -s -C tests checks-qemu)
 	$(call counted,checks-sim,$(MAKE) --no-print-directory -s -C tests checks-sim)
@@ -131,5 +133,6 @@ bench: build
 	$(CACTUS) bench sim-speed
 	$(CACTUS) bench kernel
 	$(CACTUS) bench scaling
+	$(CACTUS) fuzz --runs 200 --seed 1 --multitask 4 --modes mtss --no-tight --out build/fuzz-multitask
 	$(CACTUS) bench checks
 	$(CACTUS) bench workloads
