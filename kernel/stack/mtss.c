@@ -215,12 +215,15 @@ static uint32_t margin_at(uint32_t pc)
 }
 
 /* What switched-out task u may still write below native_sp(u) before it runs another check:
- * the margin where it resumes in its own region (its saved pc, or, with moved frames, the
- * return address of the outermost one, where it comes back to the native region). */
+ * the margin where it resumes in its own region (its saved pc, or its ra after a kernel call,
+ * or, with moved frames, the return address of the outermost one, where it comes back to the
+ * native region). */
 static uint32_t lender_margin(int u)
 {
     struct mtss_task *m = &mt[u];
-    uint32_t pc = m->top ? m->native_ra : k_tasks[u].ctx.pc;
+    /* A voluntary context (a kernel call) has pc 0 and resumes by returning to ra. */
+    const struct port_context *c = &k_tasks[u].ctx;
+    uint32_t pc = m->top ? m->native_ra : c->pc ? c->pc : c->ra;
     if (pc != m->keep_pc) { /* a blocked lender is asked again and again: look up once */
         m->keep = margin_at(pc);
         m->keep_pc = pc;
