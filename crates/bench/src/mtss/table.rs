@@ -73,6 +73,37 @@ fn paper_task(t: &TaskMso) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// Why the largest failing budget below the smallest passing one failed, in a few words: the
+/// kernel's reason for refusing the stack request when it gave one.
+pub fn limit(t: &TaskMso) -> String {
+    let Some(smallest) = t.smallest else {
+        return "-".into();
+    };
+    let below = t
+        .probes
+        .iter()
+        .filter(|p| !p.passed && p.budget < smallest)
+        .max_by_key(|p| p.budget);
+    let Some(reason) = below.and_then(|p| p.reason.as_deref()) else {
+        return "-".into();
+    };
+    let why = reason.split_once("; ").map_or(reason, |(_, w)| w);
+    if let Some(rest) = why.strip_prefix("no lender: the frame needs ") {
+        let pages = rest.split_whitespace().next().unwrap_or("?");
+        return format!("a {pages}-page frame: no lender has that many pages free");
+    }
+    for (key, short) in [
+        ("pinned", "a pinned frame (its address escapes)"),
+        ("dynamic allocation", "a dynamic allocation"),
+        ("larger than a loan", "a frame larger than any loan"),
+    ] {
+        if why.contains(key) {
+            return short.into();
+        }
+    }
+    why.chars().take(60).collect()
+}
+
 fn task_table(tasks: &[&TaskMso], paper: bool) -> String {
     let mut head = vec![
         "Workload",
@@ -87,6 +118,7 @@ fn task_table(tasks: &[&TaskMso], paper: bool) -> String {
         head.push(">Paper");
     }
     head.push(">Probes");
+    head.push("What stops it below");
     let mut table = Table::new(&head);
     for t in tasks {
         let smallest = match t.smallest {
@@ -107,6 +139,7 @@ fn task_table(tasks: &[&TaskMso], paper: bool) -> String {
             cells.push(paper_task(t));
         }
         cells.push(t.probes.len().to_string());
+        cells.push(limit(t));
         table.row(cells);
     }
     table.render()

@@ -141,3 +141,45 @@ fn a_task_passing_at_the_minimum_is_marked_as_a_floor() {
     );
     assert!(md.contains("MSO is a lower bound"), "{md}");
 }
+
+#[test]
+fn the_limit_names_the_kernels_reason_below_the_smallest_budget() {
+    let mut t = searched("pgp", 1600, 800, 1000);
+    assert_eq!(super::table::limit(&t), "exit code 1");
+    let below = t
+        .probes
+        .iter_mut()
+        .filter(|p| !p.passed)
+        .max_by_key(|p| p.budget)
+        .unwrap();
+    below.reason = Some(
+        "exit code 3: task 1 'pgp': stack overflow caught: pc=1 need=2 sp=3 limit=4; no lender: \
+         the frame needs 67 contiguous pages of 128 bytes; of 2 switched-out tasks"
+            .into(),
+    );
+    assert_eq!(
+        super::table::limit(&t),
+        "a 67-page frame: no lender has that many pages free"
+    );
+    below_reason(
+        &mut t,
+        "x; the frame is pinned (its address escapes) and cannot move",
+    );
+    assert_eq!(
+        super::table::limit(&t),
+        "a pinned frame (its address escapes)"
+    );
+    t.smallest = None;
+    assert_eq!(super::table::limit(&t), "-");
+}
+
+fn below_reason(t: &mut TaskMso, reason: &str) {
+    let smallest = t.smallest.unwrap();
+    let p = t
+        .probes
+        .iter_mut()
+        .filter(|p| !p.passed && p.budget < smallest)
+        .max_by_key(|p| p.budget)
+        .unwrap();
+    p.reason = Some(reason.into());
+}
