@@ -173,28 +173,29 @@ void stack_init(void)
     ktrace_region_release((uintptr_t)pool + POOL_RED_ZONE, sizeof(pool) - POOL_RED_ZONE);
     for (int i = 0; i < NREGIONS; i++)
         regions[i].owner = FREE_SLOT;
-    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
-        mt[i].region = NO_REGION;
     margin = 0;
     spare = -1;
     classset_init(&lenders);
     for (const struct cactus_check_site *s = __start_cactus_checks; s < __stop_cactus_checks; s++)
         if (cactus_check_need(s) > margin)
             margin = cactus_check_need(s);
-    /* The table is searched by bisection: use it only if the link kept it in pc order. */
-    margins_sorted = 1;
-    for (const struct cactus_margin *e = __start_cactus_margins;
-         e && e + 1 < __stop_cactus_margins; e++)
-        if (e[1].pc < e[0].pc)
-            margins_sorted = 0;
-    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++) {
+        mt[i].region = NO_REGION;
         mt[i].keep = margin; /* margin_at(0), the cache's starting key */
+    }
+    /* One pass over the margin table: it is searched by bisection, so it is used only if the
+     * link kept it in pc order; and its smallest entry bounds what any lender keeps. */
+    margins_sorted = 1;
     min_margin = margin;
-    if (margins_sorted)
-        for (const struct cactus_margin *e = __start_cactus_margins;
-             e && e < __stop_cactus_margins; e++)
-            if (e->margin < min_margin)
-                min_margin = e->margin;
+    for (const struct cactus_margin *e = __start_cactus_margins; e && e < __stop_cactus_margins;
+         e++) {
+        if (e + 1 < __stop_cactus_margins && e[1].pc < e[0].pc)
+            margins_sorted = 0;
+        if (e->margin < min_margin)
+            min_margin = e->margin;
+    }
+    if (!margins_sorted)
+        min_margin = margin;
 }
 
 /* The margin of a task resumed at `pc`: its table entry, or the firmware-wide margin when the
@@ -431,6 +432,12 @@ static int spare_region(void)
     return -1;
 }
 
+/* Whether task u is a possible lender to t: alive, not t, with a region of its own. */
+static int may_lend(const struct k_tcb *t, int u)
+{
+    return &k_tasks[u] != t && k_alive(&k_tasks[u]) && mt[u].region != NO_REGION;
+}
+
 /* The lowest sp task u's native region may be used down to without a further check. */
 static uintptr_t native_sp(int u)
 {
@@ -441,7 +448,7 @@ static uintptr_t native_sp(int u)
  * holes (every page below ovf lent) the run can only start at ovf, so no page is walked. */
 static uintptr_t lend_at(const struct k_tcb *t, int u, uint32_t n)
 {
-    if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+    if (!may_lend(t, u))
         return 0;
     const struct region *r = &regions[mt[u].region];
     uintptr_t sp = native_sp(u);
@@ -496,7 +503,7 @@ static int scan_lenders(const struct k_tcb *t, uint32_t n)
 {
     int best = -1;
     for (int u = 0; u < CACTUS_MAX_TASKS; u++) {
-        if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+        if (!may_lend(t, u))
             continue;
         const struct region *r = &regions[mt[u].region];
         uintptr_t sp = native_sp(u);
@@ -545,7 +552,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         refusal.why = REFUSED_NO_LENDER;
         refusal.switched = refusal.in_margin = refusal.longest = refusal.largest_margin = 0;
         for (int u = 0; u < CACTUS_MAX_TASKS; u++) {
-            if (&k_tasks[u] == t || !k_alive(&k_tasks[u]) || mt[u].region == NO_REGION)
+            if (!may_lend(t, u))
                 continue;
             const struct region *r = &regions[mt[u].region];
             uintptr_t sp = native_sp(u);

@@ -10,6 +10,7 @@
 //! `sp` is sampled after every instruction, so no dip is missed; a run that does not pass is
 //! an error naming the workload.
 
+use super::run::first_line;
 use super::HARNESS_TASKS;
 use cactus_firmware::{BuildOptions, Manifest};
 use cactus_sim::{EventKind, Machine, MachineConfig, Profile, RunOutcome, NOBODY};
@@ -143,10 +144,6 @@ pub fn measure(path: &Path, max_cycles: u64) -> Result<Occupancy, String> {
         sum_of_peaks: tracker.peak.values().sum(),
         instructions: machine.stats().instructions,
     })
-}
-
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").chars().take(200).collect()
 }
 
 #[cfg(test)]

@@ -249,6 +249,7 @@ fn kernel_report(uart: &[u8]) -> Option<String> {
     Some(report)
 }
 
-fn first_line(s: &str) -> String {
+/// The first line of `s`, at most 200 characters (a failure's reason in a table cell).
+pub(super) fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").chars().take(200).collect()
 }
