@@ -28,4 +28,13 @@ void test_extent_coalesce(void);
 void test_extent_exhaust(void);
 void test_classset_next_in_id_order(void);
 void test_classset_moves_and_removes(void);
+void test_tlsf_layout(void);
+void test_tlsf_init_exhaust(void);
+void test_tlsf_split_coalesce(void);
+void test_tlsf_tag(void);
+void test_tlsf_oversize(void);
+void test_tlsf_residue(void);
+void test_tlsf_pool_max(void);
+void test_tlsf_good_fit(void);
+void test_tlsf_property(void);
 #endif

@@ -23,6 +23,15 @@ static const struct {
     { "extent_exhaust", test_extent_exhaust },
     { "classset_next_in_id_order", test_classset_next_in_id_order },
     { "classset_moves_and_removes", test_classset_moves_and_removes },
+    { "tlsf_layout", test_tlsf_layout },
+    { "tlsf_init_exhaust", test_tlsf_init_exhaust },
+    { "tlsf_split_coalesce", test_tlsf_split_coalesce },
+    { "tlsf_tag", test_tlsf_tag },
+    { "tlsf_oversize", test_tlsf_oversize },
+    { "tlsf_residue", test_tlsf_residue },
+    { "tlsf_pool_max", test_tlsf_pool_max },
+    { "tlsf_good_fit", test_tlsf_good_fit },
+    { "tlsf_property", test_tlsf_property },
 };
 
 int main(void)
