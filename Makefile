@@ -106,6 +106,10 @@ test: setup
 	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks)
 	$(call counted,chunks-qemu,$(MAKE) --no-print-directory -s -C tests checks-chunks-qemu)
 	$(call counted,chunks-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim)
+	$(call step,split-build,$(MAKE) --no-print-directory -C tests checks-mtss checks-chunks MOVE_CHECKS=split)
+	$(call counted,mtss-split-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu MOVE_CHECKS=split)
+	$(call counted,mtss-split-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split)
+	$(call counted,chunks-split-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim MOVE_CHECKS=split)
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
 	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)

@@ -157,3 +157,21 @@ int k_stack_frame_return(struct port_context *ctx, int in_kernel)
     k_reschedule();
     return -1;
 }
+
+/* The call slow path (port.h): no policy is applied here; a refusal resumes the task at the
+ * site's ecall, and the trap path (k_stack_check_failed) asks again and applies it. */
+uint32_t k_split_request(const struct cactus_check_site *site)
+{
+    struct k_tcb *cur = k_cur();
+    return cur && stack_request(cur, site) == 0 ? site->resume : site->site;
+}
+
+uint32_t k_split_return(void)
+{
+    struct k_tcb *cur = k_cur();
+    if (!cur || stack_frame_return(cur) != 0)
+        return (uint32_t)(uintptr_t)port_stack_return;
+    uint32_t pc = cur->ctx.pc;
+    cur->ctx.pc = 0; /* running again (port.h: CTX_PC) */
+    return pc;
+}

@@ -4,9 +4,9 @@
  * At an entry check the function has lowered sp by F1 and written nothing below its entry sp;
  * its caller's outgoing stack arguments (ARGS bytes) lie at the entry sp. A move gives it a new
  * entry sp at the top of a block (below the copied arguments), points its return address at the
- * return trampoline (port_stack_return) and leaves the limit to the strategy; when the function
- * returns, the trampoline traps and the strategy puts back the entry sp and return address it
- * recorded (frame_move_back).
+ * return trampoline (port_split_return) and leaves the limit to the strategy; when the function
+ * returns, the trampoline calls the strategy, which puts back the entry sp and return address
+ * it recorded (frame_move_back).
  *
  * Guarantees: sp stays 16-byte aligned when the block top is (the copy is rounded up to 16);
  * the block needs exactly frame_move_bytes() bytes below its top; only the block is written. */
@@ -52,7 +52,7 @@ static inline struct frame_move frame_move_to(struct k_tcb *t, const struct cact
     for (uint32_t i = 0; i < copy / 4; i++)
         to[i] = from[i]; /* the incoming stack arguments */
     t->ctx.sp = m.block_entry - f1;
-    t->ctx.ra = (uint32_t)(uintptr_t)port_stack_return;
+    t->ctx.ra = (uint32_t)(uintptr_t)port_split_return;
     return m;
 }
 

@@ -1,6 +1,7 @@
 //! Check sites: the inline sequence after the first `sp` decrement (or at the entry, or
-//! after a dynamic allocation), the out-of-line `ecall`, and the `cactus_checks` table
-//! entry, exactly as docs/stack-checks.md specifies.
+//! after a dynamic allocation), the out-of-line `ecall` (or, in `split` mode, the call into
+//! the kernel's runtime followed by that `ecall`), and the `cactus_checks` table entry,
+//! exactly as docs/stack-checks.md specifies.
 
 use cactus_asm::{Entry, Item};
 use cactus_isa::asm::Statement;
@@ -74,9 +75,16 @@ pub fn scratch(live: RegSet, count: usize) -> Option<Vec<Reg>> {
     (free.len() == count).then_some(free)
 }
 
-/// Generates site number `n` (labels `.Lcactus_ovf_<n>`, `.Lcactus_ok_<n>`). `Err` says why
-/// the site cannot be generated (no dead scratch register, a field out of range).
-pub fn generate(site: &Site, n: usize) -> Result<SiteCode, String> {
+/// The kernel's runtime a `split` stub jumps to with `t0` = its table entry.
+pub const SPLIT_RUNTIME: &str = "port_split_request";
+
+/// Generates site number `n` (labels `.Lcactus_ovf_<n>`, `.Lcactus_ok_<n>`). With
+/// `calls_runtime`, an entry site whose check register is `t0` gets the call stub
+/// (`lla t0, <entry>; j port_split_request`) before its `ecall`, and its table entry's word 0
+/// names the `ecall` (label `.Lcactus_trap_<n>`); every other site keeps the plain `ecall`
+/// stub. `Err` says why the site cannot be generated (no dead scratch register, a field out of
+/// range).
+pub fn generate(site: &Site, n: usize, calls_runtime: bool) -> Result<SiteCode, String> {
     let extra = if site.kind == KIND_DYNAMIC {
         site.need
     } else {
@@ -114,8 +122,16 @@ pub fn generate(site: &Site, n: usize) -> Result<SiteCode, String> {
     inline.push(inst(&format!("bltu sp,{tx},{ovf}")));
     inline.push(entry(Item::Label(ok.clone())));
     let info = site.f1 | (site.args << 16) | (site.kind << 30);
-    let stub = vec![
-        entry(Item::Label(ovf.clone())),
+    // The call stub needs t0 for the entry's address; only a movable entry frame calls.
+    let call = calls_runtime && site.kind == KIND_ENTRY && regs[0] == SCRATCH[0];
+    let (trap, table) = (format!(".Lcactus_trap_{n}"), format!(".Lcactus_site_{n}"));
+    let mut stub = vec![entry(Item::Label(ovf.clone()))];
+    if call {
+        stub.push(inst(&format!("lla t0,{table}")));
+        stub.push(inst(&format!("j {SPLIT_RUNTIME}")));
+        stub.push(entry(Item::Label(trap.clone())));
+    }
+    stub.extend([
         inst("ecall"),
         // SHF_LINK_ORDER ("o") to the stub's section: with `-z start-stop-gc` the linker
         // drops the entry with its function, so the table keeps nothing alive.
@@ -123,12 +139,17 @@ pub fn generate(site: &Site, n: usize) -> Result<SiteCode, String> {
             ".pushsection\tcactus_checks,\"ao\",@progbits,{ovf}"
         )),
         directive(".p2align\t2"),
-        directive(&format!(".word\t{ovf}")),
+    ]);
+    if call {
+        stub.push(entry(Item::Label(table)));
+    }
+    stub.extend([
+        directive(&format!(".word\t{}", if call { &trap } else { &ovf })),
         directive(&format!(".word\t{ok}")),
         directive(&format!(".word\t{}", site.need)),
         directive(&format!(".word\t{info}")),
         directive(".popsection"),
-    ];
+    ]);
     Ok(SiteCode { inline, stub })
 }
 
@@ -149,7 +170,7 @@ mod tests {
             kind: KIND_ENTRY,
             live: RegSet::of(5),
         };
-        let code = generate(&site, 3).unwrap();
+        let code = generate(&site, 3, false).unwrap();
         assert_eq!(
             text(&code.inline),
             "\tlw t1,-4(tp)\n\taddi t1,t1,16\n\tbltu sp,t1,.Lcactus_ovf_3\n.Lcactus_ok_3:\n"
@@ -172,7 +193,7 @@ mod tests {
             kind: KIND_PINNED,
             live: RegSet::EMPTY,
         };
-        let code = generate(&site, 0).unwrap();
+        let code = generate(&site, 0, false).unwrap();
         assert_eq!(
             text(&code.inline),
             "\tlw t0,-4(tp)\n\tli t1,4096\n\tadd t0,t0,t1\n\tbltu sp,t0,.Lcactus_ovf_0\n.Lcactus_ok_0:\n"
@@ -189,7 +210,7 @@ mod tests {
             kind: KIND_ENTRY,
             live: RegSet::EMPTY,
         };
-        assert_eq!(generate(&site, 1).unwrap().inline.len(), 3);
+        assert_eq!(generate(&site, 1, false).unwrap().inline.len(), 3);
         let all_t = SCRATCH
             .iter()
             .fold(RegSet::EMPTY, |s, &r| s.union(RegSet::of(r)));
@@ -199,8 +220,54 @@ mod tests {
                 ..site
             },
             1,
+            false,
         )
         .unwrap_err();
         assert!(err.contains("no dead scratch register"), "{err}");
+    }
+
+    #[test]
+    fn split_entry_site_calls_the_runtime_then_traps() {
+        let site = Site {
+            f1: 32,
+            need: 32,
+            args: 0,
+            kind: KIND_ENTRY,
+            live: RegSet::EMPTY,
+        };
+        let stub = text(&generate(&site, 7, true).unwrap().stub);
+        assert!(
+            stub.starts_with(
+                ".Lcactus_ovf_7:\n\tlla t0,.Lcactus_site_7\n\tj port_split_request\n\
+                 .Lcactus_trap_7:\n\tecall\n"
+            ),
+            "{stub}"
+        );
+        // The table entry is labelled and its word 0 names the ecall (the trap's mepc).
+        assert!(
+            stub.contains(".Lcactus_site_7:\n\t.word\t.Lcactus_trap_7\n"),
+            "{stub}"
+        );
+    }
+
+    #[test]
+    fn split_keeps_the_trap_when_t0_is_live_or_the_frame_cannot_move() {
+        let entry_site = Site {
+            f1: 32,
+            need: 32,
+            args: 0,
+            kind: KIND_ENTRY,
+            live: RegSet::of(5),
+        };
+        let pinned = Site {
+            kind: KIND_PINNED,
+            live: RegSet::EMPTY,
+            ..entry_site.clone()
+        };
+        for site in [entry_site, pinned] {
+            let stub = text(&generate(&site, 2, true).unwrap().stub);
+            assert!(stub.starts_with(".Lcactus_ovf_2:\n\tecall\n"), "{stub}");
+            assert!(stub.contains("\t.word\t.Lcactus_ovf_2\n"), "{stub}");
+        }
     }
 }

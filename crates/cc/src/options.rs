@@ -14,19 +14,42 @@ pub enum CheckMode {
     Detect,
     /// The same checks, with frames verified relocatable so the `mtss` strategy may move them.
     Mtss,
+    /// The `mtss` checks whose failure calls the kernel's runtime (`port_split_request`)
+    /// instead of trapping: the slow path of segmented stacks (`cactus cc --stack=split`,
+    /// docs/stack-checks.md "The call slow path"). Needs a kernel: bare-metal runtimes do not
+    /// define the runtime.
+    Split,
 }
 
 impl CheckMode {
     /// Every mode, in the order the command line lists them.
-    pub const ALL: [CheckMode; 3] = [CheckMode::None, CheckMode::Detect, CheckMode::Mtss];
+    pub const ALL: [CheckMode; 4] = [
+        CheckMode::None,
+        CheckMode::Detect,
+        CheckMode::Mtss,
+        CheckMode::Split,
+    ];
 
-    /// The mode's name as manifests and the command line spell it (`none`, `detect`, `mtss`).
+    /// The mode's name as manifests and the command line spell it (`none`, `detect`, `mtss`,
+    /// `split`).
     pub fn name(self) -> &'static str {
         match self {
             CheckMode::None => "none",
             CheckMode::Detect => "detect",
             CheckMode::Mtss => "mtss",
+            CheckMode::Split => "split",
         }
+    }
+
+    /// Whether the mode verifies frames relocatable (KIND 2 otherwise) so a strategy may move
+    /// them: `mtss` and `split`.
+    pub fn relocates(self) -> bool {
+        matches!(self, CheckMode::Mtss | CheckMode::Split)
+    }
+
+    /// Whether a failed entry check calls the kernel's runtime instead of trapping.
+    pub fn calls_runtime(self) -> bool {
+        self == CheckMode::Split
     }
 
     /// The mode called `text` (surrounding white space ignored), the inverse of

@@ -66,8 +66,8 @@ pub fn instrument_units(
         warnings: decisions.warnings.clone(),
     };
     // Per-resume-point lending margins need every caller: whole-program MTSS builds only.
-    let reach = (opts.mode == CheckMode::Mtss && opts.whole_program)
-        .then(|| margins::reach(&program, &decisions));
+    let reach =
+        (opts.mode.relocates() && opts.whole_program).then(|| margins::reach(&program, &decisions));
     let mut texts = Vec::with_capacity(units.len());
     for (u, file) in files.iter_mut().enumerate() {
         let unit = UnitJob {
@@ -115,10 +115,12 @@ fn instrument_unit(
         let planned = sites(file, p, f, d, opts.mode);
         let stub_at = stub_point(file, p, f);
         for pl in &planned {
-            let code = generate(&pl.site, n).map_err(|reason| CcError::Function {
-                origin: file.origin.clone(),
-                function: info.func.name.clone(),
-                reason,
+            let code = generate(&pl.site, n, opts.mode.calls_runtime()).map_err(|reason| {
+                CcError::Function {
+                    origin: file.origin.clone(),
+                    function: info.func.name.clone(),
+                    reason,
+                }
             })?;
             n += 1;
             inserts.entry(pl.at).or_default().extend(code.inline);
@@ -170,13 +172,12 @@ fn instrument_unit(
     }
     let mut tail = Vec::new();
     for (sym, need) in &thunked {
-        let entries = thunk(sym, *need, n, opts.mode == CheckMode::Mtss).map_err(|reason| {
-            CcError::Function {
+        let entries =
+            thunk(sym, *need, n, opts.mode.relocates()).map_err(|reason| CcError::Function {
                 origin: file.origin.clone(),
                 function: thunk_name(sym),
                 reason,
-            }
-        })?;
+            })?;
         n += 1;
         tail.extend(entries);
         report.functions.push(FunctionReport {

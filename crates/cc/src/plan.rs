@@ -119,7 +119,7 @@ pub fn sites(
     let kept = p.kept_live[f];
     let mut out = Vec::new();
     if d.checked(f) {
-        let kind = if mode == CheckMode::Mtss && pin_reason(p, f).is_some() {
+        let kind = if mode.relocates() && pin_reason(p, f).is_some() {
             KIND_PINNED
         } else {
             KIND_ENTRY

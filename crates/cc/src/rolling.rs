@@ -6,7 +6,6 @@
 pub use crate::needs::Context;
 use crate::needs::{own_needs, Needs};
 use crate::program::Program;
-use crate::CheckMode;
 use cactus_asm::callgraph::Target;
 use cactus_asm::dataflow::DomTree;
 use std::collections::BTreeMap;
@@ -192,7 +191,7 @@ impl Decider<'_> {
             if self.rule[g].is_some() || self.illegal(g).is_some() {
                 continue;
             }
-            if self.cx.opts.mode == CheckMode::Mtss && self.effective(g) > MTSS_ROLL_CAP {
+            if self.cx.opts.mode.relocates() && self.effective(g) > MTSS_ROLL_CAP {
                 continue;
             }
             // Callers removed by zero-size carry no check to roll into.
@@ -283,7 +282,7 @@ impl Decider<'_> {
             return "a caller has no check of its own".into();
         }
         let e = self.effective(f);
-        if self.cx.opts.mode == CheckMode::Mtss && e > MTSS_ROLL_CAP && rules.certainty {
+        if self.cx.opts.mode.relocates() && e > MTSS_ROLL_CAP && rules.certainty {
             let certain = self.p.callers[f]
                 .iter()
                 .all(|&c| self.certainly_calls(c, f));

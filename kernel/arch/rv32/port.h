@@ -153,6 +153,20 @@ extern const char port_stack_return[];
  * context's pc (the strategy restored the caller's state), -1 = its fault policy applied; from
  * kernel code a kernel panic (never returns). */
 int k_stack_frame_return(struct port_context *ctx, int in_kernel);
+/* The call slow path (arch/rv32/split.S, docs/stack-checks.md "The call slow path"). */
+/* A `split` stub's entry: t0 = the failed site's table entry (a jump, not a call). */
+extern const char port_split_request[];
+/* The return address of every frame a stack strategy moved (frame_move.h). */
+extern const char port_split_return[];
+/* The running task's check at `site` failed; its ra, sp, t1-t6 and a0-a7 are in its context.
+ * Runs on the kernel stack with interrupts masked. Returns where the task resumes: the site's
+ * continuation when the strategy made room (it may have rewritten the context's sp and ra),
+ * else the site's ecall (the trap path then applies the fault policy). */
+uint32_t k_split_request(const struct cactus_check_site *site);
+/* The running task reached port_split_return with its sp, a0 and a1 in its context. Returns
+ * where it resumes: its moved frame's real return address (the strategy restored the caller's
+ * sp, ra and limit in the context), else port_stack_return (the trap path's fault policy). */
+uint32_t k_split_return(void);
 #endif
 
 #endif /* CACTUS_PORT_H */

@@ -21,6 +21,9 @@ enum Checks {
     Detect,
     /// The same checks, with frames verified relocatable for the `mtss` strategy.
     Mtss,
+    /// The `mtss` checks whose slow path calls the kernel's runtime instead of trapping
+    /// (segmented stacks; needs the kernel).
+    Split,
 }
 
 /// Options of `cactus cc`; everything after `--` is gcc's command line.
@@ -93,6 +96,7 @@ fn configure(args: &CcArgs) -> Result<Driver, String> {
             Checks::None => CheckMode::None,
             Checks::Detect => CheckMode::Detect,
             Checks::Mtss => CheckMode::Mtss,
+            Checks::Split => CheckMode::Split,
         },
         rolling: RollingRules {
             certainty: !args.no_certainty,

@@ -473,8 +473,9 @@ impl Manifest {
 
 /// Parses a check mode name (`none`, `detect`, `mtss`).
 pub fn parse_checks(text: &str) -> Result<CheckMode, String> {
-    CheckMode::parse(text)
-        .ok_or_else(|| format!("unknown check mode `{text}` (expected none, detect or mtss)"))
+    CheckMode::parse(text).ok_or_else(|| {
+        format!("unknown check mode `{text}` (expected none, detect, mtss or split)")
+    })
 }
 
 #[cfg(test)]

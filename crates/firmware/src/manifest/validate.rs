@@ -320,13 +320,14 @@ fn check_shared_sources(
 }
 
 /// Checks that the stack strategy can work with the check mode: `mtss` moves frames at failed
-/// checks, so every frame must be checked and its relocatability known (`checks = "mtss"`).
+/// checks, so every frame must be checked and its relocatability known (`checks = "mtss"`, or
+/// `"split"`: the same checks with the call slow path).
 pub(super) fn check_strategy_checks(stack: StackStrategy, checks: CheckMode) -> Result<(), String> {
-    if stack.moves_frames() && checks != CheckMode::Mtss {
+    if stack.moves_frames() && !checks.relocates() {
         let got = checks.name();
         return Err(format!(
-            "the {} stack strategy needs checks = \"mtss\" (it moves frames at their stack \
-             checks), not \"{got}\"",
+            "the {} stack strategy needs checks = \"mtss\" or \"split\" (it moves frames at \
+             their stack checks), not \"{got}\"",
             stack.name()
         ));
     }
