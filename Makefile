@@ -110,6 +110,7 @@ test: setup
 	$(call counted,mtss-split-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu MOVE_CHECKS=split)
 	$(call counted,mtss-split-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split)
 	$(call counted,chunks-split-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim MOVE_CHECKS=split)
+	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
 	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)

@@ -10,7 +10,7 @@
 
 const char ktest_name[] = "chunks_deep";
 
-extern uint32_t cactus_chunks_heap_bytes, cactus_chunks_heap_peak;
+extern uint32_t cactus_stacklet_heap_bytes, cactus_stacklet_heap_peak;
 
 static volatile uintptr_t first_lo, first_hi;
 static volatile int outside, big_outside, args_outside;
@@ -96,13 +96,13 @@ static void worker(void *arg)
     uintptr_t limit0 = s.limit;
     first_lo = limit0;
     first_hi = sp_now();
-    uint32_t before = cactus_chunks_heap_bytes;
+    uint32_t before = cactus_stacklet_heap_bytes;
     CHECK_EQ(deep(100, &top_word), want(100));
     CHECK(outside > 50);
     CHECK(big_outside == 1);
     CHECK(args_outside == 1);
-    CHECK_EQ(cactus_chunks_heap_bytes, before);
-    uint32_t peak = cactus_chunks_heap_peak;
+    CHECK_EQ(cactus_stacklet_heap_bytes, before);
+    uint32_t peak = cactus_stacklet_heap_peak;
     CHECK(peak >= before + 4096);
     CHECK_EQ(cactus_task_stack(cactus_task_self(), &s), CACTUS_OK);
     CHECK_EQ(s.limit, limit0);
@@ -111,8 +111,8 @@ static void worker(void *arg)
     outside = 0;
     CHECK_EQ(deep(100, &top_word), want(100));
     CHECK(outside > 50);
-    CHECK_EQ(cactus_chunks_heap_bytes, before);
-    CHECK_EQ(cactus_chunks_heap_peak, peak);
+    CHECK_EQ(cactus_stacklet_heap_bytes, before);
+    CHECK_EQ(cactus_stacklet_heap_peak, peak);
     kprintf("recursion of 100 levels: %d frames outside the first chunk, task peak %u bytes\n",
             outside, s.used);
     ktest_pass();

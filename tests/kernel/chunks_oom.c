@@ -10,7 +10,7 @@
 
 const char ktest_name[] = "chunks_oom";
 
-extern uint32_t cactus_chunks_heap_bytes, cactus_chunks_heap_peak;
+extern uint32_t cactus_stacklet_heap_bytes, cactus_stacklet_heap_peak;
 
 static cactus_fault seen;
 static volatile int faults, huge_entered, vla_done;
@@ -110,7 +110,7 @@ static void wait_end(int t)
 /* Creates a task from d, lets it run, and checks it was killed at a check site. */
 static void expect_killed(const cactus_task_desc *d, int nth, uint32_t kind)
 {
-    uint32_t before = cactus_chunks_heap_bytes;
+    uint32_t before = cactus_stacklet_heap_bytes;
     int t = cactus_task_create(d);
     CHECK(t >= 0);
     wait_end(t);
@@ -122,7 +122,7 @@ static void expect_killed(const cactus_task_desc *d, int nth, uint32_t kind)
     const struct cactus_check_site *site = cactus_check_site_at(seen.pc);
     CHECK(site != 0);
     CHECK_EQ(cactus_check_kind(site), kind);
-    CHECK_EQ(cactus_chunks_heap_bytes, before);
+    CHECK_EQ(cactus_stacklet_heap_bytes, before);
 }
 
 static void ctl(void *arg)
@@ -136,7 +136,7 @@ static void ctl(void *arg)
 
     expect_killed(&end_d, 2, CACTUS_CHECK_ENTRY);
     CHECK(levels > 100);
-    CHECK(cactus_chunks_heap_peak > 40000);
+    CHECK(cactus_stacklet_heap_peak > 40000);
     kprintf("endless recursion: killed when the heap ran out\n");
 
     expect_killed(&dyn_d, 3, CACTUS_CHECK_DYNAMIC);

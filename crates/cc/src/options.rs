@@ -15,7 +15,7 @@ pub enum CheckMode {
     /// The same checks, with frames verified relocatable so the `mtss` strategy may move them.
     Mtss,
     /// The `mtss` checks whose failure calls the kernel's runtime (`port_split_request`)
-    /// instead of trapping: the slow path of segmented stacks (`cactus cc --stack=split`,
+    /// instead of trapping: the slow path of segmented stacks (`cactus cc --checks split`,
     /// docs/stack-checks.md "The call slow path"). Needs a kernel: bare-metal runtimes do not
     /// define the runtime.
     Split,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 const MAX_CYCLES: u64 = 20_000_000_000;
 
 /// The kernel symbol of `kernel/stack/chunks.c` holding the heap's peak bytes in use.
-pub const HEAP_PEAK_SYMBOL: &str = "cactus_chunks_heap_peak";
+pub const HEAP_PEAK_SYMBOL: &str = "cactus_stacklet_heap_peak";
 
 /// The manifest options of `scheme`: (stack strategy, check mode, rolling rules).
 pub fn scheme_options(scheme: Scheme) -> (&'static str, &'static str, RollingRules) {

@@ -12,7 +12,7 @@
 //! of each scheme is its active cycles (simulated cycles minus cycles asleep in `wfi`) over the
 //! unmodified build's; its stack memory is the sum of the tasks' regions for MTSS (its budgets,
 //! reserved whole) and the chunk heap's peak bytes in use for Capriccio, read from the kernel
-//! (`cactus_chunks_heap_peak`) after the run.
+//! (`cactus_stacklet_heap_peak`) after the run.
 //!
 //! Guarantees: every number comes from a build and a run made by this module; a workload whose
 //! build or run fails under any scheme is a row with its reason, left out of the averages.
@@ -249,7 +249,7 @@ there): its run time is what Capriccio's checks cost, the rest of Capriccio's is
 the unmodified build. *MTSS memory* is the sum of the tasks' stack regions (their budgets, \
 reserved whole: the measured high water x 1.1 plus guard and check margin); *Capriccio memory* \
 is the peak bytes of the chunk heap in use, read from the kernel after the run \
-(`cactus_chunks_heap_peak`). Both include the harness tasks (`feeder`, `coordinator`). KB = 1024 \
+(`cactus_stacklet_heap_peak`). Both include the harness tasks (`feeder`, `coordinator`). KB = 1024 \
 bytes. Differences from the paper: its Capriccio figures charge the costs von Behren et al. \
 report (6 instructions per check, 20 per unconditional and 27 per conditional link) on ARM; \
 ours are measured: our checks, traps and kernel linking code as executed. Its Capriccio memory \

@@ -21,11 +21,16 @@ pub enum StackStrategy {
     /// and a frame that does not fit moves to free pages of another task's stack. Needs
     /// `checks = "mtss"`.
     Mtss,
-    /// Capriccio-style linked stack chunks (`kernel/stack/chunks.c`, docs/mtss.md): each task
-    /// starts with one [`StackStrategy::CHUNK_BYTES`] chunk from a shared heap (its budget is
-    /// not reserved), and a frame that does not fit moves to a new chunk linked for it. Needs
-    /// `checks = "mtss"`.
+    /// Capriccio-style linked stack chunks (`kernel/stack/chunks.c`, a configuration of
+    /// `segmented`; docs/mtss.md): each task starts with one [`StackStrategy::CHUNK_BYTES`]
+    /// chunk from a shared heap (its budget is not reserved), and a frame that does not fit
+    /// moves to a new chunk linked for it. Needs `checks = "mtss"` or `"split"`.
     Chunks,
+    /// Segmented stacks (`kernel/stack/segmented.c`, docs/segmented.md): each task starts with
+    /// a first stacklet of its `stack` bytes from a TLSF heap, and a frame that does not fit
+    /// moves to a stacklet linked for it (12 bytes of metadata each). Needs `checks = "mtss"`
+    /// or `"split"`.
+    Segmented,
 }
 
 impl StackStrategy {
@@ -34,6 +39,7 @@ impl StackStrategy {
         StackStrategy::Static,
         StackStrategy::Mtss,
         StackStrategy::Chunks,
+        StackStrategy::Segmented,
     ];
 
     /// The manifest spelling, also the `<strategy>` of `libcactus-<strategy>-<trace>.a`.
@@ -42,6 +48,7 @@ impl StackStrategy {
             StackStrategy::Static => "static",
             StackStrategy::Mtss => "mtss",
             StackStrategy::Chunks => "chunks",
+            StackStrategy::Segmented => "segmented",
         }
     }
 
@@ -79,20 +86,26 @@ impl StackStrategy {
     /// (`CACTUS_CHUNK_SIZE`), in bytes.
     pub const CHUNK_BYTES: u32 = 256;
 
-    /// Whether the strategy moves frames at failed stack checks, so needs `checks = "mtss"`.
+    /// Whether the strategy moves frames at failed stack checks, so needs `checks = "mtss"` or
+    /// `"split"`.
     pub fn moves_frames(self) -> bool {
-        matches!(self, StackStrategy::Mtss | StackStrategy::Chunks)
+        matches!(
+            self,
+            StackStrategy::Mtss | StackStrategy::Chunks | StackStrategy::Segmented
+        )
     }
 
     /// Pool bytes a task's stack budget occupies: the budget itself for `static` (its guard is
     /// part of the budget), the budget rounded up to whole pages of `page` bytes for `mtss`,
-    /// the first chunk for `chunks` (whatever the budget).
+    /// the first chunk for `chunks` (whatever the budget), the first stacklet for `segmented`.
     pub fn region_bytes(self, budget: u32, page: u32) -> u32 {
         match self {
             StackStrategy::Static => budget,
             StackStrategy::Mtss => budget.div_ceil(page) * page,
             // Only the first chunk is taken at creation; the budget is not reserved.
             StackStrategy::Chunks => Self::CHUNK_BYTES,
+            // The first stacklet: the budget in whole 16-byte units.
+            StackStrategy::Segmented => budget.div_ceil(16) * 16,
         }
     }
 
@@ -105,7 +118,9 @@ impl StackStrategy {
             // The red zone is 64 bytes rounded up to whole pages (kernel/stack/mtss.c).
             StackStrategy::Mtss => pool_kib * 1024 - 64u32.div_ceil(page) * page,
             // The pool minus its 64-byte red zone (kernel/stack/chunks.c).
-            StackStrategy::Chunks => pool_kib * 1024 - 64,
+            // The pool minus its 64-byte red zone (kernel/stack/segmented.c; chunks is a
+            // configuration of it).
+            StackStrategy::Chunks | StackStrategy::Segmented => pool_kib * 1024 - 64,
         }
     }
 }
@@ -303,8 +318,8 @@ pub struct Overrides {
     /// Replaces `kernel.target`.
     pub target: Option<String>,
     /// Replaces `kernel.checks`. When `stack` selects a strategy that moves frames (`mtss`,
-    /// `chunks`) and this is not given, the checks become `mtss` (the only mode such a
-    /// strategy works with).
+    /// `chunks`, `segmented`) and this is not given, the checks become `mtss` (`split` for
+    /// `segmented`), modes such a strategy works with.
     pub checks: Option<String>,
     /// Replaces `kernel.mtss_page` (the `mtss` strategy only).
     pub mtss_page: Option<u32>,
@@ -396,7 +411,12 @@ impl Manifest {
         if let Some(checks) = &overrides.checks {
             next.checks = parse_checks(checks).map_err(|p| bad("--checks", p))?;
         } else if overrides.stack.is_some() && next.stack.moves_frames() {
-            next.checks = CheckMode::Mtss;
+            // Segmented stacks take the call slow path; mtss and chunks keep their trap.
+            next.checks = if next.stack == StackStrategy::Segmented {
+                CheckMode::Split
+            } else {
+                CheckMode::Mtss
+            };
         }
         if next.stack != StackStrategy::Mtss {
             next.mtss_page = None;

@@ -162,11 +162,11 @@ fn a_priority_out_of_range_is_refused() {
 #[test]
 fn an_unknown_strategy_lists_the_known_ones() {
     let f = Fixture::new();
-    let (line, key, problem) = f.error(&GOOD.replace("\"static\"", "\"segmented\""));
+    let (line, key, problem) = f.error(&GOOD.replace("\"static\"", "\"relocate\""));
     assert_eq!((line, key.as_str()), (Some(7), "kernel.stack"));
     assert_eq!(
         problem,
-        "unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\", \"chunks\""
+        "unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\""
     );
 }
 
@@ -365,7 +365,7 @@ fn overrides_are_validated_like_manifest_values() {
     assert_eq!(m.kernel.target, Target::Sim);
     let err = m
         .apply(&Overrides {
-            stack: Some("segmented".into()),
+            stack: Some("relocate".into()),
             target: None,
             checks: None,
             ..Default::default()
@@ -373,7 +373,7 @@ fn overrides_are_validated_like_manifest_values() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--stack: unknown stack strategy \"segmented\"; known strategies: \"static\", \"mtss\", \"chunks\""
+        "--stack: unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\""
     );
 }
 
