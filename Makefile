@@ -103,13 +103,16 @@ test: setup
 	$(call counted,mtss-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu)
 	$(call counted,mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim)
 	$(call counted,mtss-manifest,$(MAKE) --no-print-directory -s -C tests checks-mtss-manifest)
-	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks)
+	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks checks-segmented)
 	$(call counted,chunks-qemu,$(MAKE) --no-print-directory -s -C tests checks-chunks-qemu)
 	$(call counted,chunks-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim)
-	$(call step,split-build,$(MAKE) --no-print-directory -C tests checks-mtss checks-chunks MOVE_CHECKS=split)
+	$(call counted,segmented-qemu,$(MAKE) --no-print-directory -s -C tests checks-segmented-qemu)
+	$(call counted,segmented-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim)
+	$(call step,split-build,$(MAKE) --no-print-directory -C tests checks-mtss checks-chunks checks-segmented MOVE_CHECKS=split)
 	$(call counted,mtss-split-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu MOVE_CHECKS=split)
 	$(call counted,mtss-split-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split)
 	$(call counted,chunks-split-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim MOVE_CHECKS=split)
+	$(call counted,segmented-split-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split)
 	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \

@@ -11,7 +11,7 @@
 
 #include "limits.h"
 
-enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT };
+enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT, WAIT_STACK };
 
 /* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
  * The context must stay first: port_current points at it. The stack descriptor follows it
@@ -86,6 +86,11 @@ void k_make_ready(struct k_tcb *t);
 uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t timeout_result);
 /* Makes a blocked or sleeping task ready with `result` as its call's return value. */
 void k_wake(struct k_tcb *t, uintptr_t result);
+/* Blocks the running task on w until woken or `timeout` ticks, from a trap: its context (every
+ * register, a0 included) is left as it is, so it resumes exactly where its ctx.pc says. */
+void k_block_in_trap(cactus_wait *w, uint32_t timeout, uint8_t state);
+/* Makes a task blocked by k_block_in_trap ready, its context untouched. */
+void k_wake_in_trap(struct k_tcb *t);
 /* Runs the highest-priority ready task (idling first if none); applies the switch-time stack
  * check to the task being left. */
 void k_reschedule(void);
@@ -126,6 +131,8 @@ void k_pi_update(struct k_tcb *t);
 
 /* policy.c */
 void k_fault(struct k_tcb *t, cactus_fault *f);
+/* A stack strategy returned stack memory: every task waiting for it tries again. */
+void k_stack_released(void);
 void k_halt(const cactus_fault *f, const char *why) __attribute__((noreturn));
 void k_panic(const char *why) __attribute__((noreturn));
 /* Prints why, calls the halt hook (with a NULL report) and exits with code. */

@@ -102,11 +102,64 @@ void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel)
     k_reschedule();
 }
 
+/* How long a task waits for stack memory before its fault policy applies, in ticks. */
+#ifndef CACTUS_STACK_WAIT_TICKS
+#define CACTUS_STACK_WAIT_TICKS 100
+#endif
+
+/* Tasks waiting for stack memory (a strategy answered STACK_RETRY), and when each one's wait
+ * ends (valid while stack_waiting[id]). A wait spans every retry of one request. */
+static cactus_wait stack_waiters = { .kind = WAIT_STACK };
+static uint32_t stack_wait_end[CACTUS_MAX_TASKS];
+static uint8_t stack_waiting[CACTUS_MAX_TASKS];
+
+void k_stack_released(void)
+{
+    for (struct k_tcb *t; (t = k_wait_first(&stack_waiters));)
+        k_wake_in_trap(t); /* it retries its check (ctx.pc is the site's ecall) */
+}
+
+/* The running task cur was refused stack memory that a release may bring back: it blocks until
+ * memory is released or its wait (CACTUS_STACK_WAIT_TICKS from its first refusal) ends, then
+ * retries the check at the site's ecall. Returns 0 when it must not wait (its wait is over, or
+ * it runs with interrupts masked); a wait no release can end (every other live task waits
+ * too) is a deadlock: reported, and the system stops with CACTUS_EXIT_HALT. */
+static int stack_wait(struct k_tcb *cur, const struct cactus_check_site *site, int irq_on)
+{
+    int id = k_id(cur);
+    if (!irq_on)
+        return 0;
+    if (!stack_waiting[id]) {
+        stack_waiting[id] = 1;
+        stack_wait_end[id] = k_tick + CACTUS_STACK_WAIT_TICKS;
+    }
+    int32_t left = (int32_t)(stack_wait_end[id] - k_tick);
+    if (left <= 0) {
+        stack_waiting[id] = 0;
+        return 0;
+    }
+    int deadlock = 1;
+    for (int i = 0; i < CACTUS_MAX_TASKS && deadlock; i++) {
+        const struct k_tcb *t = &k_tasks[i];
+        if (t != cur && k_alive(t) && t->wait_on != &stack_waiters)
+            deadlock = 0;
+    }
+    if (deadlock) {
+        kprintf("cactus: task %d '%s': waits for stack memory at pc=%08x sp=%08x\n", id,
+                cur->desc->name, site->site, cur->ctx.sp);
+        stack_refusal_print();
+        k_stop(CACTUS_EXIT_HALT, "DEADLOCK: every live task is blocked waiting for stack memory");
+    }
+    cur->ctx.pc = site->site; /* retry the check when woken */
+    k_block_in_trap(&stack_waiters, (uint32_t)left, CACTUS_TASK_BLOCKED);
+    return 1;
+}
+
 /* A failed stack check (an ecall at a `cactus_checks` site). Nothing below the limit has been
  * written: the check precedes every store of the new frame, and this path writes only the TCB
  * and the kernel stack. */
 int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_site *site,
-                         uint32_t need, int in_kernel)
+                         uint32_t need, int in_kernel, int irq_on)
 {
     struct k_tcb *cur = k_cur();
     if (!cur || in_kernel || ctx != &cur->ctx) {
@@ -123,10 +176,14 @@ int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_sit
             k_cfg->halt_hook(&f);
         port_exit(CACTUS_EXIT_PANIC);
     }
-    if (stack_request(cur, site) == 0) {
+    int r = stack_request(cur, site);
+    if (r == 0) {
+        stack_waiting[k_id(cur)] = 0;
         cur->ctx.pc = site->resume; /* full resume at the check's continuation */
         return 0;
     }
+    if (r == STACK_RETRY && stack_wait(cur, site, irq_on))
+        return -1;
     cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .pc = site->site, .sp = cur->ctx.sp,
                        .requested = need };
     kprintf("cactus: task %d '%s': stack overflow caught: pc=%08x need=%u sp=%08x limit=%08x\n",
@@ -159,11 +216,14 @@ int k_stack_frame_return(struct port_context *ctx, int in_kernel)
 }
 
 /* The call slow path (port.h): no policy is applied here; a refusal resumes the task at the
- * site's ecall, and the trap path (k_stack_check_failed) asks again and applies it. */
+ * site's ecall, and the trap path (k_stack_check_failed) asks again and waits or applies it. */
 uint32_t k_split_request(const struct cactus_check_site *site)
 {
     struct k_tcb *cur = k_cur();
-    return cur && stack_request(cur, site) == 0 ? site->resume : site->site;
+    if (!cur || stack_request(cur, site) != 0)
+        return site->site;
+    stack_waiting[k_id(cur)] = 0;
+    return site->resume;
 }
 
 uint32_t k_split_return(void)

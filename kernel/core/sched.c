@@ -47,6 +47,20 @@ uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t tim
     return cur->ctx.a0;
 }
 
+void k_block_in_trap(cactus_wait *w, uint32_t timeout, uint8_t state)
+{
+    struct k_tcb *cur = k_cur();
+    readyq_remove(&k_ready, &cur->link, cur->prio);
+    cur->state = state;
+    cur->wait_on = w;
+    k_wait_insert(w, cur);
+    if (timeout != CACTUS_FOREVER) {
+        timerq_insert(&k_timers, &cur->timer, k_tick + timeout);
+        cur->in_timer = 1;
+    }
+    k_reschedule();
+}
+
 /* Takes t off its wait list and timer; a mutex loses a waiter, so its owner's inherited
  * priority is recomputed. */
 static void unwait(struct k_tcb *t)
@@ -76,6 +90,12 @@ void k_wake(struct k_tcb *t, uintptr_t result)
 {
     unwait(t);
     t->ctx.a0 = (uint32_t)result;
+    k_make_ready(t);
+}
+
+void k_wake_in_trap(struct k_tcb *t)
+{
+    unwait(t);
     k_make_ready(t);
 }
 

@@ -3,7 +3,7 @@
  * of the `segmented` strategy (stack/segmented.c, which documents the mechanism): every task
  * starts with one CACTUS_CHUNK_SIZE chunk whatever its budget (the budget is not reserved),
  * every chunk linked for a frame has at least CACTUS_CHUNK_SIZE bytes, and a returned chunk
- * goes straight back to the heap (nothing is cached). */
+ * goes straight back to the heap (nothing is cached, no call site learns a size). */
 #ifndef CACTUS_CHUNK_SIZE
 #define CACTUS_CHUNK_SIZE 256
 #endif
@@ -12,4 +12,5 @@ _Static_assert(CACTUS_CHUNK_SIZE >= 128 && CACTUS_CHUNK_SIZE % 16 == 0,
 #define CACTUS_STACKLET_FIRST CACTUS_CHUNK_SIZE
 #define CACTUS_STACKLET_MIN CACTUS_CHUNK_SIZE
 #define CACTUS_STACKLET_CACHE 0
+#define CACTUS_STACKLET_LEARN 0
 #include "segmented.c"

@@ -54,12 +54,40 @@
 #ifndef CACTUS_STACKLET_CACHE
 #define CACTUS_STACKLET_CACHE 1
 #endif
+/* 1: hot-split alleviation: each call site learns how large its stacklet must be (below). */
+#ifndef CACTUS_STACKLET_LEARN
+#define CACTUS_STACKLET_LEARN 1
+#endif
+/* The largest stacklet a call site may learn to ask for, in bytes. */
+#ifndef CACTUS_STACKLET_LEARN_MAX
+#define CACTUS_STACKLET_LEARN_MAX 2048
+#endif
 _Static_assert(CACTUS_STACKLET_MIN >= 64 && CACTUS_STACKLET_MIN % 16 == 0,
                "CACTUS_STACKLET_MIN must be a multiple of 16, at least 64");
 
 static const uint32_t stacklet_min = CACTUS_STACKLET_MIN;
 static const uint32_t first_fixed = CACTUS_STACKLET_FIRST;
 static const int cache_on = CACTUS_STACKLET_CACHE;
+static const int learn_on = CACTUS_STACKLET_LEARN;
+
+/* Hot-split alleviation (the paper's section 6, docs/segmented.md): a direct-mapped table of
+ * LEARN_SLOTS call sites (a moved frame's real return address) and the stacklet size each has
+ * learned to ask for. When a frame must move while the innermost stacklet is already a linked
+ * one, that stacklet was too small for what its frame called: its call site learns to ask for
+ * its size plus the bytes that were missing (the paper's delta; at most
+ * CACTUS_STACKLET_LEARN_MAX), so next time the callee runs inside it instead of splitting
+ * again. A site that loses its slot to another one
+ * starts over: the table bounds the memory, never the correctness. */
+#define LEARN_SLOTS 32u
+static struct {
+    uint32_t ra;
+    uint32_t bytes;
+} learned[LEARN_SLOTS];
+
+static uint32_t learn_slot(uint32_t ra)
+{
+    return (ra >> 1) % LEARN_SLOTS;
+}
 
 #define POOL_RED_ZONE 64u /* never allocated: what lies below the pool is not stack memory */
 #define HEAD 4u           /* the TLSF header word */
@@ -131,6 +159,7 @@ static void give(struct k_tcb *t, uintptr_t p)
     ktrace_kernel_leave();
     st[k_id(t)].bytes -= n;
     cactus_stacklet_heap_bytes -= n;
+    k_stack_released();
 }
 
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
@@ -170,6 +199,57 @@ void stack_refusal_print(void)
     kprintf("  why: %s (%u bytes)\n", refusal, refused_bytes);
 }
 
+/* The stacklet size (n bytes at least) the frame of t's request gets (its call site is t's
+ * ra), and what the innermost linked stacklet's call site learns from this request (see
+ * `learned`): the paper's delta, the bytes the frame needs below t's sp beyond what is left
+ * above the limit. */
+static uint32_t learn(const struct seg_task *s, const struct k_tcb *t, uint32_t need, uint32_t n)
+{
+    if (s->cur) { /* a split inside a linked stacklet: its call site learns */
+        uint32_t site_ra = ((const uint32_t *)(top_of(s->cur) - REC))[1];
+        int32_t left = (int32_t)(t->ctx.sp - t->stack.limit); /* negative: sp is below it */
+        uint32_t delta = (uint32_t)((int32_t)need - left + 15) & ~15u;
+        uint32_t want = tlsf_block_bytes(s->cur) + delta;
+        if (want > CACTUS_STACKLET_LEARN_MAX)
+            want = CACTUS_STACKLET_LEARN_MAX;
+        uint32_t k = learn_slot(site_ra);
+        if (learned[k].ra != site_ra || learned[k].bytes < want) {
+            learned[k].ra = site_ra;
+            learned[k].bytes = want;
+        }
+    }
+    uint32_t ra = t->ctx.ra, k = learn_slot(ra);
+    return learned[k].ra == ra && learned[k].bytes > n ? learned[k].bytes : n;
+}
+
+/* Gives every task's cached stacklet back to the heap; returns how many there were. */
+static int flush_caches(void)
+{
+    int n = 0;
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++) {
+        if (st[i].cache) {
+            uintptr_t p = st[i].cache;
+            st[i].cache = 0;
+            give(&k_tasks[i], p);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The largest block the heap could ever give: the whole pool, less the first stacklets of
+ * the live tasks (which never move), capped at the largest used block TLSF allows. */
+static uint32_t tlsf_largest_free_ever(void)
+{
+    uint32_t held = 0;
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
+        if (st[i].first)
+            held += st[i].first_n;
+    uint32_t size = (uint32_t)((uintptr_t)pool + sizeof(pool) - heap_base);
+    uint32_t left = size > held ? size - held : 0;
+    return left < 65520u ? left : 65520u;
+}
+
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 {
     if (stack_out_of_stack(t, t->ctx.sp, cactus_check_need(site)) == 0)
@@ -185,17 +265,22 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     uint32_t n = (frame_move_bytes(site) + META + 15u) & ~15u;
     if (n < stacklet_min)
         n = stacklet_min;
+    if (learn_on)
+        n = learn(s, t, cactus_check_need(site), n);
     uintptr_t p = 0;
     if (s->cache && tlsf_block_bytes(s->cache) >= n) {
         p = s->cache;
         s->cache = 0;
     } else {
         p = take(t, n);
+        if (!p && flush_caches())
+            p = take(t, n);
     }
     if (!p) {
         refusal = "no free stacklet of that size is left in the heap";
         refused_bytes = n;
-        return -1;
+        /* Memory other tasks hold may come back; a stacklet larger than the whole heap never. */
+        return n <= tlsf_largest_free_ever() ? STACK_RETRY : -1;
     }
     uintptr_t top = top_of(p);
     ktrace_region_assign(p, tlsf_block_bytes(p) - META, (uint32_t)k_id(t));
@@ -220,6 +305,7 @@ static void release(struct k_tcb *t, uintptr_t p)
     ktrace_region_release(p, tlsf_block_bytes(p) - META);
     if (cache_on && !s->cache) {
         s->cache = p;
+        k_stack_released(); /* a waiting task's retry flushes the caches */
         return;
     }
     if (cache_on && tlsf_block_bytes(p) > tlsf_block_bytes(s->cache)) {
@@ -283,5 +369,7 @@ void stack_free(struct k_tcb *t)
     s->cache = 0;
     ktrace_stack_hwm((uint32_t)k_id(t), s->peak, s->first_n);
     ktrace_region_release(s->first, s->first_n - META);
-    give(t, s->first);
+    uintptr_t first = s->first;
+    s->first = 0;
+    give(t, first);
 }

@@ -25,11 +25,16 @@ int stack_check_switch(const struct k_tcb *t);
 /* t needs `requested` more bytes below sp, in place (cactus_stack_overflow: the frame cannot be
  * moved). Returns 0 if they fit above t's limit, -1 if the fault policy must apply. */
 int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested);
+/* stack_request's answer when memory a release may bring back is missing (the task may wait). */
+#define STACK_RETRY (-2)
+
 /* A stack check of the running task t failed at `site` (docs/stack-checks.md): its registers
  * are in t->ctx, t->ctx.sp is the sp the check compared. Returns 0 when the strategy made room:
  * t resumes at site->resume (the strategy may have rewritten t->ctx.sp, t->ctx.ra and
- * t->stack.limit, e.g. to run the frame elsewhere); -1 when the fault policy must apply
- * (nothing was changed). Runs in the trap handler with interrupts masked. */
+ * t->stack.limit, e.g. to run the frame elsewhere); -1 when the fault policy must apply;
+ * STACK_RETRY when only memory other tasks hold is missing: the task may wait until the
+ * strategy calls k_stack_released(), then ask again (nothing was changed by either refusal).
+ * Runs in the trap handler (or the call slow path) with interrupts masked. */
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site);
 /* Prints (kprintf, one indented line) why the last stack_request of this strategy returned -1:
  * what the strategy could not do and the figures that decided it. */

@@ -69,7 +69,8 @@ static __attribute__((noinline)) void port_exception(uint32_t mcause)
         const struct cactus_check_site *site = cactus_check_site_at(ctx->pc);
         int resumed;
         if (site)
-            resumed = k_stack_check_failed(ctx, site, cactus_check_need(site), in_kernel) == 0;
+            resumed = k_stack_check_failed(ctx, site, cactus_check_need(site), in_kernel,
+                                           (mstatus & MSTATUS_MPIE) != 0) == 0;
         else if (ctx->pc == (uint32_t)(uintptr_t)port_stack_return)
             resumed = k_stack_frame_return(ctx, in_kernel) == 0;
         else

@@ -139,12 +139,14 @@ void port_trap(uint32_t mcause);
 void k_tick_interrupt(void);
 void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel);
 /* A stack check failed at `site` (its table entry): the interrupted code, whose registers the
- * trap entry saved in `ctx`, needs `need` bytes below its saved sp. From a task (ctx is
- * port_current): the strategy makes room, then the task resumes in place at site->resume
- * (returns 0), or the task's fault policy applies (returns -1); from kernel code: a kernel
- * panic report (never returns). */
+ * trap entry saved in `ctx`, needs `need` bytes below its saved sp; `irq_on`: it ran with
+ * interrupts enabled. From a task (ctx is port_current): the strategy makes room, then the task
+ * resumes in place at site->resume (returns 0); or it does not resume here (returns -1): it
+ * waits for stack memory (the strategy answered STACK_RETRY and irq_on) and retries the check
+ * when memory is released, or its fault policy applies. From kernel code: a kernel panic report
+ * (never returns). */
 int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_site *site,
-                         uint32_t need, int in_kernel);
+                         uint32_t need, int in_kernel, int irq_on);
 /* The return trampoline: a stack strategy that runs a frame elsewhere (mtss) sets that frame's
  * return address here. It is one `ecall` (arch/rv32/stack_return.S) that preserves every
  * register; port_exception recognises its address and calls k_stack_frame_return(). */
