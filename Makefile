@@ -95,7 +95,7 @@ test: setup
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
 	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
-	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss --no-tight --out build/fuzz-multitask)
+	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss$(comma)split --no-tight --out build/fuzz-multitask)
 	$(call step,checks-build,$(MAKE) --no-print-directory -C tests checks)
 	$(call counted,checks-qemu,$(MAKE) --no-print-directory -s -C tests checks-qemu)
 	$(call counted,checks-sim,$(MAKE) --no-print-directory -s -C tests checks-sim)
@@ -118,6 +118,7 @@ test: setup
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
 	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)
 	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
+	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
 	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
 	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
 	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \

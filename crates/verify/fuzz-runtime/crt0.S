@@ -13,7 +13,9 @@
  *
  * fuzz_trap_entry: any trap is fatal. It switches to the trap stack and its descriptor (the
  * failing check left sp below the limit; nothing may be stored there) and calls
- * fuzz_trap(mcause, mepc, mtval, sp), which reports and exits. */
+ * fuzz_trap(mcause, mepc, mtval, sp), which reports and exits.
+ *
+ * port_split_request: the call slow path of `split` checks, here a jump to the site's ecall. */
 
     .equ FUZZ_MAGIC, 0x5A5A5546
     .equ PAINT, 0xCAC705A5
@@ -74,6 +76,15 @@ fuzz_trap_entry:
     csrr    a2, mtval
     call    fuzz_trap
 8:  j       8b
+
+/* The call slow path of `--checks split` code (docs/stack-checks.md): a bare-metal program
+ * has no strategy to make room, so a failed check goes on to its own ecall (word 0 of the site
+ * entry in t0) and fuzz_trap reports it exactly as in `mtss` mode. */
+    .balign 4
+    .globl port_split_request
+port_split_request:
+    lw      t0, 0(t0)
+    jr      t0
 
     .data
     .balign 4

@@ -33,6 +33,7 @@ fn seeds_pass_share_stacks_and_a_corrupted_reference_is_caught() {
         DEFAULT_SHRINK,
         &Default::default(),
         Some(out.path().to_path_buf()),
+        "mtss",
     )
     .unwrap();
     for b in &fw.budgets {
@@ -136,6 +137,7 @@ fn a_kernel_that_corrupts_moved_arguments_is_caught() {
         DEFAULT_SHRINK,
         &Default::default(),
         None,
+        "mtss",
     )
     .unwrap();
     let options = cactus_sweep::SweepOptions {

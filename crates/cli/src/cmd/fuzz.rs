@@ -51,7 +51,7 @@ pub struct BatchArgs {
     /// Optimization levels, comma-separated (O0 is always built: it is the reference).
     #[arg(long, value_name = "LEVELS", default_value = "O0,O1,O2,Os")]
     pub opt: String,
-    /// Check modes, comma-separated (none, detect, mtss).
+    /// Check modes, comma-separated (none, detect, mtss, split).
     #[arg(long, value_name = "MODES", default_value = "none,detect,mtss")]
     pub modes: String,
     /// Where failing cases are kept (`seed-N/`; baseline disagreements in `baseline/`).

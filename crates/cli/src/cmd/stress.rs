@@ -38,6 +38,10 @@ pub struct MtssStressArgs {
     /// The first seed (then S+1, S+2, ...).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u32,
+    /// The tight build's stack strategy: `mtss` (default), or `segmented` or `chunks` (with
+    /// their default checks: `split` for `segmented`, `mtss` for `chunks`).
+    #[arg(long, value_name = "STRATEGY", default_value = "mtss")]
+    pub stack: String,
     /// Shrink every task's budget in the `mtss` build by PCT percent (rounded down to 16
     /// bytes, at least 128).
     #[arg(long, value_name = "PCT", default_value_t = stress::DEFAULT_SHRINK)]
@@ -83,8 +87,20 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
         reserves: toolchain_reserves()?,
         ..Default::default()
     };
-    eprintln!("cactus: building {} (static and mtss)", manifest.display());
-    let fw = stress::build_pair(&manifest, args.shrink, &checks, None)?;
+    let strategy = cactus_firmware::StackStrategy::parse(&args.stack)
+        .map_err(|e| anyhow::anyhow!("--stack: {e}"))?;
+    if !strategy.moves_frames() {
+        bail!(
+            "--stack: {} does not move frames (the stress needs mtss, chunks or segmented)",
+            strategy.name()
+        );
+    }
+    eprintln!(
+        "cactus: building {} (static and {})",
+        manifest.display(),
+        strategy.name()
+    );
+    let fw = stress::build_pair(&manifest, args.shrink, &checks, None, strategy.name())?;
     let shown = manifest.display().to_string();
     let points = stress::points(&fw, args.seed, args.runs, args.max_cycles);
     let params = stress::params(&fw, &shown, args.shrink, args.max_cycles);
@@ -93,7 +109,7 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
         println!("FAIL seed {}: {}", f.seed, f.problems.join("; "));
         println!(
             "  replay: {}",
-            stress::replay_command(&shown, args.shrink, f.seed)
+            stress::replay_command(&shown, strategy.name(), args.shrink, f.seed)
         );
     }
     println!("{}", done.report.summary_line());

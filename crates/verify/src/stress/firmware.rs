@@ -40,8 +40,10 @@ pub struct StressFirmware {
     pub workload: String,
     /// `static`, no checks, manifest budgets.
     pub reference: Variant,
-    /// `mtss`, `checks = "mtss"`, shrunk budgets.
+    /// The tight build: `mtss` (or the strategy given), shrunk budgets.
     pub mtss: Variant,
+    /// The tight build's stack strategy.
+    pub stack: String,
     /// Every task's budget in both.
     pub budgets: Vec<TaskBudget>,
     /// MTSS page size of the `mtss` build.
@@ -50,14 +52,16 @@ pub struct StressFirmware {
 
 /// Builds both variants of the manifest at `path` (cached under `out_root`, or the tree's
 /// `build/firmware`): the reference with `stack = "static"` and `checks = "none"`, the tight
-/// one with `stack = "mtss"`, `checks = "mtss"` and every budget shrunk by `shrink` percent
-/// (rounded down to 16, at least 128; [`cactus_firmware::shrink_budget`]). Errors name the
-/// manifest, the variant or the ELF.
+/// one with `stack = tight` (`mtss`, or another frame-moving strategy: `segmented`, `chunks`),
+/// the checks that strategy takes by default (`mtss`; `split` for `segmented`) and every budget
+/// shrunk by `shrink` percent (rounded down to 16, at least 128;
+/// [`cactus_firmware::shrink_budget`]). Errors name the manifest, the variant or the ELF.
 pub fn build_pair(
     path: &Path,
     shrink: u32,
     checks: &CheckOptions,
     out_root: Option<PathBuf>,
+    tight: &str,
 ) -> Result<StressFirmware, StressError> {
     let manifest = Manifest::load(path).map_err(|e| StressError::Manifest(e.to_string()))?;
     let variant = |name: &'static str, overrides: Overrides| {
@@ -98,11 +102,10 @@ pub fn build_pair(
         },
     )?;
     let (mtss, mtss_manifest) = variant(
-        "mtss",
+        "tight",
         Overrides {
-            stack: Some("mtss".into()),
+            stack: Some(tight.into()),
             target: Some("sim".into()),
-            checks: Some("mtss".into()),
             shrink: Some(cactus_firmware::Shrink {
                 task: None,
                 percent: shrink,
@@ -122,6 +125,7 @@ pub fn build_pair(
         .collect();
     Ok(StressFirmware {
         workload: manifest.name.clone(),
+        stack: mtss_manifest.kernel.stack.name().to_string(),
         reference,
         mtss,
         budgets,

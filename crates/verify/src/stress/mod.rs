@@ -62,6 +62,9 @@ pub struct StressReport {
     pub manifest: String,
     /// Firmware name.
     pub workload: String,
+    /// The tight build's stack strategy (`mtss` unless `--stack` chose another).
+    #[serde(default = "default_stack")]
+    pub stack: String,
     /// Shrink of the `mtss` budgets, percent.
     pub shrink_percent: u32,
     /// MTSS page size of the `mtss` build, bytes.
@@ -72,6 +75,10 @@ pub struct StressReport {
     pub budgets: Vec<TaskBudget>,
     /// One row per seed, in seed order.
     pub results: Vec<SeedResult>,
+}
+
+fn default_stack() -> String {
+    "mtss".to_string()
 }
 
 impl StressReport {
@@ -125,6 +132,7 @@ impl Evaluation for Stress {
             ..serde_json::from_value(meta.params.clone()).unwrap_or_else(|_| StressReport {
                 manifest: String::new(),
                 workload: String::new(),
+                stack: default_stack(),
                 shrink_percent: 0,
                 page_bytes: 0,
                 max_cycles: 0,
@@ -160,6 +168,7 @@ pub fn params(
     serde_json::to_value(StressReport {
         manifest: manifest.to_string(),
         workload: fw.workload.clone(),
+        stack: fw.stack.clone(),
         shrink_percent: shrink,
         page_bytes: fw.page_bytes,
         max_cycles,
@@ -203,8 +212,11 @@ run's stack requests served by moving a frame into another task's pages; *bytes 
 the loans (`REGION_LEND` events).";
 
 /// The command that replays one seed of a stress run.
-pub fn replay_command(manifest: &str, shrink: u32, seed: u32) -> String {
+pub fn replay_command(manifest: &str, stack: &str, shrink: u32, seed: u32) -> String {
     let mut cmd = format!("cactus stress mtss --runs 1 --seed {seed}");
+    if stack != "mtss" {
+        cmd.push_str(&format!(" --stack {stack}"));
+    }
     if shrink != DEFAULT_SHRINK {
         cmd.push_str(&format!(" --shrink {shrink}"));
     }

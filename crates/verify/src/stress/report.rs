@@ -165,7 +165,12 @@ pub fn markdown(report: &StressReport) -> String {
                 f.problems.join("; ").replace('|', "\\|"),
                 format!(
                     "`{}`",
-                    replay_command(&report.manifest, report.shrink_percent, f.seed)
+                    replay_command(
+                        &report.manifest,
+                        &report.stack,
+                        report.shrink_percent,
+                        f.seed
+                    )
                 ),
             ]);
         }
