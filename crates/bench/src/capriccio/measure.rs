@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 /// linked-chunk scheme may take several times as long).
 const MAX_CYCLES: u64 = 20_000_000_000;
 
-/// The kernel symbol of `kernel/stack/chunks.c` holding the heap's peak bytes in use.
+/// The kernel symbol of `kernel/stack/segmented.c` (and its `chunks` configuration) holding
+/// the heap's peak bytes in use.
 pub const HEAP_PEAK_SYMBOL: &str = "cactus_stacklet_heap_peak";
 
 /// The manifest options of `scheme`: (stack strategy, check mode, rolling rules).

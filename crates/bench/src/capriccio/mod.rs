@@ -239,10 +239,10 @@ cactus-sim (`mcu` profile, the ownership oracle stopping the run at its first vi
 code 0 through the workload's own checksum checks required): *unmodified* (`stack = \"static\"`, \
 `checks = \"none\"`), *MTSS* (`stack = \"mtss\"`, `checks = \"mtss\"` with every rolling rule; at \
 the manifest budgets no frame moves) and *Capriccio* (`stack = \"chunks\"`, \
-kernel/stack/chunks.c: each task starts with one chunk of the size above from a heap shared by \
-all tasks, nothing more is reserved, and every entry check that fails links a chunk of \
-max(chunk, frame + stack arguments + 32-byte link record) bytes to which the frame moves, freed \
-when it returns; `checks = \"mtss\"` with rolling disabled, i.e. a check in every function). \
+kernel/stack/chunks.c, a configuration of the `segmented` strategy: each task starts with one \
+chunk of the size above from a TLSF heap shared by all tasks, nothing more is reserved, and \
+every entry check that fails links a chunk of max(chunk, frame + stack arguments + 12 bytes of \
+metadata) bytes to which the frame moves, freed when it returns; `checks = \"mtss\"` with rolling disabled, i.e. a check in every function). \
 A fourth build, *every-check*, runs Capriccio's checks on `static` stacks (nothing overflows \
 there): its run time is what Capriccio's checks cost, the rest of Capriccio's is its links. \
 *Run time* is the increase of active cycles (simulated cycles minus cycles asleep in `wfi`) over \
