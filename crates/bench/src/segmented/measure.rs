@@ -28,6 +28,9 @@ pub const CORE_TASKS: [&str; 4] = ["stabilizer", "sensors", "crtp_rx", "crtp_tx"
 /// Marker ids of the overhead scenario (bench/segmented/overhead.c).
 const MARK_START: u32 = 1;
 const MARK_DEEPEST: u32 = 2;
+const MARK_FRAME: u32 = 3;
+/// The overhead scenario's task whose every level links a stacklet.
+pub const OVERHEAD_TASK: &str = "deep";
 
 /// One build of a manifest.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,11 +45,11 @@ pub struct Build {
     pub rolling: RollingRules,
     /// First stacklets (`stack`) of the tasks named, bytes (others keep their budgets).
     pub first: Vec<(String, u32)>,
-    /// `kernel.stacklet_min`.
+    /// `kernel.stacklet_min` (None: the manifest's).
     pub stacklet_min: Option<u32>,
-    /// `kernel.stacklet_cache`.
+    /// `kernel.stacklet_cache` (None: the manifest's).
     pub cache: Option<bool>,
-    /// `kernel.stacklet_learn`.
+    /// `kernel.stacklet_learn` (None: the manifest's).
     pub learn: Option<bool>,
     /// The run must print each program's `ok` line (a workload); otherwise exit code 0 is
     /// enough (the overhead scenario).
@@ -110,9 +113,16 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
             .ok_or_else(|| format!("{}: no task {name}", path.display()))?;
         t.stack = *bytes;
     }
-    m.kernel.stacklet_min = b.stacklet_min;
-    m.kernel.stacklet_cache = b.cache;
-    m.kernel.stacklet_learn = b.learn;
+    // A knob the build leaves unset keeps the manifest's value (or the kernel's default).
+    if b.stacklet_min.is_some() {
+        m.kernel.stacklet_min = b.stacklet_min;
+    }
+    if b.cache.is_some() {
+        m.kernel.stacklet_cache = b.cache;
+    }
+    if b.learn.is_some() {
+        m.kernel.stacklet_learn = b.learn;
+    }
     let options = BuildOptions {
         out_root: build_dir,
         checks: CheckOptions {
@@ -180,6 +190,7 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
                 stack: t.stack,
                 budget: budgets[i],
                 hwm: s.filter(|s| s.hwm_samples > 0).map(|s| s.stack_hwm),
+                cycles: s.map_or(0, |s| s.cycles),
             }
         })
         .collect::<Vec<_>>();
@@ -190,7 +201,11 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
         .map(|(i, _)| i as u32)
         .collect();
     let overhead = if b.overhead {
-        Some(overhead_of(machine.events(), 0)?)
+        let id = tasks
+            .iter()
+            .position(|t| t.name == OVERHEAD_TASK)
+            .ok_or_else(|| format!("{}: no task {OVERHEAD_TASK}", path.display()))?;
+        Some(overhead_of(machine.events(), id as u32)?)
     } else {
         None
     };
@@ -236,10 +251,17 @@ pub fn core_live_peak(events: &[Event], ids: &[u32]) -> u32 {
     peak
 }
 
-/// The overhead scenario's figures for task `task` from the trace: the links (OVERFLOW
-/// events of the task), their requested bytes and their assigned regions between MARKER 1 and
+/// The overhead scenario's figures for task `task` from the trace: the frame's size (MARKER
+/// 3), the links (OVERFLOW events of the task) and their assigned regions between MARKER 1 and
 /// MARKER 2, and the heap growth MARKER 2 carries.
 pub fn overhead_of(events: &[Event], task: u32) -> Result<Overhead, String> {
+    let frame = events
+        .iter()
+        .find_map(|e| match e.kind {
+            EventKind::Marker { id, value } if id == MARK_FRAME => Some(value),
+            _ => None,
+        })
+        .ok_or("the overhead scenario emitted no frame marker")?;
     let start = events
         .iter()
         .position(|e| matches!(e.kind, EventKind::Marker { id, .. } if id == MARK_START))
@@ -247,17 +269,12 @@ pub fn overhead_of(events: &[Event], task: u32) -> Result<Overhead, String> {
     let mut o = Overhead {
         links: 0,
         heap_growth: 0,
-        frame_bytes: 0,
+        frame,
         region_bytes: 0,
     };
     for e in &events[start..] {
         match e.kind {
-            EventKind::Overflow {
-                task: t, requested, ..
-            } if t == task => {
-                o.links += 1;
-                o.frame_bytes += requested;
-            }
+            EventKind::Overflow { task: t, .. } if t == task => o.links += 1,
             EventKind::RegionAssign { size, owner, .. } if owner == task => {
                 o.region_bytes += size;
             }

@@ -23,7 +23,7 @@ mod points;
 mod table;
 
 pub use measure::{core_live_peak, measure, overhead_of, Build, CORE_TASKS, STACKLET_META};
-pub use points::{params, points, Size, SegmentedOptions};
+pub use points::{params, points, SegmentedOptions, Size};
 pub use table::{markdown, summary, PAPER_TABLE2, PAPER_TABLE3};
 
 use cactus_sweep::evaluation::{verdicts, Evaluation};
@@ -137,6 +137,9 @@ pub struct TaskStack {
     /// Its high water (`static`: bytes of its stack ever written; `segmented`: its peak block
     /// bytes, first stacklet and metadata included), None if not reported.
     pub hwm: Option<u32>,
+    /// Cycles while it ran (between its TASK_SWITCH events: the kernel's work in its context,
+    /// such as linking its stacklets, included).
+    pub cycles: u64,
 }
 
 /// What the overhead scenario measured.
@@ -146,17 +149,22 @@ pub struct Overhead {
     pub links: u32,
     /// Heap bytes the tasks held at the deepest point minus before (the kernel's count).
     pub heap_growth: u32,
-    /// The frames' bytes: the linked frames' requested bytes, summed.
-    pub frame_bytes: u32,
+    /// The recursion's frame, bytes (measured where nothing moves: MARKER 3).
+    pub frame: u32,
     /// The stack part of the linked stacklets (the oracle regions assigned), summed.
     pub region_bytes: u32,
 }
 
 impl Overhead {
+    /// The linked frames' bytes: links x frame.
+    pub fn frame_bytes(&self) -> u32 {
+        self.links * self.frame
+    }
+
     /// Heap bytes per linked stacklet beyond its frame.
     pub fn per_stacklet(&self) -> Option<f64> {
         (self.links > 0).then(|| {
-            (f64::from(self.heap_growth) - f64::from(self.frame_bytes)) / f64::from(self.links)
+            (f64::from(self.heap_growth) - f64::from(self.frame_bytes())) / f64::from(self.links)
         })
     }
 
@@ -193,8 +201,16 @@ pub struct Run {
 }
 
 impl Run {
-    /// Iterations per million active cycles.
+    /// Iterations per million cycles of the CoreMark-like worker (`coremark0`): the
+    /// throughput compared.
     pub fn per_mcycle(&self) -> Option<f64> {
+        let cycles = self.task(points::WORKER)?.cycles;
+        (cycles > 0 && self.iterations > 0).then(|| self.iterations as f64 * 1e6 / cycles as f64)
+    }
+
+    /// Iterations per million active cycles of the whole run (start-up and harness tasks
+    /// included).
+    pub fn per_active_mcycle(&self) -> Option<f64> {
         (self.active_cycles > 0 && self.iterations > 0)
             .then(|| self.iterations as f64 * 1e6 / self.active_cycles as f64)
     }

@@ -195,6 +195,9 @@ pub fn build_of(o: &SegmentedOptions, e: &Experiment) -> Build {
         },
         Experiment::Overhead => Build {
             rolling: RollingRules::NONE,
+            stacklet_min: Some(STACKLET_MIN),
+            cache: Some(false),
+            learn: Some(false),
             programs: false,
             overhead: true,
             ..Build::segmented(&o.overhead())

@@ -10,6 +10,7 @@ fn task(name: &str, stack: u32, budget: u32, hwm: u32) -> TaskStack {
         stack,
         budget,
         hwm: Some(hwm),
+        cycles: 0,
     }
 }
 
@@ -22,7 +23,10 @@ fn run(active: u64, iterations: u64, links: u64, worker_hwm: u32, peak: Option<u
         links,
         heap_peak: peak,
         tasks: vec![
-            task(WORKER, 256, 912, worker_hwm),
+            TaskStack {
+                cycles: active - active / 10,
+                ..task(WORKER, 256, 912, worker_hwm)
+            },
             task("feeder", 448, 448, 200),
             task("coordinator", 576, 576, 300),
         ],
@@ -69,7 +73,7 @@ fn overhead() -> PointResult {
             overhead: Some(Overhead {
                 links: 17,
                 heap_growth: 17 * 64,
-                frame_bytes: 17 * 48,
+                frame: 48,
                 region_bytes: 17 * 52,
             }),
             ..run(500, 0, 17, 0, Some(1200))
@@ -80,9 +84,15 @@ fn overhead() -> PointResult {
 fn report() -> Vec<PointResult> {
     vec![
         cm(Config::Contiguous, Ok(run(1_000_000, 400, 0, 468, None))),
-        cm(Config::CheckOnly, Ok(run(1_010_000, 400, 0, 500, Some(2000)))),
+        cm(
+            Config::CheckOnly,
+            Ok(run(1_010_000, 400, 0, 500, Some(2000))),
+        ),
         cm(Config::Naive, Err("exit code 3: overflow caught".into())),
-        cm(Config::Optimized, Ok(run(1_020_000, 400, 12, 920, Some(1800)))),
+        cm(
+            Config::Optimized,
+            Ok(run(1_020_000, 400, 12, 920, Some(1800))),
+        ),
         row(
             Experiment::HotSplit {
                 first: 64,
@@ -125,7 +135,7 @@ fn overhead_splits_into_metadata_and_padding() {
     let o = Overhead {
         links: 4,
         heap_growth: 4 * 64,
-        frame_bytes: 4 * 48,
+        frame: 48,
         region_bytes: 4 * 52,
     };
     assert_eq!(o.per_stacklet(), Some(16.0));
@@ -138,17 +148,25 @@ fn overhead_splits_into_metadata_and_padding() {
 fn the_markdown_puts_the_paper_beside_ours() {
     let md = markdown(&report());
     assert!(
-        md.contains("| contiguous | 400 | 1000000 | 400.00 | 100.0 % | 0 | 379 | 100.0 % |"),
+        md.contains("| contiguous | 400 | 900000 | 444.44 | 100.0 % | 1000000 | 400.00 | 0 | 379 | 100.0 % |"),
         "{md}"
     );
-    assert!(md.contains("| optimized | 400 | 1020000 | 392.16 | 98.0 % | 12 | 357 | 94.2 % |"));
-    assert!(md.contains("| naive | failed | - | - | - | - | 147 | 38.8 % |"));
+    assert!(md.contains(
+        "| optimized | 400 | 918000 | 435.73 | 98.0 % | 1020000 | 392.16 | 12 | 357 | 94.2 % |"
+    ));
+    assert!(md.contains("| naive | failed | - | - | - | - | - | - | 147 | 38.8 % |"));
     assert!(md.contains("| hardware-bound | pending |"));
-    assert!(md.contains("| optimized | 256 | 920 | 1.97x | 912 | 1520 | 1800 | 1936 | 920 |"));
-    assert!(md.contains("| overhead.toml | 17 | 1088 | 816 | 884 | 16 | 12 | 60 / 12 |"));
-    assert!(md.contains("| 64 | 2000000 | 5000 | 50.0 % |"), "{md}");
-    assert!(md.contains("| stabilizer | 384 | 3600 | 700 | 100 | 100 |"), "{md}");
-    assert!(md.contains("| *Sum* | 1076 | 9600 | 2800 | 460 | 460 |"), "{md}");
+    assert!(md.contains("| optimized | 256 | 920 | 1.97x | 912 | 1420 | 1800 | 1936 | 920 |"));
+    assert!(md.contains("| overhead.toml | 17 | 1088 | 48 | 884 | 16 | 12 | 60 / 12 |"));
+    assert!(md.contains("| 64 | 1800000 | 5000 | 50.0 % |"), "{md}");
+    assert!(
+        md.contains("| stabilizer | 384 | 3600 | 700 | 100 | 100 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| *Sum* | 1076 | 9600 | 2800 | 460 | 460 |"),
+        "{md}"
+    );
     assert!(md.contains(
         "| segmented, first stacklets 64 B: peak of the summed live stacklets | 448 | 4.7 % | ~500 |"
     ));
@@ -210,6 +228,7 @@ fn the_overhead_counts_the_links_between_the_markers() {
     let events = vec![
         assign(0),
         overflow(0),
+        ev(EventKind::Marker { id: 3, value: 48 }),
         ev(EventKind::Marker { id: 1, value: 64 }),
         overflow(0),
         assign(0),
@@ -225,11 +244,18 @@ fn the_overhead_counts_the_links_between_the_markers() {
         Overhead {
             links: 2,
             heap_growth: 128,
-            frame_bytes: 96,
+            frame: 48,
             region_bytes: 104
         }
     );
-    assert!(overhead_of(&events[3..], 0).unwrap_err().contains("start"));
+    assert_eq!(o.frame_bytes(), 96);
+    assert!(overhead_of(&events[4..], 0).unwrap_err().contains("frame"));
+    let no_start: Vec<Event> = events
+        .iter()
+        .filter(|e| !matches!(e.kind, EventKind::Marker { id: 1, .. }))
+        .cloned()
+        .collect();
+    assert!(overhead_of(&no_start, 0).unwrap_err().contains("start"));
 }
 
 #[test]

@@ -585,7 +585,10 @@ fn stacklet_knobs_select_a_segmented_kernel_variant() {
         .variant_defines()
         .contains(&"-DCACTUS_STACKLET_LEARN=0".to_string()));
     // Unset knobs leave the kernel's defaults: no define at all.
-    let plain = GOOD.replace("stack = \"static\"", "stack = \"segmented\"\nchecks = \"split\"");
+    let plain = GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"segmented\"\nchecks = \"split\"",
+    );
     let m = f.parse(&plain).unwrap();
     assert!(m.kernel.variant_defines().is_empty());
     assert_eq!(m.kernel.stacklet_cache, None);
@@ -642,6 +645,9 @@ fn switching_away_from_segmented_drops_the_stacklet_knobs() {
         ..Default::default()
     })
     .unwrap();
-    assert_eq!((m.kernel.stacklet_min, m.kernel.stacklet_learn), (None, None));
+    assert_eq!(
+        (m.kernel.stacklet_min, m.kernel.stacklet_learn),
+        (None, None)
+    );
     assert!(m.kernel.variant_defines().is_empty());
 }

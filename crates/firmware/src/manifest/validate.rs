@@ -293,7 +293,10 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         None => None,
     };
     for (set, key) in [
-        (k.stacklet_min.as_ref().map(|v| v.span()), "kernel.stacklet_min"),
+        (
+            k.stacklet_min.as_ref().map(|v| v.span()),
+            "kernel.stacklet_min",
+        ),
         (
             k.stacklet_cache.as_ref().map(|v| v.span()),
             "kernel.stacklet_cache",
