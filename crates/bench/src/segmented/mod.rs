@@ -23,7 +23,7 @@ mod points;
 mod table;
 
 pub use measure::{core_live_peak, measure, overhead_of, Build, CORE_TASKS, STACKLET_META};
-pub use points::{params, points, SegmentedOptions, Size};
+pub use points::{build_of, experiments, params, points, SegmentedOptions, Size, WORKER};
 pub use table::{markdown, summary, PAPER_TABLE2, PAPER_TABLE3};
 
 use cactus_sweep::evaluation::{verdicts, Evaluation};

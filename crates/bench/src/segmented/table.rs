@@ -206,10 +206,10 @@ fn table3(s: &mut String, rows: &[PointResult]) {
     let mut t = Table::new(&[
         "Configuration",
         ">Worker stack / first stacklet (B)",
-        ">Worker high water (B)",
-        ">Of contiguous high water",
+        ">Worker peak stack memory (B)",
+        ">Of contiguous",
         ">Worker budget (B)",
-        ">All tasks: high water (B)",
+        ">All tasks: peak stack memory, summed (B)",
         ">All tasks: heap peak (B)",
         ">All tasks: budgets (B)",
         ">Paper (B)",
@@ -470,9 +470,11 @@ CoreMark iterations per second on a 168 MHz Cortex-M4 under Hopter (Rust); RWPI 
 simulated stack-bound CSR instead of instructions) is pending the simulator extension. \
 `stacklet_learn` selects the kernel's hot-split alleviation (`CACTUS_STACKLET_LEARN`): a \
 kernel without it ignores the define, and then learn on and off measure the same. \
-Table 3: the worker's high water is, for `static`, the bytes of its stack ever written, and \
-for `segmented` its peak block bytes (first stacklet, linked and cached stacklets, metadata \
-included); the heap peak is `cactus_stacklet_heap_peak` read from the kernel after the run \
+Table 3: a task's peak stack memory is, for `static`, its high water (the bytes of its stack \
+ever written: what a contiguous stack must hold at least), and for `segmented` its peak block \
+bytes held (first stacklet, linked and cached stacklets, metadata included: the task's STACK_HWM \
+event, `cactus run`'s `stack hwm/budget` column), so check-only holds its whole first stacklet \
+whatever it writes; *of contiguous* is the worker's over its contiguous high water; the heap peak is `cactus_stacklet_heap_peak` read from the kernel after the run \
 (every task's stacklets at once). The paper's figures are the CoreMark task's stack maximum; \
 its 60 bytes per stacklet are 36 of interrupt frame, 12 of metadata and 12 of spilled \
 registers, 12 with an ideal ABI. Ours saves context in the TCB and traps on a kernel stack \
