@@ -441,13 +441,20 @@ fn table1(s: &mut String, rows: &[PointResult]) {
 }
 
 /// What the tables measure and how they differ from the paper.
-pub const READING: &str = "How to read these tables (`cactus bench segmented`, \
-crates/bench/src/segmented). Every point is a build and a run on cactus-sim (`mcu` profile, the \
+pub const READING: &str = "**Evaluation.** `cactus bench segmented` (crates/bench/src/segmented) \
+measures the `segmented` stack strategy (kernel/stack/segmented.c) the way the segmented-stack \
+paper's section 7 does: CoreMark-like throughput and stack memory under four configurations \
+(Tables 2 and 3), the heap bytes each linked stacklet costs beyond its frame, run time against \
+the first stacklet's size (the hot split, Figure 2) and the Crazyflie-like core tasks' stack \
+memory (Table 1 and the 500-byte claim). `--size small` (the `-small` workloads, 13 points, \
+under a minute) makes this file; `--size full` (full inputs, the whole sweep, 57 points) is \
+part of `make bench`. Every point is a build and a run on cactus-sim (`mcu` profile, the \
 ownership oracle stopping the run at its first violation, exit code 0 and every program's own \
 checksum line `ok` required); a failed point is listed under Failures and left out of every \
-figure that needs it. *Run time* is active cycles (simulated cycles minus cycles asleep in \
-`wfi`): deterministic, so the tables change only when the code they measure does. \
-Table 2 runs the CoreMark-like single-task workload (`workloads/coremark-like/\
+figure that needs it. Every figure is simulated and deterministic: the tables change only when \
+the code they measure does. The summary line is `segmented: coremark_pct=... \
+stacklet_bytes=... crazyflie_peak_bytes=... hybrid_prs_pct=n/a`.\n\n\
+*Table 2* runs the CoreMark-like single-task workload (`workloads/coremark-like/\
 coremark-single[-small].toml`: one iteration per 1 ms input chunk) four ways: *contiguous* \
 (`stack = \"static\"`, `checks = \"none\"`), *check-only* (`stack = \"segmented\"`, `checks = \
 \"split\"` with every rolling rule, every first stacklet the manifest budget, so nothing moves: \
@@ -461,43 +468,50 @@ manifest's (10 % of its smallest budget), so a first stacklet changes nothing bu
 stacklet. Throughput is iterations per million cycles of the worker (the cycles while it ran, \
 the kernel's linking and unlinking on its behalf included: the split slow path is a call in its \
 context); *of contiguous* is that over the contiguous run's (the summary's `coremark_pct` is \
-the optimized row's). The whole run's active cycles are shown beside it but not compared: they \
-include start-up work that differs by strategy and is no part of a stack's cost (`static` \
-paints its whole 48 KiB pool for the high-water measurement, a fixed cost that dominates the \
-small size's 4 iterations). The paper's Table 2 is \
-CoreMark iterations per second on a 168 MHz Cortex-M4 under Hopter (Rust); RWPI relocation \
-(paper: no cost) has no counterpart here. A *hardware-bound* row (the bound checked by a \
-simulated stack-bound CSR instead of instructions) is pending the simulator extension. \
-`stacklet_learn` selects the kernel's hot-split alleviation (`CACTUS_STACKLET_LEARN`): a \
-kernel without it ignores the define, and then learn on and off measure the same. \
-Table 3: a task's peak stack memory is, for `static`, its high water (the bytes of its stack \
+the optimized row's). The whole run's active cycles (simulated cycles minus cycles asleep in \
+`wfi`) are shown beside it but not compared: they include start-up work that differs by \
+strategy and is no part of a stack's cost (`static` paints its whole 48 KiB pool for the \
+high-water measurement, a fixed cost that dominates the small size's 4 iterations). Builds \
+with checks also compile with `-fno-ipa-ra` (so an entry check always finds a dead scratch \
+register), so check-only and contiguous differ in code besides the checks. The paper's \
+Table 2 is CoreMark iterations per second on a 168 MHz Cortex-M4 (its Rust and C \
+implementation); RWPI relocation (paper: no cost) has no counterpart here. A *hardware-bound* \
+row (the bound checked by a simulated stack-bound CSR instead of instructions) is pending the \
+simulator extension. `stacklet_learn` selects the kernel's hot-split alleviation \
+(`CACTUS_STACKLET_LEARN`): a kernel without it ignores the define, and then learn on and off \
+measure the same.\n\n\
+*Table 3*: a task's peak stack memory is, for `static`, its high water (the bytes of its stack \
 ever written: what a contiguous stack must hold at least), and for `segmented` its peak block \
-bytes held (first stacklet, linked and cached stacklets, metadata included: the task's STACK_HWM \
-event, `cactus run`'s `stack hwm/budget` column), so check-only holds its whole first stacklet \
-whatever it writes; *of contiguous* is the worker's over its contiguous high water; the heap peak is `cactus_stacklet_heap_peak` read from the kernel after the run \
-(every task's stacklets at once). The paper's figures are the CoreMark task's stack maximum; \
-its 60 bytes per stacklet are 36 of interrupt frame, 12 of metadata and 12 of spilled \
-registers, 12 with an ideal ABI. Ours saves context in the TCB and traps on a kernel stack \
-(that ideal ABI). *Overhead per stacklet* is measured by `bench/segmented/overhead.toml`: a \
-recursion whose every level links a stacklet of its own (`stacklet_min = 64`, no cache, a \
-check in every function); the task reads the kernel's count of heap bytes held \
-(`cactus_stacklet_heap_bytes`) at the deepest level; the trace gives the links (OVERFLOW \
-events) between the scenario's two markers, and a second task running the same recursion \
-where nothing moves gives the frame's size (the difference of two levels' sp): overhead = \
-(heap growth - links x frame) / links (the summary's `stacklet_bytes`), of which metadata = (heap \
-growth - the stack parts the kernel assigned to the task) / links; the rest is padding that \
-keeps each 16-byte-aligned frame's entry 16-byte aligned in blocks of 16-byte granularity. \
-The hot-split sweep runs the CoreMark-like workload (run time: the worker's cycles, as in \
-Table 2) with the worker's first stacklet at each size (split checks, every rolling rule, `stacklet_min = 64`), with the cache and the learning \
-off and on; the paper's Figure 2 is an x86-64 C++ loop under libgcc's segmented stacks with \
-4-128 KiB stacklets (60 % slower when a hot split strikes). Table 1 runs the Crazyflie-like \
-workload (`workloads/crazyflie-like/crazyflie[-small].toml`) contiguous, for each core task's \
-measured high water, and segmented with the four core tasks' first stacklets at the sizes \
-shown (`stacklet_min = 64`, no cache, no learning; harness tasks `link` and `coordinator` at \
-their budgets, not counted). The peak of the summed live stacklets is from the trace: every \
-stack region the kernel assigns to one of the four tasks (a first stacklet at creation, a \
-stacklet when it is linked) counts its block bytes (region + 12 metadata bytes) until it is \
-released; the summary's `crazyflie_peak_bytes` is the 64-byte row. The allocated stacks are \
-the `crazyflie-allocated` manifest's budgets (the FreeRTOS stacks of the paper's Table 1). \
-The paper's Table 1 maxima come from static analysis of the firmware; its 500 bytes is its \
-estimate for the four tasks' segmented stacks when they do not peak together.";
+bytes held (first stacklet, linked and cached stacklets, metadata included: the task's \
+STACK_HWM event, `cactus run`'s `stack hwm/budget` column), so check-only holds its whole first \
+stacklet whatever it writes; *of contiguous* is the worker's over its contiguous high water; \
+the heap peak is `cactus_stacklet_heap_peak` read from the kernel after the run (every task's \
+stacklets at once). The paper's figures are the CoreMark task's stack maximum; its 60 bytes per \
+stacklet are 36 of interrupt frame, 12 of metadata and 12 of spilled registers, 12 with an \
+ideal ABI. Ours saves context in the TCB and traps on a kernel stack (that ideal ABI). \
+*Overhead per stacklet* is measured by `bench/segmented/overhead.toml`: a recursion whose every \
+level links a stacklet of its own (`stacklet_min = 64`, no cache, a check in every function); \
+the task reads the kernel's count of heap bytes held (`cactus_stacklet_heap_bytes`) at the \
+deepest level; the trace gives the links (OVERFLOW events) between the scenario's two markers, \
+and a second task running the same recursion where nothing moves gives the frame's size (the \
+difference of two levels' sp): overhead = (heap growth - links x frame) / links (the summary's \
+`stacklet_bytes`), of which metadata = (heap growth - the stack parts the kernel assigned to \
+the task) / links; the rest is padding: a 16-byte-aligned frame in a block of 16-byte \
+granularity with 12 bytes of metadata leaves 4 bytes unused.\n\n\
+*Hot split*: the CoreMark-like workload (run time: the worker's cycles, as in Table 2) with \
+the worker's first stacklet at each size (split checks, every rolling rule, \
+`stacklet_min = 64`), with the cache and the learning off and on. The paper's Figure 2 is an \
+x86-64 C++ loop under libgcc's segmented stacks with 4-128 KiB stacklets (60 % slower when a \
+hot split strikes).\n\n\
+*Table 1* runs the Crazyflie-like workload (`workloads/crazyflie-like/crazyflie[-small].toml`) \
+contiguous, for each core task's measured high water, and segmented with the four core tasks' \
+first stacklets at the sizes shown (`stacklet_min = 64`, no cache, no learning; harness tasks \
+`link` and `coordinator` at their budgets, not counted). The peak of the summed live stacklets \
+is from the trace: every stack region the kernel assigns to one of the four tasks (a first \
+stacklet at creation, a stacklet when it is linked) counts its block bytes (region + 12 \
+metadata bytes) until it is released; the summary's `crazyflie_peak_bytes` is the 64-byte \
+row. The allocated stacks are the `crazyflie-allocated` manifest's budgets (the FreeRTOS \
+stacks of the paper's Table 1). The paper's Table 1 maxima come from static analysis of the \
+firmware; its 500 bytes is its estimate for the four tasks' segmented stacks when they do not \
+peak together; ours run under fixed priorities, where a low-priority task preempted deep in an \
+activation holds its stacklets while the higher ones run theirs.";
