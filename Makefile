@@ -12,8 +12,9 @@
 #                QEMU (cactus bench sim-speed), the kernel's
 #                switch cost and footprint (cactus bench kernel), its costs against the
 #                number of tasks (cactus bench scaling), the stack checks' cost
-#                (cactus bench checks) and the workload suites at
-#                full inputs (cactus bench workloads)
+#                (cactus bench checks), the workload suites at
+#                full inputs (cactus bench workloads) and the segmented-stack evaluation
+#                (cactus bench segmented)
 
 SHELL  := /bin/bash
 CARGO  ?= cargo
@@ -145,3 +146,4 @@ bench: build
 	$(CACTUS) fuzz --runs 200 --seed 1 --multitask 4 --modes mtss --no-tight --out build/fuzz-multitask
 	$(CACTUS) bench checks
 	$(CACTUS) bench workloads
+	$(CACTUS) bench segmented

@@ -5,6 +5,7 @@
 //! - [`mtss`]: the MTSS paper's MSO (Figure 9), PRS (Figure 11), worst-case estimate
 //!   (Figures 12/13) and page-size sweep (Figure 10).
 //! - [`capriccio`]: MTSS against Capriccio-style linked chunks (MTSS Table IV).
+//! - [`segmented`]: the segmented-stack paper's Tables 1-3 and hot-split sweep.
 //! - [`checks`]: the cost of the stack checks (MTSS Table II, Figures 7 and 8).
 //! - [`kernel`]: the kernel's context-switch costs and footprint.
 //! - [`workloads`]: every workload manifest's run, and each task's stack high water.
@@ -17,5 +18,6 @@ pub mod kernel;
 pub mod mtss;
 pub mod registry;
 pub mod scaling;
+pub mod segmented;
 pub mod sim_speed;
 pub mod workloads;

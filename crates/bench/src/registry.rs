@@ -10,6 +10,7 @@ use crate::mtss::pages::Pages;
 use crate::mtss::prs_report::Prs;
 use crate::mtss::wcet_report::Wcet;
 use crate::scaling::report::Scaling;
+use crate::segmented::Segmented;
 use crate::sim_speed::SimSpeed;
 use crate::workloads::bench::Workloads;
 use cactus_sweep::evaluation::{render, Evaluation};
@@ -17,7 +18,7 @@ use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 11] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -28,6 +29,7 @@ pub const NAMES: [&str; 10] = [
     Workloads::NAME,
     SimSpeed::NAME,
     Scaling::NAME,
+    Segmented::NAME,
 ];
 
 /// The rendering of `store` (of any evaluation, rows as JSON) by its evaluation; an error
@@ -44,6 +46,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Workloads::NAME => typed::<Workloads>(store),
         SimSpeed::NAME => typed::<SimSpeed>(store),
         Scaling::NAME => typed::<Scaling>(store),
+        Segmented::NAME => typed::<Segmented>(store),
         other => Err(format!(
             "`{other}` is not an evaluation (known: {})",
             NAMES.join(", ")

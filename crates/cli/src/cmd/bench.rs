@@ -46,6 +46,11 @@ pub enum Bench {
     /// at 4, 16, 64 and 256 tasks, in simulated cycles, and their growth
     /// (docs/results/scaling.md).
     Scaling(crate::cmd::bench_scaling::ScalingArgs),
+    /// The segmented-stack paper's evaluation: CoreMark-like throughput and stack memory
+    /// (Tables 2 and 3), the overhead per stacklet, run time against the first stacklet
+    /// (hot split) and the Crazyflie-like core tasks' stacklets (Table 1;
+    /// docs/results/segmented.md).
+    Segmented(crate::cmd::bench_segmented::SegmentedArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.
     Merge(MergeArgs),
@@ -129,6 +134,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Checks(a) => crate::cmd::bench_checks::main(a),
         Bench::Mtss(a) => crate::cmd::bench_mtss::main(a),
         Bench::Scaling(a) => crate::cmd::bench_scaling::main(a),
+        Bench::Segmented(a) => crate::cmd::bench_segmented::main(a),
         Bench::Merge(a) => merge(a),
     }
 }

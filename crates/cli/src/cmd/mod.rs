@@ -5,6 +5,7 @@ pub mod bench;
 pub mod bench_checks;
 pub mod bench_mtss;
 pub mod bench_scaling;
+pub mod bench_segmented;
 pub mod build;
 pub mod cc;
 pub mod difftest;

@@ -210,6 +210,9 @@ mod tests {
                 checks: Default::default(),
                 mtss_page: None,
                 mtss_worst_case: false,
+                stacklet_min: None,
+                stacklet_cache: None,
+                stacklet_learn: None,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
         };

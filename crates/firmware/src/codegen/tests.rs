@@ -47,6 +47,9 @@ fn manifest(target: Target) -> Manifest {
             checks: Default::default(),
             mtss_page: None,
             mtss_worst_case: false,
+            stacklet_min: None,
+            stacklet_cache: None,
+            stacklet_learn: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
     }

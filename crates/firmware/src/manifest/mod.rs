@@ -210,6 +210,15 @@ pub struct KernelOptions {
     /// `CACTUS_MTSS_WORST_CASE`): every search scans every task and every page, and every
     /// moved frame goes to an artificial region with the pool's spare memory.
     pub mtss_worst_case: bool,
+    /// `segmented` only: the smallest stacklet linked for a frame, in bytes, when not the
+    /// kernel's default (`CACTUS_STACKLET_MIN`; a multiple of 16 in 64..=4096).
+    pub stacklet_min: Option<u32>,
+    /// `segmented` only: whether a task keeps its last released stacklet for its next request
+    /// (`CACTUS_STACKLET_CACHE`), when not the kernel's default (on).
+    pub stacklet_cache: Option<bool>,
+    /// `segmented` only: the hot-split alleviation (`CACTUS_STACKLET_LEARN`), when not the
+    /// kernel's default.
+    pub stacklet_learn: Option<bool>,
 }
 
 impl KernelOptions {
@@ -239,6 +248,15 @@ impl KernelOptions {
         if self.mtss_worst_case {
             d.push("-DCACTUS_MTSS_WORST_CASE=1".to_string());
         }
+        if let Some(n) = self.stacklet_min {
+            d.push(format!("-DCACTUS_STACKLET_MIN={n}"));
+        }
+        if let Some(on) = self.stacklet_cache {
+            d.push(format!("-DCACTUS_STACKLET_CACHE={}", u8::from(on)));
+        }
+        if let Some(on) = self.stacklet_learn {
+            d.push(format!("-DCACTUS_STACKLET_LEARN={}", u8::from(on)));
+        }
         d
     }
 
@@ -254,6 +272,16 @@ impl KernelOptions {
         }
         if self.mtss_worst_case {
             parts.push("worst-case".to_string());
+        }
+        if let Some(n) = self.stacklet_min {
+            parts.push(format!("stacklet-{n}"));
+        }
+        let on_off = |on: bool| if on { "on" } else { "off" };
+        if let Some(on) = self.stacklet_cache {
+            parts.push(format!("cache-{}", on_off(on)));
+        }
+        if let Some(on) = self.stacklet_learn {
+            parts.push(format!("learn-{}", on_off(on)));
         }
         (!parts.is_empty()).then(|| parts.join("-"))
     }
@@ -421,6 +449,11 @@ impl Manifest {
         if next.stack != StackStrategy::Mtss {
             next.mtss_page = None;
             next.mtss_worst_case = false;
+        }
+        if next.stack != StackStrategy::Segmented {
+            next.stacklet_min = None;
+            next.stacklet_cache = None;
+            next.stacklet_learn = None;
         }
         if let Some(page) = overrides.mtss_page {
             if next.stack != StackStrategy::Mtss {

@@ -50,6 +50,12 @@ pub(crate) struct RawKernel {
     pub mtss_page: Option<Spanned<i64>>,
     #[serde(default)]
     pub mtss_worst_case: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub stacklet_min: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub stacklet_cache: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub stacklet_learn: Option<Spanned<bool>>,
 }
 
 /// One `[[task]]`.

@@ -126,6 +126,9 @@ fn defaults_fill_an_absent_kernel_table() {
             checks: Default::default(),
             mtss_page: None,
             mtss_worst_case: false,
+            stacklet_min: None,
+            stacklet_cache: None,
+            stacklet_learn: None,
         }
     );
 }
@@ -543,4 +546,108 @@ fn task_slots_follow_the_manifest_up_to_256() {
     }
     let e = f.parse(&tasks_text(257, "mtss")).unwrap_err().to_string();
     assert!(e.ends_with("a firmware has at most 256"), "{e}");
+}
+
+#[test]
+fn stacklet_knobs_select_a_segmented_kernel_variant() {
+    let f = Fixture::new();
+    let seg = GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"segmented\"\nchecks = \"split\"\nstacklet_min = 64\nstacklet_cache = false\n\
+         stacklet_learn = true",
+    );
+    let m = f.parse(&seg).unwrap();
+    assert_eq!(
+        (
+            m.kernel.stacklet_min,
+            m.kernel.stacklet_cache,
+            m.kernel.stacklet_learn
+        ),
+        (Some(64), Some(false), Some(true))
+    );
+    assert_eq!(
+        m.kernel.variant_defines(),
+        [
+            "-DCACTUS_STACKLET_MIN=64",
+            "-DCACTUS_STACKLET_CACHE=0",
+            "-DCACTUS_STACKLET_LEARN=1"
+        ]
+    );
+    assert_eq!(
+        m.kernel.variant_dir().as_deref(),
+        Some("stacklet-64-cache-off-learn-on")
+    );
+    let m = f
+        .parse(&seg.replace("stacklet_learn = true", "stacklet_learn = false"))
+        .unwrap();
+    assert!(m
+        .kernel
+        .variant_defines()
+        .contains(&"-DCACTUS_STACKLET_LEARN=0".to_string()));
+    // Unset knobs leave the kernel's defaults: no define at all.
+    let plain = GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"segmented\"\nchecks = \"split\"",
+    );
+    let m = f.parse(&plain).unwrap();
+    assert!(m.kernel.variant_defines().is_empty());
+    assert_eq!(m.kernel.stacklet_cache, None);
+}
+
+#[test]
+fn stacklet_knobs_are_checked_and_only_for_segmented() {
+    let f = Fixture::new();
+    let seg = |knob: &str| {
+        GOOD.replace(
+            "stack = \"static\"",
+            &format!("stack = \"segmented\"\nchecks = \"split\"\n{knob}"),
+        )
+    };
+    let (line, key, problem) = f.error(&seg("stacklet_min = 72"));
+    assert_eq!((line, key.as_str()), (Some(9), "kernel.stacklet_min"));
+    assert!(problem.contains("not a multiple of 16"), "{problem}");
+    let (_, key, problem) = f.error(&seg("stacklet_min = 48"));
+    assert_eq!(key, "kernel.stacklet_min");
+    assert!(problem.contains("out of range (64..=4096)"), "{problem}");
+    let (_, _, problem) = f.error(&seg("stacklet_min = 4112"));
+    assert!(problem.contains("out of range"), "{problem}");
+    f.parse(&seg("stacklet_min = 4096")).unwrap();
+    let (_, key, problem) = f.error(&seg("stacklet_cache = 1"));
+    assert_eq!(key, "kernel.stacklet_cache");
+    assert!(problem.contains("invalid type"), "{problem}");
+    for (knob, key) in [
+        ("stacklet_min = 128", "kernel.stacklet_min"),
+        ("stacklet_cache = true", "kernel.stacklet_cache"),
+        ("stacklet_learn = false", "kernel.stacklet_learn"),
+    ] {
+        let text = GOOD.replace("stack = \"static\"", &format!("stack = \"static\"\n{knob}"));
+        let (line, k, problem) = f.error(&text);
+        assert_eq!((line, k.as_str()), (Some(8), key), "{problem}");
+        assert!(
+            problem.contains("only the segmented stack strategy has stacklets")
+                && problem.contains("\"static\""),
+            "{problem}"
+        );
+    }
+}
+
+#[test]
+fn switching_away_from_segmented_drops_the_stacklet_knobs() {
+    let f = Fixture::new();
+    let seg = GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"segmented\"\nchecks = \"split\"\nstacklet_min = 256\nstacklet_learn = false",
+    );
+    let mut m = f.parse(&seg).unwrap();
+    m.apply(&Overrides {
+        stack: Some("static".into()),
+        checks: Some("none".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (m.kernel.stacklet_min, m.kernel.stacklet_learn),
+        (None, None)
+    );
+    assert!(m.kernel.variant_defines().is_empty());
 }

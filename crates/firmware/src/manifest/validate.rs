@@ -278,6 +278,45 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             ));
         }
     }
+    let stacklet_min = match &k.stacklet_min {
+        Some(v) => {
+            let n = cx.int(v, "kernel.stacklet_min", 64..4097)?;
+            if n % 16 != 0 {
+                return Err(cx.at(
+                    v,
+                    "kernel.stacklet_min",
+                    format!("{n} is not a multiple of 16 (64, 80, ..., 4096)"),
+                ));
+            }
+            Some(n)
+        }
+        None => None,
+    };
+    for (set, key) in [
+        (
+            k.stacklet_min.as_ref().map(|v| v.span()),
+            "kernel.stacklet_min",
+        ),
+        (
+            k.stacklet_cache.as_ref().map(|v| v.span()),
+            "kernel.stacklet_cache",
+        ),
+        (
+            k.stacklet_learn.as_ref().map(|v| v.span()),
+            "kernel.stacklet_learn",
+        ),
+    ] {
+        if set.is_some() && stack != StackStrategy::Segmented {
+            return Err(cx.err(
+                set,
+                key,
+                format!(
+                    "only the segmented stack strategy has stacklets; this manifest uses \"{}\"",
+                    stack.name()
+                ),
+            ));
+        }
+    }
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -288,6 +327,9 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         checks,
         mtss_page,
         mtss_worst_case,
+        stacklet_min,
+        stacklet_cache: k.stacklet_cache.as_ref().map(|v| *v.get_ref()),
+        stacklet_learn: k.stacklet_learn.as_ref().map(|v| *v.get_ref()),
     })
 }
 

@@ -1,0 +1,302 @@
+//! Host tests of the pure parts: the points, the trace figures, the tables and the summary.
+
+use super::points::{build_of, experiments, Size, WORKER};
+use super::*;
+use cactus_sim::{Event, EventKind};
+
+fn task(name: &str, stack: u32, budget: u32, hwm: u32) -> TaskStack {
+    TaskStack {
+        name: name.into(),
+        stack,
+        budget,
+        hwm: Some(hwm),
+        cycles: 0,
+    }
+}
+
+fn run(active: u64, iterations: u64, links: u64, worker_hwm: u32, peak: Option<u32>) -> Run {
+    Run {
+        cycles: active + 1000,
+        active_cycles: active,
+        instructions: active / 2,
+        iterations,
+        links,
+        heap_peak: peak,
+        tasks: vec![
+            TaskStack {
+                cycles: active - active / 10,
+                ..task(WORKER, 256, 912, worker_hwm)
+            },
+            task("feeder", 448, 448, 200),
+            task("coordinator", 576, 576, 300),
+        ],
+        core_live_peak: None,
+        overhead: None,
+    }
+}
+
+fn row(experiment: Experiment, run: Result<Run, String>) -> PointResult {
+    PointResult {
+        experiment,
+        manifest: "m.toml".into(),
+        allocated_core_bytes: None,
+        run,
+    }
+}
+
+fn cm(config: Config, r: Result<Run, String>) -> PointResult {
+    row(Experiment::Coremark { config }, r)
+}
+
+fn crazyflie(first: Option<u32>, peak: Option<u32>) -> PointResult {
+    let tasks = CORE_TASKS
+        .iter()
+        .enumerate()
+        .map(|(i, n)| task(n, first.unwrap_or(700), 700, 100 + 10 * i as u32))
+        .collect();
+    PointResult {
+        experiment: Experiment::Crazyflie { first },
+        manifest: "cf.toml".into(),
+        allocated_core_bytes: Some(Ok(9600)),
+        run: Ok(Run {
+            tasks,
+            core_live_peak: peak,
+            ..run(1000, 8, 0, 0, None)
+        }),
+    }
+}
+
+fn overhead() -> PointResult {
+    row(
+        Experiment::Overhead,
+        Ok(Run {
+            overhead: Some(Overhead {
+                links: 17,
+                heap_growth: 17 * 64,
+                frame: 48,
+                region_bytes: 17 * 52,
+            }),
+            ..run(500, 0, 17, 0, Some(1200))
+        }),
+    )
+}
+
+fn report() -> Vec<PointResult> {
+    vec![
+        cm(Config::Contiguous, Ok(run(1_000_000, 400, 0, 468, None))),
+        cm(
+            Config::CheckOnly,
+            Ok(run(1_010_000, 400, 0, 500, Some(2000))),
+        ),
+        cm(Config::Naive, Err("exit code 3: overflow caught".into())),
+        cm(
+            Config::Optimized,
+            Ok(run(1_020_000, 400, 12, 920, Some(1800))),
+        ),
+        row(
+            Experiment::HotSplit {
+                first: 64,
+                cache: false,
+                learn: false,
+            },
+            Ok(run(2_000_000, 400, 5000, 600, Some(1500))),
+        ),
+        crazyflie(None, None),
+        crazyflie(Some(64), Some(448)),
+        overhead(),
+    ]
+}
+
+#[test]
+fn the_summary_has_the_four_headline_figures() {
+    let rows = report();
+    // 400 / 1.02 M against 400 / 1.0 M.
+    let pct = table::coremark_pct(&rows).unwrap();
+    assert!((pct - 100.0 / 1.02).abs() < 1e-9, "{pct}");
+    assert_eq!(
+        summary(&rows).line(),
+        "segmented: coremark_pct=98.0 stacklet_bytes=16 crazyflie_peak_bytes=448 \
+         hybrid_prs_pct=n/a"
+    );
+    assert_eq!(cactus_sweep::evaluation::verdicts(&rows), (7, 1));
+}
+
+#[test]
+fn missing_figures_are_dashes_never_numbers() {
+    let rows = vec![cm(Config::Optimized, Err("build failed".into()))];
+    assert_eq!(
+        summary(&rows).line(),
+        "segmented: coremark_pct=- stacklet_bytes=- crazyflie_peak_bytes=- hybrid_prs_pct=n/a"
+    );
+}
+
+#[test]
+fn overhead_splits_into_metadata_and_padding() {
+    let o = Overhead {
+        links: 4,
+        heap_growth: 4 * 64,
+        frame: 48,
+        region_bytes: 4 * 52,
+    };
+    assert_eq!(o.per_stacklet(), Some(16.0));
+    assert_eq!(o.metadata(), Some(12.0));
+    let none = Overhead { links: 0, ..o };
+    assert_eq!(none.per_stacklet(), None);
+}
+
+#[test]
+fn the_markdown_puts_the_paper_beside_ours() {
+    let md = markdown(&report());
+    assert!(
+        md.contains("| contiguous | 400 | 900000 | 444.44 | 100.0 % | 1000000 | 400.00 | 0 | 379 | 100.0 % |"),
+        "{md}"
+    );
+    assert!(md.contains(
+        "| optimized | 400 | 918000 | 435.73 | 98.0 % | 1020000 | 392.16 | 12 | 357 | 94.2 % |"
+    ));
+    assert!(md.contains("| naive | failed | - | - | - | - | - | - | 147 | 38.8 % |"));
+    assert!(md.contains("| hardware-bound | pending |"));
+    assert!(md.contains("| optimized | 256 | 920 | 1.97x | 912 | 1420 | 1800 | 1936 | 920 |"));
+    assert!(md.contains("| overhead.toml | 17 | 1088 | 48 | 884 | 16 | 12 | 60 / 12 |"));
+    assert!(md.contains("| 64 | 1800000 | 5000 | 50.0 % |"), "{md}");
+    assert!(
+        md.contains("| stabilizer | 384 | 3600 | 700 | 100 | 100 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| *Sum* | 1076 | 9600 | 2800 | 460 | 460 |"),
+        "{md}"
+    );
+    assert!(md.contains(
+        "| segmented, first stacklets 64 B: peak of the summed live stacklets | 448 | 4.7 % | ~500 |"
+    ));
+    assert!(md.contains("- coremark naive: exit code 3: overflow caught"));
+    assert!(md.contains("hybrid") && md.contains("`n/a`"));
+}
+
+#[test]
+fn the_json_round_trips() {
+    let rows = report();
+    let text = serde_json::to_string(&rows).unwrap();
+    let back: Vec<PointResult> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, rows);
+}
+
+fn ev(kind: EventKind) -> Event {
+    Event {
+        cycle: 0,
+        instret: 0,
+        pc: 0,
+        kind,
+    }
+}
+
+#[test]
+fn the_core_live_peak_follows_assigned_and_released_regions() {
+    let assign = |base, size, owner| ev(EventKind::RegionAssign { base, size, owner });
+    let release = |base, size| ev(EventKind::RegionRelease { base, size });
+    let events = vec![
+        assign(0x100, 52, 0),  // task 0's first stacklet: 64
+        assign(0x200, 116, 9), // not a core task
+        assign(0x300, 52, 1),  // task 1: 128 in all
+        assign(0x400, 100, 0), // linked: 240
+        release(0x400, 100),   // 128
+        assign(0x500, 20, 1),  // 160
+        release(0x200, 116),
+    ];
+    assert_eq!(core_live_peak(&events, &[0, 1]), 240);
+    assert_eq!(core_live_peak(&events, &[9]), 128);
+}
+
+#[test]
+fn the_overhead_counts_the_links_between_the_markers() {
+    let overflow = |task| {
+        ev(EventKind::Overflow {
+            task,
+            sp: 0,
+            requested: 48,
+            action: 3,
+        })
+    };
+    let assign = |owner| {
+        ev(EventKind::RegionAssign {
+            base: 0,
+            size: 52,
+            owner,
+        })
+    };
+    let events = vec![
+        assign(0),
+        overflow(0),
+        ev(EventKind::Marker { id: 3, value: 48 }),
+        ev(EventKind::Marker { id: 1, value: 64 }),
+        overflow(0),
+        assign(0),
+        overflow(1),
+        overflow(0),
+        assign(0),
+        ev(EventKind::Marker { id: 2, value: 128 }),
+        overflow(0),
+    ];
+    let o = overhead_of(&events, 0).unwrap();
+    assert_eq!(
+        o,
+        Overhead {
+            links: 2,
+            heap_growth: 128,
+            frame: 48,
+            region_bytes: 104
+        }
+    );
+    assert_eq!(o.frame_bytes(), 96);
+    assert!(overhead_of(&events[4..], 0).unwrap_err().contains("frame"));
+    let no_start: Vec<Event> = events
+        .iter()
+        .filter(|e| !matches!(e.kind, EventKind::Marker { id: 1, .. }))
+        .cloned()
+        .collect();
+    assert!(overhead_of(&no_start, 0).unwrap_err().contains("start"));
+}
+
+#[test]
+fn every_size_has_every_table_and_builds_as_documented() {
+    let small = experiments(Size::Small);
+    assert_eq!(small.len(), 4 + 3 * 2 + 2 + 1);
+    assert_eq!(experiments(Size::Full).len(), 4 + 12 * 4 + 4 + 1);
+    let o = SegmentedOptions {
+        root: "".into(),
+        size: Size::Small,
+        reserves: Default::default(),
+        build_dir: None,
+    };
+    let naive = build_of(
+        &o,
+        &Experiment::Coremark {
+            config: Config::Naive,
+        },
+    );
+    assert_eq!(
+        (naive.stack, naive.checks, naive.rolling),
+        ("segmented", "split", cactus_cc::RollingRules::NONE)
+    );
+    assert_eq!(naive.first, [(WORKER.to_string(), 64)]);
+    assert_eq!(
+        (naive.stacklet_min, naive.cache, naive.learn),
+        (Some(64), Some(false), Some(false))
+    );
+    assert_eq!(
+        naive.manifest,
+        std::path::Path::new("workloads/coremark-like/coremark-single-small.toml")
+    );
+    let check = build_of(
+        &o,
+        &Experiment::Coremark {
+            config: Config::CheckOnly,
+        },
+    );
+    assert!(check.first.is_empty() && check.cache.is_none());
+    let cf = build_of(&o, &Experiment::Crazyflie { first: Some(64) });
+    assert!(cf.core_live && cf.first.len() == 4);
+    let contiguous = build_of(&o, &Experiment::Crazyflie { first: None });
+    assert_eq!((contiguous.stack, contiguous.checks), ("static", "none"));
+}

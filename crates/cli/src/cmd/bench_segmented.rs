@@ -1,0 +1,67 @@
+//! `cactus bench segmented`: the segmented-stack paper's evaluation (Tables 1-3 and the
+//! hot-split sweep; docs/results/segmented.md), a few lines over `cactus_bench::segmented`.
+
+use crate::cmd::outputs::{finish, SweepArgs};
+use crate::cmd::reserves::toolchain_reserves;
+use anyhow::{Context, Result};
+use cactus_bench::segmented::{self, Segmented, SegmentedOptions, Size};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Size class of `cactus bench segmented`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SegmentedSize {
+    /// The `-small` workloads, three first-stacklet sizes with and without the alleviations,
+    /// one Crazyflie-like first stacklet.
+    Small,
+    /// The full workloads and the whole sweep.
+    Full,
+}
+
+/// Options of `cactus bench segmented`.
+#[derive(Args, Debug)]
+pub struct SegmentedArgs {
+    /// Size class.
+    #[arg(long, value_enum, default_value_t = SegmentedSize::Full)]
+    pub size: SegmentedSize,
+    /// Parent directory of the builds (default: build/segmented in the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// Where and how the sweep runs (a point is one build and run).
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+}
+
+/// Runs `cactus bench segmented`; exit code 0 if every point passed, 1 otherwise (the files
+/// are written either way).
+pub fn main(args: SegmentedArgs) -> Result<ExitCode> {
+    args.sweep.outputs()?;
+    let root = cactus_firmware::find_root(Path::new("."))
+        .context("cactus bench segmented runs inside the Cactus tree")?;
+    let size = match args.size {
+        SegmentedSize::Small => Size::Small,
+        SegmentedSize::Full => Size::Full,
+    };
+    // Paths relative to the tree root when it is the current directory (readable keys).
+    let base = if root == std::env::current_dir()? {
+        PathBuf::new()
+    } else {
+        root.clone()
+    };
+    let options = SegmentedOptions {
+        root: base,
+        size,
+        reserves: toolchain_reserves()?,
+        build_dir: Some(
+            args.build_dir
+                .clone()
+                .unwrap_or_else(|| root.join("build/segmented")),
+        ),
+    };
+    finish::<Segmented>(
+        segmented::points(&options),
+        segmented::params(size),
+        &args.sweep,
+    )
+}
