@@ -14,6 +14,7 @@
 
 pub mod capriccio;
 pub mod checks;
+mod elf_facts;
 pub mod kernel;
 pub mod mtss;
 pub mod registry;

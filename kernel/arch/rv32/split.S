@@ -40,6 +40,23 @@
     csrs mstatus, \r
 .endm
 
+/* Calls fn(a0) on the kernel stack (tp = the kernel's descriptor), then prepares the mret that
+ * resumes the running task at fn's result: t6 = its context, tp its descriptor, mepc the
+ * result, mstatus from the task's own (in t0's slot), ra and sp from its context. */
+.macro CALL_KERNEL fn
+    la sp, port_kstack_top
+    la tp, port_kernel + PORT_TP
+    call \fn
+    lui t6, %hi(port_current)
+    lw t6, %lo(port_current)(t6)
+    addi tp, t6, PORT_TP
+    csrw mepc, a0
+    lw t0, C(t0, 5)
+    RESUME_MSTATUS t0
+    lw ra, CTX_RA(t6)
+    lw sp, CTX_SP(t6)
+.endm
+
     .globl port_split_request
     .p2align 2
 port_split_request:
@@ -64,17 +81,7 @@ port_split_request:
     sw t5, T(CTX_X(30))
     sw t6, T(CTX_X(31))
     mv a0, t0
-    la sp, port_kstack_top
-    la tp, port_kernel + PORT_TP
-    call k_split_request             /* a0 = where the task resumes */
-    lui t6, %hi(port_current)
-    lw t6, %lo(port_current)(t6)
-    addi tp, t6, PORT_TP
-    csrw mepc, a0
-    lw t0, C(t0, 5)
-    RESUME_MSTATUS t0
-    lw ra, CTX_RA(t6)
-    lw sp, CTX_SP(t6)
+    CALL_KERNEL k_split_request      /* a0 = where the task resumes; t6 = its context */
     lw t1, C(t1, 6)
     lw t2, C(t2, 7)
     lw a0, C(a0, 10)
@@ -105,17 +112,7 @@ port_split_return:
     sw sp, T(CTX_SP)
     sw a0, T(CTX_X(10))
     sw a1, T(CTX_X(11))
-    la sp, port_kstack_top
-    la tp, port_kernel + PORT_TP
-    call k_split_return              /* a0 = where the task resumes */
-    lui t6, %hi(port_current)
-    lw t6, %lo(port_current)(t6)
-    addi tp, t6, PORT_TP
-    csrw mepc, a0
-    lw t0, C(t0, 5)
-    RESUME_MSTATUS t0
-    lw ra, CTX_RA(t6)
-    lw sp, CTX_SP(t6)
+    CALL_KERNEL k_split_return       /* a0 = where the task resumes; t6 = its context */
     lw a0, C(a0, 10)
     lw a1, C(a1, 11)
     mret

@@ -4,7 +4,7 @@ use super::{Run, Scheme};
 use cactus_cc::{Reserves, RollingRules};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{MachineConfig, OracleMode, Profile, RunOutcome};
-use object::{Object, ObjectSymbol};
+use crate::elf_facts::{first_line, symbol_address};
 use std::path::{Path, PathBuf};
 
 /// Cycle limit of one run (the full MTSS workloads take well under 10^9 cycles unchecked; the
@@ -55,7 +55,7 @@ pub fn measure(
     let built = cactus_firmware::build(&m, &options).map_err(|e| first_line(&e.to_string()))?;
     let elf = std::fs::read(&built.elf).map_err(|e| format!("{}: {e}", built.elf.display()))?;
     let peak_at = match scheme {
-        Scheme::Capriccio => Some(symbol_address(&elf, HEAP_PEAK_SYMBOL)?),
+        Scheme::Capriccio => Some(symbol_address(&elf, HEAP_PEAK_SYMBOL, "chunks")?),
         _ => None,
     };
     let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
@@ -108,15 +108,3 @@ pub fn measure(
     })
 }
 
-/// The address of the global `name` in `elf`.
-fn symbol_address(elf: &[u8], name: &str) -> Result<u32, String> {
-    let file = object::File::parse(elf).map_err(|e| format!("cannot read the ELF: {e}"))?;
-    file.symbols()
-        .find(|s| s.name() == Ok(name))
-        .map(|s| s.address() as u32)
-        .ok_or_else(|| format!("the ELF has no symbol {name} (not a chunks kernel?)"))
-}
-
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").chars().take(200).collect()
-}

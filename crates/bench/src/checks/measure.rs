@@ -1,6 +1,7 @@
 //! Building one manifest under one [`Variant`] and measuring it on cactus-sim.
 
 use super::Variant;
+use crate::elf_facts::first_line;
 use cactus_cc::Reserves;
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{MachineConfig, Profile, RunOutcome};
@@ -93,9 +94,6 @@ pub fn measure_variant(
     })
 }
 
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").chars().take(200).collect()
-}
 
 /// (executable bytes, `cactus_checks` bytes) of an ELF.
 fn section_sizes(elf: &[u8]) -> Result<(u64, u64), String> {

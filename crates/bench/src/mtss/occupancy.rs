@@ -10,7 +10,7 @@
 //! `sp` is sampled after every instruction, so no dip is missed; a run that does not pass is
 //! an error naming the workload.
 
-use super::run::first_line;
+use crate::elf_facts::first_line;
 use super::HARNESS_TASKS;
 use cactus_firmware::{BuildOptions, Manifest};
 use cactus_sim::{EventKind, Machine, MachineConfig, Profile, RunOutcome, NOBODY};

@@ -4,6 +4,7 @@
 //! measured high water.
 
 use super::loans::{loan_stats, LoanStats};
+use crate::elf_facts::first_line;
 use super::search::Probe;
 use cactus_cc::Reserves;
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
@@ -249,7 +250,3 @@ fn kernel_report(uart: &[u8]) -> Option<String> {
     Some(report)
 }
 
-/// The first line of `s`, at most 200 characters (a failure's reason in a table cell).
-pub(super) fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").chars().take(200).collect()
-}

@@ -7,7 +7,7 @@ use crate::workloads::bench::program_results;
 use cactus_cc::{Reserves, RollingRules};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{Event, EventKind, MachineConfig, OracleMode, Profile, RunOutcome};
-use object::{Object, ObjectSymbol};
+use crate::elf_facts::{first_line, symbol_address};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -136,7 +136,7 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
     let built = cactus_firmware::build(&m, &options).map_err(|e| first_line(&e.to_string()))?;
     let elf = std::fs::read(&built.elf).map_err(|e| format!("{}: {e}", built.elf.display()))?;
     let peak_at = (b.stack == "segmented")
-        .then(|| symbol_address(&elf, HEAP_PEAK_SYMBOL))
+        .then(|| symbol_address(&elf, HEAP_PEAK_SYMBOL, "segmented"))
         .transpose()?;
     let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
     let mut config = MachineConfig::new(profile);
@@ -288,15 +288,3 @@ pub fn overhead_of(events: &[Event], task: u32) -> Result<Overhead, String> {
     Err("the overhead scenario emitted no end marker".into())
 }
 
-/// The address of the global `name` in `elf`.
-fn symbol_address(elf: &[u8], name: &str) -> Result<u32, String> {
-    let file = object::File::parse(elf).map_err(|e| format!("cannot read the ELF: {e}"))?;
-    file.symbols()
-        .find(|s| s.name() == Ok(name))
-        .map(|s| s.address() as u32)
-        .ok_or_else(|| format!("the ELF has no symbol {name} (not a segmented kernel?)"))
-}
-
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").chars().take(200).collect()
-}
