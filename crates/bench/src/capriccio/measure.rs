@@ -1,10 +1,10 @@
 //! Building one workload under one [`Scheme`] and measuring it on cactus-sim.
 
 use super::{Run, Scheme};
+use crate::elf_facts::{first_line, symbol_address};
 use cactus_cc::{Reserves, RollingRules};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{MachineConfig, OracleMode, Profile, RunOutcome};
-use crate::elf_facts::{first_line, symbol_address};
 use std::path::{Path, PathBuf};
 
 /// Cycle limit of one run (the full MTSS workloads take well under 10^9 cycles unchecked; the
@@ -107,4 +107,3 @@ pub fn measure(
         },
     })
 }
-

@@ -94,7 +94,6 @@ pub fn measure_variant(
     })
 }
 
-
 /// (executable bytes, `cactus_checks` bytes) of an ELF.
 fn section_sizes(elf: &[u8]) -> Result<(u64, u64), String> {
     let file = object::File::parse(elf).map_err(|e| format!("cannot read the ELF: {e}"))?;

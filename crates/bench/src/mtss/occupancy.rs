@@ -10,8 +10,8 @@
 //! `sp` is sampled after every instruction, so no dip is missed; a run that does not pass is
 //! an error naming the workload.
 
-use crate::elf_facts::first_line;
 use super::HARNESS_TASKS;
+use crate::elf_facts::first_line;
 use cactus_firmware::{BuildOptions, Manifest};
 use cactus_sim::{EventKind, Machine, MachineConfig, Profile, RunOutcome, NOBODY};
 use serde::{Deserialize, Serialize};

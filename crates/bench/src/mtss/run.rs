@@ -4,8 +4,8 @@
 //! measured high water.
 
 use super::loans::{loan_stats, LoanStats};
-use crate::elf_facts::first_line;
 use super::search::Probe;
+use crate::elf_facts::first_line;
 use cactus_cc::Reserves;
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{Machine, MachineConfig, OracleMode, Profile, RunOutcome};
@@ -249,4 +249,3 @@ fn kernel_report(uart: &[u8]) -> Option<String> {
     }
     Some(report)
 }
-

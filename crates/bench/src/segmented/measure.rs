@@ -3,11 +3,11 @@
 //! trace the Crazyflie core tasks' live stacklets and the overhead scenario's links.
 
 use super::{Overhead, Run, TaskStack};
+use crate::elf_facts::{first_line, symbol_address};
 use crate::workloads::bench::program_results;
 use cactus_cc::{Reserves, RollingRules};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{Event, EventKind, MachineConfig, OracleMode, Profile, RunOutcome};
-use crate::elf_facts::{first_line, symbol_address};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -287,4 +287,3 @@ pub fn overhead_of(events: &[Event], task: u32) -> Result<Overhead, String> {
     }
     Err("the overhead scenario emitted no end marker".into())
 }
-
