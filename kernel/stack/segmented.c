@@ -129,6 +129,13 @@ static uintptr_t top_of(uintptr_t p)
     return p - HEAD + tlsf_block_bytes(p);
 }
 
+/* The stacklet linked before the one whose payload is p (its header's tag), 0 for the first. */
+static uintptr_t prev_stacklet(uintptr_t p)
+{
+    uint16_t prev = tlsf_tag(p);
+    return prev ? heap_base + (uintptr_t)(prev - 1u) * 16u + HEAD : 0;
+}
+
 /* Takes a block of n bytes (a multiple of 16) for task t; returns its payload, 0 if none. */
 static uintptr_t take(struct k_tcb *t, uint32_t n)
 {
@@ -330,8 +337,7 @@ int stack_frame_return(struct k_tcb *t)
     const uint32_t *r = (const uint32_t *)rec;
     struct frame_move m = { .entry_sp = r[0], .block_entry = sp, .ra = r[1] };
     frame_move_back(t, &m);
-    uint16_t prev = tlsf_tag(p);
-    s->cur = prev ? heap_base + (uintptr_t)(prev - 1u) * 16u + HEAD : 0;
+    s->cur = prev_stacklet(p);
     t->stack.limit = s->cur ? s->cur : s->first;
     release(t, p);
     return 0;
@@ -359,8 +365,7 @@ void stack_free(struct k_tcb *t)
     struct seg_task *s = &st[k_id(t)];
     while (s->cur) { /* a task ended inside moved frames: every stacklet goes back */
         uintptr_t p = s->cur;
-        uint16_t prev = tlsf_tag(p);
-        s->cur = prev ? heap_base + (uintptr_t)(prev - 1u) * 16u + HEAD : 0;
+        s->cur = prev_stacklet(p);
         ktrace_region_release(p, tlsf_block_bytes(p) - META);
         give(t, p);
     }

@@ -12,6 +12,19 @@ pub(crate) fn symbol_address(elf: &[u8], name: &str, kernel: &str) -> Result<u32
         .ok_or_else(|| format!("the ELF has no symbol {name} (not a {kernel} kernel?)"))
 }
 
+/// The word at `addr` (the global `symbol`) of a machine after its run; the error names both.
+pub(crate) fn read_global(
+    machine: &cactus_sim::Machine,
+    addr: u32,
+    symbol: &str,
+) -> Result<u32, String> {
+    let mut word = [0u8; 4];
+    machine
+        .read_debug(addr, &mut word)
+        .map_err(|e| format!("{symbol} at {addr:#010x}: {e:?}"))?;
+    Ok(u32::from_le_bytes(word))
+}
+
 /// The first line of `s`, at most 200 characters (a failure's reason in a table cell).
 pub(crate) fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").chars().take(200).collect()

@@ -1,7 +1,7 @@
 //! Building one workload under one [`Scheme`] and measuring it on cactus-sim.
 
 use super::{Run, Scheme};
-use crate::elf_facts::{first_line, symbol_address};
+use crate::elf_facts::{first_line, read_global, symbol_address};
 use cactus_cc::{Reserves, RollingRules};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{MachineConfig, OracleMode, Profile, RunOutcome};
@@ -79,16 +79,9 @@ pub fn measure(
         }
         other => return Err(first_line(&format!("{other:?}"))),
     }
-    let heap_peak = match peak_at {
-        Some(addr) => {
-            let mut word = [0u8; 4];
-            machine
-                .read_debug(addr, &mut word)
-                .map_err(|e| format!("{HEAP_PEAK_SYMBOL} at {addr:#010x}: {e:?}"))?;
-            Some(u32::from_le_bytes(word))
-        }
-        None => None,
-    };
+    let heap_peak = peak_at
+        .map(|addr| read_global(&machine, addr, HEAP_PEAK_SYMBOL))
+        .transpose()?;
     let page = m.kernel.page();
     Ok(Run {
         cycles: stats.cycles,

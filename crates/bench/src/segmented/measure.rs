@@ -3,7 +3,7 @@
 //! trace the Crazyflie core tasks' live stacklets and the overhead scenario's links.
 
 use super::{Overhead, Run, TaskStack};
-use crate::elf_facts::{first_line, symbol_address};
+use crate::elf_facts::{first_line, read_global, symbol_address};
 use crate::workloads::bench::program_results;
 use cactus_cc::{Reserves, RollingRules};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
@@ -169,16 +169,9 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
             return Err(format!("{}: checksum FAIL", p.name));
         }
     }
-    let heap_peak = match peak_at {
-        Some(addr) => {
-            let mut word = [0u8; 4];
-            machine
-                .read_debug(addr, &mut word)
-                .map_err(|e| format!("{HEAP_PEAK_SYMBOL} at {addr:#010x}: {e:?}"))?;
-            Some(u32::from_le_bytes(word))
-        }
-        None => None,
-    };
+    let heap_peak = peak_at
+        .map(|addr| read_global(&machine, addr, HEAP_PEAK_SYMBOL))
+        .transpose()?;
     let tasks = m
         .tasks
         .iter()
