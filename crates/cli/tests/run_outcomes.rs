@@ -56,6 +56,30 @@ fn an_illegal_instruction_without_handler_exits_3_with_a_report() {
 }
 
 #[test]
+fn a_stack_bound_exception_names_the_bound_and_no_stack_bound_removes_the_csr() {
+    let dir = scratch("stackbound");
+    let elf = build(&dir, "stackbound");
+    let grow = symbol(&elf, "grow");
+    let out = cactus_run(&elf, &["--stats", "none"]);
+    assert_eq!(code(&out), 3, "stderr:\n{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("cause: 24 (stack bound)"), "{err}");
+    assert!(
+        err.contains(&format!("{grow:08x}")),
+        "pc {grow:#010x}:\n{err}"
+    );
+    assert!(err.contains("would be below mstackbound"), "{err}");
+
+    // A core without the extension: the csrw is an illegal instruction.
+    let set_bound = symbol(&elf, "set_bound");
+    let out = cactus_run(&elf, &["--stats", "none", "--no-stack-bound"]);
+    assert_eq!(code(&out), 3, "stderr:\n{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("cause: 2 (illegal instruction)"), "{err}");
+    assert!(err.contains(&format!("{set_bound:08x}")), "{err}");
+}
+
+#[test]
 fn exceeding_max_cycles_exits_3() {
     let dir = scratch("spin");
     let out = cactus_run(

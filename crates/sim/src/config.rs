@@ -1,4 +1,5 @@
-//! Run configuration: profile, oracle mode, cycle limit, event recording.
+//! Run configuration: profile, oracle mode, cycle limit, event recording, optional hart
+//! extensions.
 
 use crate::profile::Profile;
 
@@ -24,16 +25,22 @@ pub struct MachineConfig {
     pub max_cycles: Option<u64>,
     /// Keep the event list (for `--trace`); statistics are always kept.
     pub record_events: bool,
+    /// The stack-bound extension: the `mstackbound` CSR ([`crate::MSTACKBOUND`]) and its
+    /// exception ([`crate::CAUSE_STACK_BOUND`]), docs/simulator-design.md "Stack-bound
+    /// extension". Default on (a bound of 0, the reset value, disables the check); off
+    /// emulates a core without it: the CSR is then an unimplemented CSR (illegal instruction).
+    pub stack_bound: bool,
 }
 
 impl MachineConfig {
-    /// Defaults: oracle Record, no cycle limit, no event list.
+    /// Defaults: oracle Record, no cycle limit, no event list, stack-bound extension on.
     pub fn new(profile: Profile) -> Self {
         MachineConfig {
             profile,
             oracle: OracleMode::Record,
             max_cycles: None,
             record_events: false,
+            stack_bound: true,
         }
     }
 }

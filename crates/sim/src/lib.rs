@@ -1,7 +1,8 @@
 //! cactus-sim: a deterministic RV32IMAC + Zicsr + Zifencei machine with M and U modes, QEMU
 //! virt's memory map (RAM, 16550 UART, CLINT, test finisher), HTIF `tohost`, the
-//! simulation-only trace device and ownership oracle (docs/trace-device.md), and a per-class
-//! cycle and energy model read from TOML profiles (docs/profiles.md).
+//! simulation-only trace device and ownership oracle (docs/trace-device.md), an optional
+//! stack-bound CSR (`mstackbound`, [`MachineConfig::stack_bound`]), and a per-class cycle and
+//! energy model read from TOML profiles (docs/profiles.md).
 //!
 //! Design (docs/simulator-design.md): instructions are decoded once by `cactus_isa::decode`
 //! into basic blocks of compact instructions, cached per 4 KiB page; a block body runs in a
@@ -35,6 +36,7 @@ pub use devices::DEVICE_LATENCY;
 pub use error::{LoadError, MemError, ProfileError};
 pub use events::{Event, EventKind, NOBODY};
 pub use hart::csr::MISA;
+pub use hart::spbound::{CAUSE_STACK_BOUND, MSTACKBOUND};
 pub use hart::Mode;
 pub use loader::ElfInfo;
 pub use machine::{Machine, RunOutcome};

@@ -71,6 +71,8 @@ pub struct Machine {
     /// Histogram of timer interrupt latencies (cycles from MTIP set to trap entry -> count).
     pub(crate) timer_latency: BTreeMap<u64, u64>,
     pub(crate) elf: Option<ElfInfo>,
+    /// The stack-bound extension (`mstackbound`) is configured.
+    pub(crate) stack_bound_ext: bool,
 }
 
 impl Machine {
@@ -114,10 +116,13 @@ impl Machine {
         Machine {
             hart: Hart::new(),
             bus,
-            cache: BlockCache::new(StaticCosts {
-                cycles: class_cycles,
-                ram_latency,
-            }),
+            cache: BlockCache::new(
+                StaticCosts {
+                    cycles: class_cycles,
+                    ram_latency,
+                },
+                false,
+            ),
             profile,
             class_cycles,
             dyn_costs: DynCosts { taken_delta },
@@ -133,6 +138,7 @@ impl Machine {
             sleep_cycles: 0,
             timer_latency: BTreeMap::new(),
             elf: None,
+            stack_bound_ext: config.stack_bound,
         }
     }
 
@@ -347,7 +353,7 @@ impl Machine {
     }
 
     /// Handles what a stopped block left behind: code invalidation, device changes, exits.
-    fn after_stop(&mut self) -> Option<RunOutcome> {
+    pub(crate) fn after_stop(&mut self) -> Option<RunOutcome> {
         if self.bus.code_dirty {
             self.bus.code_dirty = false;
             self.cache.flush(&mut self.bus.mem);

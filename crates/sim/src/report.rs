@@ -51,6 +51,7 @@ pub fn cause_name(cause: u32) -> &'static str {
         7 => "store/AMO access fault",
         8 => "environment call from U-mode",
         11 => "environment call from M-mode",
+        crate::hart::spbound::CAUSE_STACK_BOUND => "stack bound",
         _ => "exception",
     }
 }
@@ -68,6 +69,10 @@ pub struct FaultReport {
     pub pc: u32,
     /// mtval value of the exception.
     pub tval: u32,
+    /// For a stack-bound exception (cause 24): `mstackbound` at the fault; `tval` is the sp
+    /// the instruction would have written. None for every other fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stack_bound: Option<u32>,
     /// Privilege mode at the fault.
     pub mode: Mode,
     /// x0..x31.
@@ -91,6 +96,13 @@ impl fmt::Display for FaultReport {
         if matches!(self.kind, FaultKind::Unhandled | FaultKind::DoubleFault) {
             writeln!(f, "  cause: {} ({})", self.cause, self.cause_name)?;
             writeln!(f, "  tval:  {:#010x}", self.tval)?;
+            if let Some(bound) = self.stack_bound {
+                writeln!(
+                    f,
+                    "  stack bound: sp {:#010x} would be below mstackbound {bound:#010x}",
+                    self.tval
+                )?;
+            }
         }
         writeln!(f, "  pc:    {:#010x} ({:?} mode)", self.pc, self.mode)?;
         writeln!(

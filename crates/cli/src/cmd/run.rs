@@ -43,6 +43,10 @@ pub struct RunArgs {
     /// Do not run freely: serve the GDB remote protocol on 127.0.0.1:PORT (0 picks a free port).
     #[arg(long, value_name = "PORT")]
     pub gdb: Option<u16>,
+    /// Emulate a core without the stack-bound extension: the `mstackbound` CSR (0x7C8) does
+    /// not exist and accessing it is an illegal instruction.
+    #[arg(long)]
+    pub no_stack_bound: bool,
 }
 
 /// `--oracle` values.
@@ -76,6 +80,7 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
         OracleArg::Stop => OracleMode::Stop,
     };
     config.max_cycles = args.max_cycles;
+    config.stack_bound = !args.no_stack_bound;
     // A manifest run reads its deadline-miss markers from the events.
     config.record_events = args.trace.is_some() || manifest.is_some();
     let mut machine = Machine::new(config);

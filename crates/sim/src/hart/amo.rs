@@ -5,12 +5,16 @@
 //! access raises store/AMO access fault (7). An SC without a matching reservation fails
 //! (rd = 1) without touching memory, like QEMU. The trace device accepts only `lw`/`sw`, so
 //! LR and AMOs there raise access faults.
+//!
+//! With rd = sp under a nonzero stack bound (`spbound.rs`), the value for rd is checked after
+//! the read and before anything is written or reserved: a refused SC or AMO stores nothing.
 
 use crate::bus::CAUSE_STORE_MISALIGNED;
 use crate::bus::{Bus, Ctx, Exc, CAUSE_LOAD_FAULT, CAUSE_LOAD_MISALIGNED, CAUSE_STORE_FAULT};
 use crate::devices::trace::{TRACE_BASE, TRACE_SIZE};
 use crate::hart::block::CInst;
 use crate::hart::codemap::CodeMap;
+use crate::hart::spbound::CAUSE_STACK_BOUND;
 use cactus_isa::Op;
 
 /// Reads the word at `addr` from a readable memory region: (value, region index).
@@ -25,8 +29,10 @@ fn read_word(bus: &Bus, addr: u32) -> Option<(u32, usize)> {
 }
 
 /// Executes an LR/SC/AMO with address `addr` and rs2 value `src`.
-/// Ok((rd value, cycle delta, stop block)).
+/// Ok((rd value, cycle delta, stop block)). Out of line, so that the hot loop's call is the
+/// same as before [`amo_bounded`] existed.
 #[cold]
+#[inline(never)]
 pub(crate) fn amo(
     ins: &CInst,
     addr: u32,
@@ -35,6 +41,28 @@ pub(crate) fn amo(
     cache: &CodeMap,
     ctx: &Ctx,
 ) -> Result<(u32, u64, bool), Exc> {
+    amo_bounded(ins, addr, src, bus, cache, ctx, 0)
+}
+
+/// [`amo`] with rd = sp under stack bound `bound`: an rd value below it raises the
+/// stack-bound exception before anything is written or reserved (0: no check).
+#[cold]
+pub(crate) fn amo_bounded(
+    ins: &CInst,
+    addr: u32,
+    src: u32,
+    bus: &mut Bus,
+    cache: &CodeMap,
+    ctx: &Ctx,
+    bound: u32,
+) -> Result<(u32, u64, bool), Exc> {
+    let refuse = |v: u32| -> Result<(), Exc> {
+        if v < bound {
+            Err((CAUSE_STACK_BOUND, v))
+        } else {
+            Ok(())
+        }
+    };
     let trace = addr.wrapping_sub(TRACE_BASE) < TRACE_SIZE;
     match ins.op {
         Op::LrW if trace => Err((CAUSE_LOAD_FAULT, addr)),
@@ -53,14 +81,17 @@ pub(crate) fn amo(
                     .load(addr, 4, ctx)
                     .map_err(|(_, t)| (CAUSE_LOAD_FAULT, t))?,
             };
+            refuse(v)?;
             bus.set_reservation(addr);
             Ok((v, delta, false))
         }
         Op::ScW => {
             if bus.reservation != Some(addr) {
+                refuse(1)?;
                 bus.clear_reservation();
                 return Ok((1, 0, false));
             }
+            refuse(0)?;
             bus.clear_reservation();
             let (delta, stop) = bus.store(cache, addr, 4, src, ctx)?;
             Ok((0, delta, stop))
@@ -79,6 +110,7 @@ pub(crate) fn amo(
                     .load(addr, 4, ctx)
                     .map_err(|(_, t)| (CAUSE_STORE_FAULT, t))?,
             };
+            refuse(old)?;
             let new = match op {
                 Op::AmoswapW => src,
                 Op::AmoaddW => old.wrapping_add(src),

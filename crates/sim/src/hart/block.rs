@@ -106,6 +106,10 @@ pub(crate) struct BlockCache {
     pub(crate) flushed_counts: [u64; NUM_CLASSES],
     /// Static costs used to build blocks.
     pub(crate) costs: StaticCosts,
+    /// The stack bound is armed (`mstackbound != 0`): every instruction that writes sp is
+    /// predecoded as a block terminator, checked outside the hot loop (`spbound.rs`).
+    /// Changing it needs a flush (`Machine::arm_stack_bound`).
+    pub(crate) guard_sp: bool,
 }
 
 /// The cost class an op is charged as statically (branches as not taken).
@@ -144,10 +148,11 @@ fn ends_block(op: Op) -> bool {
 }
 
 impl BlockCache {
-    /// An empty cache.
-    pub(crate) fn new(costs: StaticCosts) -> BlockCache {
+    /// An empty cache; `guard_sp`: predecode writes of sp as terminators (armed bound).
+    pub(crate) fn new(costs: StaticCosts, guard_sp: bool) -> BlockCache {
         BlockCache {
             costs,
+            guard_sp,
             map: CodeMap::new(),
             counts: Vec::new(),
             page_nums: Vec::new(),
@@ -286,9 +291,11 @@ impl BlockCache {
                 _ => i.imm as u32,
             };
             let rd = if i.rd == 0 { X0_SINK } else { i.rd };
+            // With the stack bound armed, a write of sp ends the block as its terminator.
+            let term = is_terminator(i.op) || (self.guard_sp && i.writes().contains(2));
             self.insts.push(CInst {
                 op: i.op,
-                hot: single(i.op),
+                hot: if term { Hot::Term } else { single(i.op) },
                 rd,
                 rs1: i.rs1,
                 rs2: i.rs2,
@@ -298,7 +305,7 @@ impl BlockCache {
             self.pres.push(pre);
             self.mark(mem, cur, len);
             cur = cur.wrapping_add(len);
-            if is_terminator(i.op) {
+            if term {
                 has_term = true;
                 term_len = len;
                 break;
@@ -330,5 +337,88 @@ impl BlockCache {
         let h = ((pc >> 1) & 0x7FF) as usize;
         self.page(mem, pc >> 12).entry[h] = id;
         Ok(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BlockCache, StaticCosts};
+    use crate::cost::NUM_CLASSES;
+    use crate::hart::hot::Hot;
+    use crate::memory::Memory;
+    use crate::profile::Profile;
+    use cactus_isa::{encode, Inst, Op};
+
+    /// The blocks predecoded from `prog` at the start of RAM, one after the other: each as
+    /// (body hot ops, terminator op).
+    fn blocks(prog: &[Inst], guard_sp: bool) -> Vec<(Vec<Hot>, Option<Op>)> {
+        let profile = Profile::default_mcu();
+        let mut mem = Memory::new(profile.memory());
+        let base = profile.memory()[0].base;
+        let bytes: Vec<u8> = prog
+            .iter()
+            .flat_map(|i| encode(i).unwrap().to_le_bytes())
+            .collect();
+        mem.write_debug(base, &bytes).unwrap();
+        let costs = StaticCosts {
+            cycles: [1; NUM_CLASSES],
+            ram_latency: 0,
+        };
+        let mut cache = BlockCache::new(costs, guard_sp);
+        let mut out = Vec::new();
+        let mut pc = base;
+        while pc < base + bytes.len() as u32 {
+            let id = cache.translate(&mut mem, pc, &|_| false).unwrap();
+            let b = &cache.blocks[id as usize];
+            let body = &cache.insts[b.start as usize..][..b.body as usize];
+            let term = b
+                .has_term
+                .then(|| cache.insts[(b.start + b.body) as usize].op);
+            out.push((body.iter().map(|i| i.hot).collect(), term));
+            pc = b.end_pc;
+        }
+        out
+    }
+
+    #[test]
+    fn sp_writers_end_blocks_only_while_the_bound_is_armed() {
+        let addi = |rd, rs1, imm| Inst::new(Op::Addi, rd, rs1, 0, imm);
+        let prog = [
+            addi(10, 10, 1),
+            addi(2, 2, -16),               // prologue; fuses with the addi before it
+            Inst::new(Op::Sw, 0, 2, 1, 4), // reads sp, writes memory only
+            addi(12, 2, 4),                // reads sp
+            Inst::new(Op::Add, 2, 0, 10, 0), // c.mv sp, a0
+            Inst::new(Op::Lw, 2, 10, 0, 0),
+            addi(11, 11, 1),
+            addi(13, 13, 1),
+        ];
+        assert_eq!(
+            blocks(&prog, false),
+            [(
+                vec![
+                    Hot::AddiAddi,
+                    Hot::Addi,
+                    Hot::Sw,
+                    Hot::Addi,
+                    Hot::Add,
+                    Hot::Lw,
+                    Hot::AddiAddi,
+                    Hot::Addi,
+                ],
+                None
+            )],
+            "bound 0: one block, exactly the ops and pairs of a build without the extension"
+        );
+        assert_eq!(
+            blocks(&prog, true),
+            [
+                (vec![Hot::Addi], Some(Op::Addi)),
+                (vec![Hot::Sw, Hot::Addi], Some(Op::Add)),
+                (vec![], Some(Op::Lw)),
+                (vec![Hot::AddiAddi, Hot::Addi], None),
+            ],
+            "armed: every write of sp is a terminator; everything else unchanged"
+        );
     }
 }

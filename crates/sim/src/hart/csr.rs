@@ -6,9 +6,12 @@
 //! reads need the bit in both `mcounteren` and `scounteren` (QEMU has S-mode; `scounteren` is
 //! provided as plain storage for that purpose). Unknown CSRs, writes to read-only CSRs and
 //! U-mode access to M-mode CSRs raise illegal instruction. PMP registers are storage only (no
-//! checks are made).
+//! checks are made). `mstackbound` exists only with the stack-bound extension (`spbound.rs`);
+//! a CSR instruction with rd = sp is checked against it before the CSR is written.
 
+use crate::hart::block::X0_SINK;
 use crate::hart::counter::Half;
+use crate::hart::spbound::MSTACKBOUND;
 use crate::hart::{
     Hart, Mode, MIP_MEIP, MIP_MSIP, MIP_MTIP, MSTATUS_MIE, MSTATUS_MPIE, MSTATUS_MPP, MSTATUS_MPRV,
     MSTATUS_TW,
@@ -66,6 +69,7 @@ impl Machine {
             0x344 => self.mip(),
             0x3A0..=0x3A3 => h.pmpcfg[usize::from(num - 0x3A0)],
             0x3B0..=0x3BF => h.pmpaddr[usize::from(num - 0x3B0)],
+            MSTACKBOUND if self.stack_bound_ext => h.stack_bound,
             0xB00 | 0xC00 => self.mcycle() as u32,
             0xB80 | 0xC80 => (self.mcycle() >> 32) as u32,
             0xB02 | 0xC02 => self.minstret() as u32,
@@ -103,6 +107,12 @@ impl Machine {
     /// Writes CSR `num` (already checked). `csr_cost` is the cycles this instruction adds,
     /// so that counters written here read back as written right after it.
     fn csr_write(&mut self, num: u16, v: u32, csr_cost: u64) {
+        if num == MSTACKBOUND {
+            // Reached only with the extension (csr_peek found the CSR).
+            self.hart.stack_bound = v;
+            self.arm_stack_bound();
+            return;
+        }
         let h = &mut self.hart;
         match num {
             0x300 => {
@@ -149,26 +159,31 @@ impl Machine {
         }
     }
 
-    /// Executes a CSR instruction: `rd_is_x0`/`src_is_x0` decide whether the read/write
-    /// happens. Returns the value for rd, or Err(()) for illegal instruction.
+    /// Executes a CSR instruction writing register `rd` (the x0 sink for x0):
+    /// `rd`/`src_is_zero_reg` decide whether the read/write happens. Returns the value for rd,
+    /// or the fault: illegal instruction, or rd = sp with a value below the stack bound in
+    /// force before the instruction (then the CSR is not written either).
     pub(crate) fn csr_op(
         &mut self,
         num: u16,
         kind: CsrKind,
         src: u32,
-        rd_is_x0: bool,
+        rd: u8,
         src_is_zero_reg: bool,
         csr_cost: u64,
-    ) -> Result<u32, ()> {
+    ) -> Result<u32, CsrFault> {
         let writes = match kind {
             CsrKind::Write => true,
             CsrKind::Set | CsrKind::Clear => !src_is_zero_reg,
         };
         if !self.csr_allowed(num, writes) {
-            return Err(());
+            return Err(CsrFault::Illegal);
         }
-        let old = self.csr_peek(num).ok_or(())?;
-        let reads = !(kind == CsrKind::Write && rd_is_x0);
+        let old = self.csr_peek(num).ok_or(CsrFault::Illegal)?;
+        let reads = !(kind == CsrKind::Write && rd == X0_SINK);
+        if rd == 2 && old < self.hart.stack_bound {
+            return Err(CsrFault::StackBound(old));
+        }
         if writes {
             let new = match kind {
                 CsrKind::Write => src,
@@ -179,6 +194,15 @@ impl Machine {
         }
         Ok(if reads { old } else { 0 })
     }
+}
+
+/// Why a CSR instruction did not retire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CsrFault {
+    /// Illegal instruction (unknown CSR, privilege, write to a read-only CSR).
+    Illegal,
+    /// rd = sp and the value read is below `mstackbound` (the value).
+    StackBound(u32),
 }
 
 /// The three CSR operations.

@@ -9,6 +9,7 @@ pub(crate) mod counter;
 pub(crate) mod csr;
 pub(crate) mod exec;
 pub(crate) mod hot;
+pub(crate) mod spbound;
 pub(crate) mod system;
 pub(crate) mod trap;
 
@@ -66,6 +67,9 @@ pub(crate) struct Hart {
     pub(crate) menvcfg: u32,
     pub(crate) pmpcfg: [u32; 4],
     pub(crate) pmpaddr: [u32; 16],
+    /// `mstackbound` (stack-bound extension; 0 = disabled, and always 0 without the
+    /// extension): a write of x2 below it raises [`spbound::CAUSE_STACK_BOUND`].
+    pub(crate) stack_bound: u32,
     /// Simulated cycles so far (the cost model's clock).
     pub(crate) cycle: u64,
     /// Instructions retired so far.
@@ -101,6 +105,7 @@ impl Hart {
             menvcfg: 0,
             pmpcfg: [0; 4],
             pmpaddr: [0; 16],
+            stack_bound: 0,
             cycle: 0,
             instret: 0,
             mcycle: Counter::default(),

@@ -1,5 +1,6 @@
-//! Block terminators: CSR instructions, `ecall`, `ebreak`, `mret`, `wfi`, `fence.i`. They run
-//! outside the hot loop with exact counters (the block body before them is already accounted).
+//! Block terminators: CSR instructions, `ecall`, `ebreak`, `mret`, `wfi`, `fence.i`, and while
+//! the stack bound is armed every write of sp (`spbound.rs`). They run outside the hot loop
+//! with exact counters (the block body before them is already accounted).
 //!
 //! `wfi` never spins: if an enabled interrupt is pending it is a no-op; otherwise the hart
 //! sleeps until the CLINT timer deadline (cycles jump there). With MTIE clear nothing can wake
@@ -7,7 +8,8 @@
 
 use crate::cost::CostClass;
 use crate::hart::block::CInst;
-use crate::hart::csr::CsrKind;
+use crate::hart::csr::{CsrFault, CsrKind};
+use crate::hart::spbound::CAUSE_STACK_BOUND;
 use crate::hart::{Mode, MIP_MTIP};
 use crate::machine::{Machine, RunOutcome};
 use crate::report::FaultKind;
@@ -43,6 +45,10 @@ impl Machine {
 
     /// Executes terminator `ins`; `next` is the pc after it. Returns an outcome if the run
     /// ends.
+    // Out of line: keeps exec_block (which holds the inlined hot loop) to the loop and its
+    // bookkeeping, so that terminator code does not move the hot loop around
+    // (docs/simulator-design.md, "Stack-bound extension").
+    #[inline(never)]
     pub(crate) fn exec_terminator(&mut self, ins: CInst, next: u32) -> Option<RunOutcome> {
         let pc = ins.pc;
         self.hart.pc = pc;
@@ -60,15 +66,15 @@ impl Machine {
                     self.hart.reg(ins.rs1.into())
                 };
                 let cost = u64::from(self.class_cycles[CostClass::Csr as usize]);
-                let rd_x0 = ins.rd == crate::hart::block::X0_SINK;
-                match self.csr_op(ins.imm as u16, kind, src, rd_x0, ins.rs1 == 0, cost) {
+                match self.csr_op(ins.imm as u16, kind, src, ins.rd, ins.rs1 == 0, cost) {
                     Ok(v) => {
                         self.hart.x[ins.rd as usize] = v;
                         self.retire_one(CostClass::Csr, next);
                         self.next_event = 0;
                         None
                     }
-                    Err(()) => self.illegal(pc),
+                    Err(CsrFault::Illegal) => self.illegal(pc),
+                    Err(CsrFault::StackBound(v)) => self.take_trap(CAUSE_STACK_BOUND, v, pc),
                 }
             }
             Op::Ecall => {
@@ -134,6 +140,8 @@ impl Machine {
                 self.cache.flush(&mut self.bus.mem);
                 None
             }
+            // A write of sp while the stack bound is armed (spbound.rs).
+            _ if ins.rd == 2 => self.exec_sp_write(ins, next),
             _ => unreachable!("{:?} is not a block terminator", ins.op),
         }
     }

@@ -7,6 +7,7 @@
 
 use crate::cost::CostClass;
 use crate::events::EventKind;
+use crate::hart::spbound::CAUSE_STACK_BOUND;
 use crate::hart::MSTATUS_MPRV;
 use crate::hart::{Mode, MIP_MEIP, MIP_MSIP, MIP_MTIP, MSTATUS_MIE, MSTATUS_MPIE, MSTATUS_MPP};
 use crate::machine::{Machine, RunOutcome};
@@ -46,12 +47,16 @@ impl Machine {
             FaultKind::Deadlock => "deadlock".to_string(),
             FaultKind::Reset => "reset request".to_string(),
         };
+        let stack_bound = (matches!(kind, FaultKind::Unhandled | FaultKind::DoubleFault)
+            && cause == CAUSE_STACK_BOUND)
+            .then_some(self.hart.stack_bound);
         Box::new(FaultReport {
             kind,
             cause,
             cause_name: name,
             pc,
             tval,
+            stack_bound,
             mode: self.hart.mode,
             regs: self.hart.regs(),
             cycles: self.hart.cycle,
