@@ -115,11 +115,18 @@ test: setup
 	$(call counted,chunks-split-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim MOVE_CHECKS=split)
 	$(call counted,segmented-split-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split)
 	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
+	$(call step,bound-build,$(MAKE) --no-print-directory -C tests checks STACK_BOUND=1 && \
+	    $(MAKE) --no-print-directory -C tests checks-mtss checks-segmented MOVE_CHECKS=split STACK_BOUND=1)
+	$(call counted,bound-checks-sim,$(MAKE) --no-print-directory -s -C tests checks-kernel-sim STACK_BOUND=1)
+	$(call counted,bound-mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split STACK_BOUND=1)
+	$(call counted,bound-segmented-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split STACK_BOUND=1)
+	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
 	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)
 	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
+	$(call counted,bound-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented --stack-bound)
 	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
 	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
 	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \

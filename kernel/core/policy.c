@@ -194,6 +194,24 @@ int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_sit
     return -1;
 }
 
+void k_stack_bound_fault(struct port_context *ctx, uint32_t refused, int in_kernel)
+{
+    struct k_tcb *cur = k_cur();
+    if (!cur || in_kernel || ctx != &cur->ctx) {
+        kprintf("cactus: PANIC: kernel stack overflow caught by the stack bound: pc=%08x "
+                "sp=%08x would be %08x limit=%08x\n",
+                ctx->pc, ctx->sp, refused, port_kernel.stack.limit);
+        port_exit(CACTUS_EXIT_PANIC);
+    }
+    cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .pc = ctx->pc, .sp = ctx->sp,
+                       .requested = refused < ctx->sp ? ctx->sp - refused : 0 };
+    kprintf("cactus: task %d '%s': stack overflow caught by the stack bound: pc=%08x sp=%08x "
+            "would be %08x limit=%08x\n",
+            k_id(cur), cur->desc->name, ctx->pc, ctx->sp, refused, cur->stack.limit);
+    k_fault(cur, &f);
+    k_reschedule();
+}
+
 /* The return trampoline was reached: a frame the stack strategy moved has returned. From a task
  * the strategy restores the caller's sp, ra, pc and limit (0: resume in place); a task with no
  * moved frame (it jumped to the trampoline by itself) gets its fault policy as an exception

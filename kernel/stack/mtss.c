@@ -15,7 +15,9 @@
  *     check it already passed (or is about to pass with a limit it loaded before it was
  *     preempted: docs/mtss.md, "No lock"). The margin is the `cactus_margins` entry of the pc
  *     where it resumes in its native region (docs/mtss.md, "A margin per resume point"), or,
- *     where the table has none, `margin`, the largest `need` of any check site;
+ *     where the table has none, `margin`, the largest `need` of any check site (but a
+ *     hardware-bound site of a movable frame: past it a frame writes nothing below sp, and
+ *     refused it moves; cactus_check_bound);
  *   - every lent page belongs to exactly one overflow record of one borrower; a region is
  *     returned to the pool only when no page of it is lent (an exited lender's region is kept
  *     as an orphan until its last loan returns);
@@ -177,7 +179,8 @@ void stack_init(void)
     spare = -1;
     classset_init(&lenders);
     for (const struct cactus_check_site *s = __start_cactus_checks; s < __stop_cactus_checks; s++)
-        if (cactus_check_need(s) > margin)
+        if (!(cactus_check_bound(s) && cactus_check_kind(s) == CACTUS_CHECK_ENTRY) &&
+            cactus_check_need(s) > margin)
             margin = cactus_check_need(s);
     for (int i = 0; i < CACTUS_MAX_TASKS; i++) {
         mt[i].region = NO_REGION;

@@ -30,6 +30,11 @@ pub struct Site {
     pub kind: u32,
     /// Registers live at the insertion point.
     pub live: RegSet,
+    /// The hardware stack bound is the check: the site is inserted right before the
+    /// function's first `sp` decrement (`f1` is 0, `need` at least that decrement), has no inline
+    /// instruction and names the decrement in its table entry, both as the trapping pc and as
+    /// where to resume (the decrement runs again on the new stack).
+    pub bound: bool,
 }
 
 /// The code of one site: what goes inline at the insertion point and what goes after the
@@ -85,6 +90,9 @@ pub const SPLIT_RUNTIME: &str = "port_split_request";
 /// stub. `Err` says why the site cannot be generated (no dead scratch register, a field out of
 /// range).
 pub fn generate(site: &Site, n: usize, calls_runtime: bool) -> Result<SiteCode, String> {
+    if site.bound {
+        return Ok(bound_site(site, n));
+    }
     let extra = if site.kind == KIND_DYNAMIC {
         site.need
     } else {
@@ -153,12 +161,54 @@ pub fn generate(site: &Site, n: usize, calls_runtime: bool) -> Result<SiteCode, 
     Ok(SiteCode { inline, stub })
 }
 
+/// A hardware-bound site: the label `.Lcactus_ok_<n>` before the decrement, and the table
+/// entry naming it as both the trapping pc and the continuation.
+fn bound_site(site: &Site, n: usize) -> SiteCode {
+    let ok = format!(".Lcactus_ok_{n}");
+    let info = (site.args << 16) | (site.kind << 30);
+    SiteCode {
+        inline: vec![entry(Item::Label(ok.clone()))],
+        stub: vec![
+            directive(&format!(
+                ".pushsection\tcactus_checks,\"ao\",@progbits,{ok}"
+            )),
+            directive(".p2align\t2"),
+            directive(&format!(".word\t{ok}")),
+            directive(&format!(".word\t{ok}")),
+            directive(&format!(".word\t{}", site.need)),
+            directive(&format!(".word\t{info}")),
+            directive(".popsection"),
+        ],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn text(entries: &[Entry]) -> String {
         entries.iter().map(|e| format!("{}\n", e.item)).collect()
+    }
+
+    #[test]
+    fn bound_site_has_no_instruction_and_names_the_decrement_twice() {
+        let site = Site {
+            f1: 0,
+            need: 48,
+            args: 8,
+            kind: KIND_ENTRY,
+            live: RegSet::EMPTY,
+            bound: true,
+        };
+        let code = generate(&site, 4, true).unwrap();
+        assert_eq!(text(&code.inline), ".Lcactus_ok_4:\n");
+        let stub = text(&code.stub);
+        assert!(
+            stub.contains("\t.word\t.Lcactus_ok_4\n\t.word\t.Lcactus_ok_4\n\t.word\t48\n"),
+            "{stub}"
+        );
+        assert!(stub.contains(&format!("\t.word\t{}\n", 8 << 16)), "{stub}");
+        assert!(!stub.contains("ecall"), "{stub}");
     }
 
     #[test]
@@ -169,6 +219,7 @@ mod tests {
             args: 8,
             kind: KIND_ENTRY,
             live: RegSet::of(5),
+            bound: false,
         };
         let code = generate(&site, 3, false).unwrap();
         assert_eq!(
@@ -192,6 +243,7 @@ mod tests {
             args: 0,
             kind: KIND_PINNED,
             live: RegSet::EMPTY,
+            bound: false,
         };
         let code = generate(&site, 0, false).unwrap();
         assert_eq!(
@@ -209,6 +261,7 @@ mod tests {
             args: 0,
             kind: KIND_ENTRY,
             live: RegSet::EMPTY,
+            bound: false,
         };
         assert_eq!(generate(&site, 1, false).unwrap().inline.len(), 3);
         let all_t = SCRATCH
@@ -234,6 +287,7 @@ mod tests {
             args: 0,
             kind: KIND_ENTRY,
             live: RegSet::EMPTY,
+            bound: false,
         };
         let stub = text(&generate(&site, 7, true).unwrap().stub);
         assert!(
@@ -258,6 +312,7 @@ mod tests {
             args: 0,
             kind: KIND_ENTRY,
             live: RegSet::of(5),
+            bound: false,
         };
         let pinned = Site {
             kind: KIND_PINNED,

@@ -15,15 +15,16 @@
 //! margin (the largest need of any check), which bounds every entry.
 
 use crate::program::Program;
-use crate::rolling::Decisions;
 use cactus_asm::callgraph::Target;
 use cactus_asm::{Entry, Item};
 
 /// Table value for "no entry here": the kernel uses its firmware-wide margin.
 pub const NO_MARGIN: u32 = u32::MAX;
 
-/// Per function: R(f) (see the module documentation), or None when unknown.
-pub fn reach(p: &Program, d: &Decisions) -> Vec<Option<i64>> {
+/// Per function: R(f) (see the module documentation), or None when unknown. `e[f]` is E(f):
+/// the bytes below f's entry `sp` its passed check entitles it to (the rolling decision's
+/// effective size; 0 for a function whose check is the hardware bound's alone).
+pub fn reach(p: &Program, e: &[u32]) -> Vec<Option<i64>> {
     let n = p.funcs.len();
     let known = |f: usize| {
         let i = &p.funcs[f];
@@ -38,9 +39,7 @@ pub fn reach(p: &Program, d: &Decisions) -> Vec<Option<i64>> {
             .get(&entry)
             .map_or(0, |&o| -i64::from(o.min(0)))
     };
-    let mut r: Vec<Option<i64>> = (0..n)
-        .map(|f| known(f).then(|| i64::from(d.effective[f])))
-        .collect();
+    let mut r: Vec<Option<i64>> = (0..n).map(|f| known(f).then(|| i64::from(e[f]))).collect();
     // Callers of each function with the call-site depth: (caller, depth).
     let mut into: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
     let mut unknown_sites: Vec<(usize, i64)> = Vec::new();

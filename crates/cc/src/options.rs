@@ -116,6 +116,15 @@ pub struct PassOptions {
     /// Bytes assumed for a call into uninstrumented code whose depth is unbounded or unknown,
     /// and for a function whose prologue is not understood (each use is a warning).
     pub blind_margin: u32,
+    /// The firmware runs on a core with the hardware stack bound (cactus-sim's `mstackbound`,
+    /// `cactus cc --stack-bound`): an entry check whose whole need is the function's first
+    /// `sp` decrement becomes a table entry naming that decrement, with no instruction (the
+    /// hardware traps there); every other site keeps its inline check. A function whose
+    /// check rolled into its callers gets its entry too (the hardware may refuse any
+    /// decrement), and every entry keeps the rolled effective size as its need, so a moved
+    /// frame's block holds the callees rolled into it (docs/stack-checks.md).
+    #[serde(default)]
+    pub hardware_bound: bool,
 }
 
 impl Default for PassOptions {
@@ -127,6 +136,7 @@ impl Default for PassOptions {
             k_lib: 128,
             whole_program: false,
             blind_margin: 1024,
+            hardware_bound: false,
         }
     }
 }

@@ -66,8 +66,20 @@ pub fn instrument_units(
         warnings: decisions.warnings.clone(),
     };
     // Per-resume-point lending margins need every caller: whole-program MTSS builds only.
-    let reach =
-        (opts.mode.relocates() && opts.whole_program).then(|| margins::reach(&program, &decisions));
+    let reach = (opts.mode.relocates() && opts.whole_program).then(|| {
+        // With the hardware bound, a function past its bound-only entry writes nothing below
+        // its sp: what a lender must keep comes from the inline checks alone.
+        let checked: Vec<u32> = (0..program.funcs.len())
+            .map(|f| {
+                if opts.hardware_bound && crate::plan::bound_entry(&program, f, &decisions) {
+                    0
+                } else {
+                    decisions.effective[f]
+                }
+            })
+            .collect();
+        margins::reach(&program, &checked)
+    });
     let mut texts = Vec::with_capacity(units.len());
     for (u, file) in files.iter_mut().enumerate() {
         let unit = UnitJob {
@@ -112,7 +124,7 @@ fn instrument_unit(
     let mut labels = 0usize;
     for f in (0..p.funcs.len()).filter(|&f| p.funcs[f].unit == u) {
         let info = &p.funcs[f];
-        let planned = sites(file, p, f, d, opts.mode);
+        let planned = sites(file, p, f, d, opts.mode, opts.hardware_bound);
         let stub_at = stub_point(file, p, f);
         for pl in &planned {
             let code = generate(&pl.site, n, opts.mode.calls_runtime()).map_err(|reason| {

@@ -107,18 +107,34 @@ fn entry_point(file: &AsmFile, start: usize, end: usize) -> usize {
         .unwrap_or(end)
 }
 
-/// The sites of function `f` under `mode`.
+/// Whether function `f`'s entry check is the hardware bound's alone (`cactus cc
+/// --stack-bound`): its whole frame is its first `sp` decrement and it calls no uninstrumented
+/// code, so the hardware refusing that decrement is the whole check.
+pub fn bound_entry(p: &Program, f: usize, d: &Decisions) -> bool {
+    let info = &p.funcs[f];
+    matches!(info.stack.first_dec, Some((_, f1)) if info.frame.static_size == f1)
+        && info.frame.exact
+        && !info.stack.save_restore
+        && d.reserve[f] == 0
+}
+
+/// The sites of function `f` under `mode`. With `hardware_bound`, an entry site whose whole
+/// need is the first `sp` decrement goes right before that decrement as a bound site (no
+/// instruction: the hardware refuses the decrement, `checks::Site::bound`), and every other
+/// entry site goes to the entry (a check after the decrement would come too late).
 pub fn sites(
     file: &AsmFile,
     p: &Program,
     f: usize,
     d: &Decisions,
     mode: CheckMode,
+    hardware_bound: bool,
 ) -> Vec<Planned> {
     let info = &p.funcs[f];
     let kept = p.kept_live[f];
     let mut out = Vec::new();
-    if d.checked(f) {
+    // With the hardware bound every decrement needs its entry, rolled or not.
+    if d.checked(f) || (hardware_bound && info.stack.first_dec.is_some()) {
         let kind = if mode.relocates() && pin_reason(p, f).is_some() {
             KIND_PINNED
         } else {
@@ -138,6 +154,22 @@ pub fn sites(
             )
         };
         let (at, f1, live_set) = match info.stack.first_dec {
+            Some((idx, f1)) if hardware_bound && bound_entry(p, f, d) => {
+                out.push(Planned {
+                    at: idx,
+                    site: Site {
+                        f1: 0,
+                        need: need.max(f1),
+                        args: args_of(p, f),
+                        kind,
+                        live: RegSet::EMPTY,
+                        bound: true,
+                    },
+                });
+                return with_dynamic(out, file, p, f, d);
+            }
+            // The hardware would refuse the decrement before a check after it could run.
+            _ if hardware_bound => at_entry(),
             Some((idx, f1)) if info.frame.exact && !info.stack.save_restore => {
                 let live = info.live_after(file, idx);
                 // The scheduler may have filled every temporary before the decrement (a
@@ -160,9 +192,23 @@ pub fn sites(
                 args: args_of(p, f),
                 kind,
                 live: live_set.union(kept),
+                bound: false,
             },
         });
     }
+    with_dynamic(out, file, p, f, d)
+}
+
+/// `out` followed by the dynamic-allocation sites of function `f`.
+fn with_dynamic(
+    mut out: Vec<Planned>,
+    file: &AsmFile,
+    p: &Program,
+    f: usize,
+    d: &Decisions,
+) -> Vec<Planned> {
+    let info = &p.funcs[f];
+    let kept = p.kept_live[f];
     for &idx in &info.stack.dynamic_sites {
         out.push(Planned {
             at: idx + 1,
@@ -172,6 +218,7 @@ pub fn sites(
                 args: 0,
                 kind: KIND_DYNAMIC,
                 live: info.live_after(file, idx).union(kept),
+                bound: false,
             },
         });
     }

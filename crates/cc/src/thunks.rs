@@ -34,6 +34,7 @@ pub fn thunk(sym: &str, need: u32, n: usize, mtss: bool) -> Result<Vec<Entry>, S
         args: 0,
         kind: if mtss { KIND_PINNED } else { KIND_ENTRY },
         live: RegSet(!(1 << 5 | 1 << 6)),
+        bound: false,
     };
     let code = generate(&site, n, false)?;
     let tail = Statement::parse(&format!("tail {sym}")).map_err(|e| e.to_string())?;

@@ -56,6 +56,7 @@ pub fn pass_options(m: &Manifest, opts: &CheckOptions) -> PassOptions {
         k_lib: opts.k_lib,
         whole_program: true,
         blind_margin: opts.blind_margin,
+        hardware_bound: m.kernel.stack_bound,
     }
 }
 

@@ -34,6 +34,7 @@ fn seeds_pass_share_stacks_and_a_corrupted_reference_is_caught() {
         &Default::default(),
         Some(out.path().to_path_buf()),
         "mtss",
+        false,
     )
     .unwrap();
     for b in &fw.budgets {
@@ -138,6 +139,7 @@ fn a_kernel_that_corrupts_moved_arguments_is_caught() {
         &Default::default(),
         None,
         "mtss",
+        false,
     )
     .unwrap();
     let options = cactus_sweep::SweepOptions {

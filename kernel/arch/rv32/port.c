@@ -2,6 +2,7 @@
  * the assembly in trap.S to struct port_context. */
 #include <stddef.h>
 #include "port.h"
+#include "bound.h"
 
 _Static_assert(offsetof(struct port_context, ra) == CTX_RA, "CTX_RA");
 _Static_assert(offsetof(struct port_context, sp) == CTX_SP, "CTX_SP");
@@ -53,7 +54,8 @@ int port_in_kernel_stack(uintptr_t sp)
 /* Exceptions: kept out of port_trap so the timer path stays a frameless tail call. An ecall
  * whose mepc is a `cactus_checks` site is a failed stack check, one at port_stack_return a
  * moved frame's return; any other ecall keeps its meaning (an exception: the task's fault
- * policy). */
+ * policy). A stack-bound exception (bound.h) at a site is a failed check too (`cactus cc
+ * --stack-bound`: the site is the sp decrement itself), anywhere else a caught overflow. */
 static __attribute__((noinline)) void port_exception(uint32_t mcause)
 {
     /* Whichever task this trap resumes runs with interrupts enabled (trap.S exits with mret and
@@ -65,15 +67,21 @@ static __attribute__((noinline)) void port_exception(uint32_t mcause)
     struct port_context *ctx; /* where the trap entry saved the registers */
     __asm__ volatile("csrr %0, mscratch" : "=r"(ctx));
     int in_kernel = ctx == &port_kernel.ctx || port_in_kernel_stack(ctx->sp);
-    if (mcause == MCAUSE_ECALL_M) {
+    if (mcause == MCAUSE_ECALL_M || mcause == MCAUSE_STACK_BOUND) {
         const struct cactus_check_site *site = cactus_check_site_at(ctx->pc);
         int resumed;
         if (site)
             resumed = k_stack_check_failed(ctx, site, cactus_check_need(site), in_kernel,
                                            (mstatus & MSTATUS_MPIE) != 0) == 0;
-        else if (ctx->pc == (uint32_t)(uintptr_t)port_stack_return)
+        else if (mcause == MCAUSE_ECALL_M &&
+                 ctx->pc == (uint32_t)(uintptr_t)port_stack_return)
             resumed = k_stack_frame_return(ctx, in_kernel) == 0;
-        else
+        else if (mcause == MCAUSE_STACK_BOUND) {
+            uint32_t refused;
+            __asm__ volatile("csrr %0, mtval" : "=r"(refused));
+            k_stack_bound_fault(ctx, refused, in_kernel);
+            return;
+        } else
             goto exception;
         if (resumed && !(mstatus & MSTATUS_MPIE))
             __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_MPIE));

@@ -147,6 +147,11 @@ void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel);
  * (never returns). */
 int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_site *site,
                          uint32_t need, int in_kernel, int irq_on);
+/* The hardware stack bound (arch/rv32/bound.h) refused the write of `refused` into sp at
+ * ctx->pc, which is no `cactus_checks` site: an overflow caught before anything below the limit
+ * was written. From a task: its fault policy applies. From kernel code: a kernel panic report
+ * (never returns). */
+void k_stack_bound_fault(struct port_context *ctx, uint32_t refused, int in_kernel);
 /* The return trampoline: a stack strategy that runs a frame elsewhere (mtss) sets that frame's
  * return address here. It is one `ecall` (arch/rv32/stack_return.S) that preserves every
  * register; port_exception recognises its address and calls k_stack_frame_return(). */

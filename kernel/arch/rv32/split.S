@@ -22,6 +22,7 @@
  * kernel code (tp = the kernel's descriptor), both hand over to the trap path at once: the
  * kernel stack is in use, so the ecall's panic report is all that can be done. */
 #include "port.h"
+#include "bound.h"
 
 #define T(off) (off) - PORT_TP(tp) /* a slot of the running task's context, from tp */
 #define C(r, n) CTX_X(n)(t6)
@@ -44,8 +45,9 @@
  * resumes the running task at fn's result: t6 = its context, tp its descriptor, mepc the
  * result, mstatus from the task's own (in t0's slot), ra and sp from its context. */
 .macro CALL_KERNEL fn
-    la sp, port_kstack_top
     la tp, port_kernel + PORT_TP
+    STACK_BOUND_FROM t1, -4, tp
+    la sp, port_kstack_top
     call \fn
     lui t6, %hi(port_current)
     lw t6, %lo(port_current)(t6)
@@ -54,6 +56,7 @@
     lw t0, C(t0, 5)
     RESUME_MSTATUS t0
     lw ra, CTX_RA(t6)
+    STACK_BOUND_FROM t1, -4, tp
     lw sp, CTX_SP(t6)
 .endm
 

@@ -6,6 +6,7 @@
  * NOTE: the yield path is measured instruction by instruction (`cactus bench kernel`): keep it
  * straight-line, and keep port_resume right after the call to k_yield (it falls through). */
 #include "port.h"
+#include "bound.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
 #define SAVEA(r, n) sw r, CTX_X(n)(a0)
@@ -41,8 +42,9 @@ cactus_yield:
     SAVEA(s9, 25)
     SAVEA(s10, 26)
     SAVEA(s11, 27)                  /* CTX_PC is already 0: the task is running */
-    la sp, port_kstack_top
     la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
+    STACK_BOUND_FROM t0, -4, tp
+    la sp, port_kstack_top
     call k_yield                    /* a0 = the context to resume (port_current) */
     /* fall through */
 
@@ -51,6 +53,7 @@ port_resume:
     lw t0, CTX_PC(a0)
     bnez t0, 1f
     lw ra, CTX_RA(a0)
+    STACK_BOUND_FROM t0, PORT_TP - 4, a0
     lw sp, CTX_SP(a0)
     LOADA(s0, 8)
     LOADA(s1, 9)
@@ -79,8 +82,9 @@ port_syscall:
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
     csrw mscratch, t6               /* kept across the call: C clobbers t6 */
-    la sp, port_kstack_top
     la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
+    STACK_BOUND_FROM t0, -4, tp
+    la sp, port_kstack_top
     jalr a4                         /* C preserves s0-s11: they still hold the caller's values */
     lui t0, %hi(port_current)
     lw t1, %lo(port_current)(t0)
@@ -89,6 +93,7 @@ port_syscall:
     lw t0, CTX_PC(t6)               /* the kernel rewrote our own context (restart) */
     bnez t0, port_resume_full
     lw ra, CTX_RA(t6)
+    STACK_BOUND_FROM t0, PORT_TP - 4, t6
     lw sp, CTX_SP(t6)
     addi tp, t6, PORT_TP
     csrsi mstatus, MSTATUS_MIE

@@ -17,6 +17,7 @@
  * MIE = 1 (so MPIE = 1), and port_trap sets MPIE for exceptions (except a task resumed in place
  * after a granted stack request, which keeps its own). */
 #include "port.h"
+#include "bound.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
 #define LOAD(r, n) lw r, CTX_X(n)(t6)
@@ -49,8 +50,9 @@ port_trap_entry:
     csrw mscratch, t6               /* kept for the exit: C clobbers t6 */
     csrr t5, mepc
     sw t5, CTX_PC(t6)
-    la sp, port_kstack_top
     la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
+    STACK_BOUND_FROM t5, -4, tp
+    la sp, port_kstack_top
     csrr a0, mcause
     call port_trap
     lui t0, %hi(port_current)
@@ -77,6 +79,7 @@ port_trap_entry:
     bnez t0, 1f
     /* Voluntary context resumed from a trap: leave through mret so the trap ends. */
     lw ra, CTX_RA(a0)
+    STACK_BOUND_FROM t0, PORT_TP - 4, a0
     lw sp, CTX_SP(a0)
     LOADA(s0, 8)
     LOADA(s1, 9)
@@ -103,6 +106,7 @@ port_trap_same:
     csrw mepc, t0
     sw zero, CTX_PC(t6)             /* running again: see CTX_PC in port.h */
     lw ra, CTX_RA(t6)
+    STACK_BOUND_FROM t0, PORT_TP - 4, t6
     lw sp, CTX_SP(t6)
     LOAD(t0, 5)
     LOAD(t1, 6)
@@ -130,6 +134,7 @@ port_resume_full:
     li t0, MSTATUS_MPP_M | MSTATUS_MPIE
     csrs mstatus, t0
     lw ra, CTX_RA(t6)
+    STACK_BOUND_FROM t0, PORT_TP - 4, t6
     lw sp, CTX_SP(t6)
     LOAD(t0, 5)
     LOAD(t1, 6)

@@ -46,6 +46,14 @@ static inline uint32_t cactus_check_kind(const struct cactus_check_site *s)
 {
     return s->info >> 30;
 }
+/* A hardware-bound site (`cactus cc --stack-bound`, docs/segmented.md): it names the `sp`
+ * decrement the hardware stack bound refuses, as the trapping pc and as the continuation. Once
+ * past it a function writes nothing below its sp, so it adds nothing to what a lender keeps. */
+static inline int cactus_check_bound(const struct cactus_check_site *s)
+{
+    return s->site == s->resume;
+}
+
 /* Bytes needed below the sp the check compared (sp at the ecall): E - F1 for entry checks,
  * E for dynamic ones. A malformed entry with F1 > E asks for 0 bytes. */
 static inline uint32_t cactus_check_need(const struct cactus_check_site *s)

@@ -50,6 +50,7 @@ pub fn measure_variant(
         stack: None,
         target: None,
         checks: Some(variant.mode.name().to_string()),
+        stack_bound: variant.hardware_bound,
         ..Default::default()
     })
     .map_err(|e| e.to_string())?;

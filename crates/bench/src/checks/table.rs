@@ -54,14 +54,19 @@ fn cell(v: Option<f64>) -> String {
 /// The mean run-time overheads of `unopt` and `opt` over the workloads where they ran
 /// correctly (Table II's average row).
 pub fn average_runtime(results: &[WorkloadResult]) -> (Option<f64>, Option<f64>) {
-    let of = |name: &str| {
-        mean(
-            results
-                .iter()
-                .filter_map(|w| overheads(w, name).map(|x| x[0])),
-        )
-    };
-    (of("unopt"), of("opt"))
+    (
+        average_runtime_of(results, "unopt"),
+        average_runtime_of(results, "opt"),
+    )
+}
+
+/// The mean run-time overhead of variant `name` over the workloads where it ran.
+pub fn average_runtime_of(results: &[WorkloadResult], name: &str) -> Option<f64> {
+    mean(
+        results
+            .iter()
+            .filter_map(|w| overheads(w, name).map(|x| x[0])),
+    )
 }
 
 /// A table whose first column is `workload` and whose other columns are `names`, all left
@@ -142,6 +147,13 @@ pub fn markdown(results: &[WorkloadResult], k_sweep: &[u32]) -> String {
     s.push_str(&overhead_table(results, &names, &names));
     s.push('\n');
 
+    let _ = writeln!(
+        s,
+        "### Hardware stack bound: overhead (%) of *opt* and of *opt* on the bound\n"
+    );
+    s.push_str(&bound_table(results));
+    s.push('\n');
+
     if !k_sweep.is_empty() {
         let _ = writeln!(s, "### Figure 8: run-time overhead (%) against K (bytes)\n");
         let heads: Vec<String> = k_sweep.iter().map(|k| format!("K={k}")).collect();
@@ -190,6 +202,36 @@ pub fn markdown(results: &[WorkloadResult], k_sweep: &[u32]) -> String {
         }
     }
     s
+}
+
+/// Run time, code and energy overheads of `opt` and `bound`, one row per workload, then their
+/// averages.
+fn bound_table(results: &[WorkloadResult]) -> String {
+    let heads = [
+        "run time opt",
+        "run time bound",
+        "code opt",
+        "code bound",
+        "energy opt",
+        "energy bound",
+    ];
+    let mut t = table_of(&heads);
+    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); heads.len()];
+    for w in results {
+        let (o, b) = (overheads(w, "opt"), overheads(w, "bound"));
+        let cells = [0, 1, 2].map(|i| [o.map(|x| x[i]), b.map(|x| x[i])]);
+        let flat: Vec<Option<f64>> = cells.into_iter().flatten().collect();
+        for (c, v) in cols.iter_mut().zip(&flat) {
+            c.extend(*v);
+        }
+        let mut row = vec![w.firmware.clone()];
+        row.extend(flat.into_iter().map(cell));
+        t.row(row);
+    }
+    let mut row = vec!["**average**".to_string()];
+    row.extend(cols.iter().map(|c| cell(mean(c.iter().copied()))));
+    t.row(row);
+    t.render()
 }
 
 /// Run-time overheads of the variants `names` (columns headed `heads`), one row per workload,

@@ -51,6 +51,8 @@ pub struct Build {
     pub cache: Option<bool>,
     /// `kernel.stacklet_learn` (None: the manifest's).
     pub learn: Option<bool>,
+    /// `kernel.stack_bound`: the kernel and checks for the hardware stack bound.
+    pub stack_bound: bool,
     /// The run must print each program's `ok` line (a workload); otherwise exit code 0 is
     /// enough (the overhead scenario).
     pub programs: bool,
@@ -72,6 +74,7 @@ impl Build {
             stacklet_min: None,
             cache: None,
             learn: None,
+            stack_bound: false,
             programs: true,
             core_live: false,
             overhead: false,
@@ -123,6 +126,7 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
     if b.learn.is_some() {
         m.kernel.stacklet_learn = b.learn;
     }
+    m.kernel.stack_bound = b.stack_bound;
     let options = BuildOptions {
         out_root: build_dir,
         checks: CheckOptions {

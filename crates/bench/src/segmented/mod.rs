@@ -4,9 +4,10 @@
 //!
 //! Points, each a build and a run on cactus-sim (`mcu` profile, the ownership oracle stopping
 //! the run at its first violation, exit code 0 and every program's own checksum `ok` required):
-//! - *CoreMark-like* (`workloads/coremark-like/coremark-single*.toml`) under four
-//!   [`Config`]s: contiguous, check-only, naive, optimized (Table 2: iterations per million
-//!   active cycles; Table 3: stack memory);
+//! - *CoreMark-like* (`workloads/coremark-like/coremark-single*.toml`) under six
+//!   [`Config`]s: contiguous, check-only, naive, optimized, and check-only and optimized on the
+//!   simulator's hardware stack bound (Table 2: iterations per million active cycles; Table 3:
+//!   stack memory);
 //! - *hot split*: the same workload with its worker's first stacklet swept, with and without
 //!   the alleviations (the stacklet cache, the learning of `CACTUS_STACKLET_LEARN`);
 //! - *Crazyflie-like* (`workloads/crazyflie-like/crazyflie*.toml`) contiguous, and segmented
@@ -45,15 +46,23 @@ pub enum Config {
     /// `segmented`, split checks with every rolling rule, a small first stacklet for the
     /// worker ([`points::OPTIMIZED_FIRST`]), the cache and the learning on.
     Optimized,
+    /// Check-only on the hardware stack bound (`kernel.stack_bound`): the entry checks the
+    /// bound makes have no instruction.
+    CheckOnlyBound,
+    /// Optimized on the hardware stack bound: the trap at the refused `sp` decrement is the
+    /// slow path of those checks.
+    HardwareBound,
 }
 
 impl Config {
     /// The configurations in table order.
-    pub const ALL: [Config; 4] = [
+    pub const ALL: [Config; 6] = [
         Config::Contiguous,
         Config::CheckOnly,
         Config::Naive,
         Config::Optimized,
+        Config::CheckOnlyBound,
+        Config::HardwareBound,
     ];
 
     /// The name in tables and keys.
@@ -63,6 +72,8 @@ impl Config {
             Config::CheckOnly => "check-only",
             Config::Naive => "naive",
             Config::Optimized => "optimized",
+            Config::CheckOnlyBound => "check-only, hardware-bound",
+            Config::HardwareBound => "hardware-bound",
         }
     }
 }

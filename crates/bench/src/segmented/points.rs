@@ -161,12 +161,14 @@ pub fn build_of(o: &SegmentedOptions, e: &Experiment) -> Build {
                     learn: Some(false),
                     ..Build::segmented(&path)
                 },
-                Config::Optimized => Build {
-                    first: worker(OPTIMIZED_FIRST),
-                    stacklet_min: Some(STACKLET_MIN),
-                    cache: Some(true),
-                    learn: Some(true),
+                Config::Optimized => optimized(&path),
+                Config::CheckOnlyBound => Build {
+                    stack_bound: true,
                     ..Build::segmented(&path)
+                },
+                Config::HardwareBound => Build {
+                    stack_bound: true,
+                    ..optimized(&path)
                 },
             }
         }
@@ -202,6 +204,17 @@ pub fn build_of(o: &SegmentedOptions, e: &Experiment) -> Build {
             overhead: true,
             ..Build::segmented(&o.overhead())
         },
+    }
+}
+
+/// The optimized configuration of CoreMark-like manifest `path`.
+fn optimized(path: &Path) -> Build {
+    Build {
+        first: vec![(WORKER.to_string(), OPTIMIZED_FIRST)],
+        stacklet_min: Some(STACKLET_MIN),
+        cache: Some(true),
+        learn: Some(true),
+        ..Build::segmented(path)
     }
 }
 

@@ -147,14 +147,15 @@ pub fn markdown(rows: &[PointResult]) -> String {
     s
 }
 
-fn paper_table2(config: Config) -> f64 {
+fn paper_table2(config: Config) -> Option<f64> {
     let i = match config {
         Config::Contiguous => 0,
         Config::CheckOnly => 4,
         Config::Naive => 2,
         Config::Optimized => 3,
+        Config::CheckOnlyBound | Config::HardwareBound => return None,
     };
-    PAPER_TABLE2[i].1
+    Some(PAPER_TABLE2[i].1)
 }
 
 fn table2(s: &mut String, rows: &[PointResult]) {
@@ -185,13 +186,12 @@ fn table2(s: &mut String, rows: &[PointResult]) {
             run.map_or("-".into(), |r| r.active_cycles.to_string()),
             num(run.and_then(Run::per_active_mcycle), 2),
             run.map_or("-".into(), |r| r.links.to_string()),
-            format!("{paper:.0}"),
-            format!("{:.1} %", paper * 100.0 / PAPER_TABLE2[0].1),
+            paper.map_or("-".into(), |p| format!("{p:.0}")),
+            paper.map_or("-".into(), |p| {
+                format!("{:.1} %", p * 100.0 / PAPER_TABLE2[0].1)
+            }),
         ]);
     }
-    let mut pending = vec!["hardware-bound".to_string(), "pending".to_string()];
-    pending.extend(std::iter::repeat_n("-".to_string(), 8));
-    t.row(pending);
     s.push_str(&t.render());
 }
 
@@ -443,11 +443,11 @@ fn table1(s: &mut String, rows: &[PointResult]) {
 /// What the tables measure and how they differ from the paper.
 pub const READING: &str = "**Evaluation.** `cactus bench segmented` (crates/bench/src/segmented) \
 measures the `segmented` stack strategy (kernel/stack/segmented.c) the way the segmented-stack \
-paper's section 7 does: CoreMark-like throughput and stack memory under four configurations \
+paper's section 7 does: CoreMark-like throughput and stack memory under six configurations \
 (Tables 2 and 3), the heap bytes each linked stacklet costs beyond its frame, run time against \
 the first stacklet's size (the hot split, Figure 2) and the Crazyflie-like core tasks' stack \
-memory (Table 1 and the 500-byte claim). `--size small` (the `-small` workloads, 13 points, \
-under a minute) makes this file; `--size full` (full inputs, the whole sweep, 57 points) is \
+memory (Table 1 and the 500-byte claim). `--size small` (the `-small` workloads, 15 points, \
+under a minute) makes this file; `--size full` (full inputs, the whole sweep, 59 points) is \
 part of `make bench`. Every point is a build and a run on cactus-sim (`mcu` profile, the \
 ownership oracle stopping the run at its first violation, exit code 0 and every program's own \
 checksum line `ok` required); a failed point is listed under Failures and left out of every \
@@ -455,7 +455,7 @@ figure that needs it. Every figure is simulated and deterministic: the tables ch
 the code they measure does. The summary line is `segmented: coremark_pct=... \
 stacklet_bytes=... crazyflie_peak_bytes=... hybrid_prs_pct=n/a`.\n\n\
 *Table 2* runs the CoreMark-like single-task workload (`workloads/coremark-like/\
-coremark-single[-small].toml`: one iteration per 1 ms input chunk) four ways: *contiguous* \
+coremark-single[-small].toml`: one iteration per 1 ms input chunk) six ways: *contiguous* \
 (`stack = \"static\"`, `checks = \"none\"`), *check-only* (`stack = \"segmented\"`, `checks = \
 \"split\"` with every rolling rule, every first stacklet the manifest budget, so nothing moves: \
 the checks' cost alone), *naive* (segmented, a check in every function (rolling off), the \
@@ -475,9 +475,14 @@ high-water measurement, a fixed cost that dominates the small size's 4 iteration
 with checks also compile with `-fno-ipa-ra` (so an entry check always finds a dead scratch \
 register), so check-only and contiguous differ in code besides the checks. The paper's \
 Table 2 is CoreMark iterations per second on a 168 MHz Cortex-M4 (its Rust and C \
-implementation); RWPI relocation (paper: no cost) has no counterpart here. A *hardware-bound* \
-row (the bound checked by a simulated stack-bound CSR instead of instructions) is pending the \
-simulator extension. `stacklet_learn` selects the kernel's hot-split alleviation \
+implementation); RWPI relocation (paper: no cost) has no counterpart here. The two \
+*hardware-bound* rows are check-only and optimized built with `kernel.stack_bound = true`: the \
+kernel keeps cactus-sim's `mstackbound` CSR at the running stack's limit and `cactus cc \
+--stack-bound` gives every entry check whose need is the function's first `sp` decrement no \
+instruction (the hardware refuses the decrement, and that trap is the slow path); rolling is \
+off there (every decrement needs its table entry), and checks the bound cannot make (a frame \
+allocated in two steps, a call into uninstrumented code) keep their instructions. \
+`stacklet_learn` selects the kernel's hot-split alleviation \
 (`CACTUS_STACKLET_LEARN`): a kernel without it ignores the define, and then learn on and off \
 measure the same.\n\n\
 *Table 3*: a task's peak stack memory is, for `static`, its high water (the bytes of its stack \

@@ -93,6 +93,10 @@ fn report() -> Vec<PointResult> {
             Config::Optimized,
             Ok(run(1_020_000, 400, 12, 920, Some(1800))),
         ),
+        cm(
+            Config::HardwareBound,
+            Ok(run(1_010_000, 400, 12, 920, Some(1800))),
+        ),
         row(
             Experiment::HotSplit {
                 first: 64,
@@ -118,7 +122,7 @@ fn the_summary_has_the_four_headline_figures() {
         "segmented: coremark_pct=98.0 stacklet_bytes=16 crazyflie_peak_bytes=448 \
          hybrid_prs_pct=n/a"
     );
-    assert_eq!(cactus_sweep::evaluation::verdicts(&rows), (7, 1));
+    assert_eq!(cactus_sweep::evaluation::verdicts(&rows), (8, 1));
 }
 
 #[test]
@@ -155,7 +159,13 @@ fn the_markdown_puts_the_paper_beside_ours() {
         "| optimized | 400 | 918000 | 435.73 | 98.0 % | 1020000 | 392.16 | 12 | 357 | 94.2 % |"
     ));
     assert!(md.contains("| naive | failed | - | - | - | - | - | - | 147 | 38.8 % |"));
-    assert!(md.contains("| hardware-bound | pending |"));
+    assert!(
+        md.contains(
+            "| hardware-bound | 400 | 909000 | 440.04 | 99.0 % | 1010000 | 396.04 | 12 | - | - |"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("| check-only, hardware-bound | failed | - | - | - | - | - | - | - | - |"));
     assert!(md.contains("| optimized | 256 | 920 | 1.97x | 912 | 1420 | 1800 | 1936 | 920 |"));
     assert!(md.contains("| overhead.toml | 17 | 1088 | 48 | 884 | 16 | 12 | 60 / 12 |"));
     assert!(md.contains("| 64 | 1800000 | 5000 | 50.0 % |"), "{md}");
@@ -261,8 +271,8 @@ fn the_overhead_counts_the_links_between_the_markers() {
 #[test]
 fn every_size_has_every_table_and_builds_as_documented() {
     let small = experiments(Size::Small);
-    assert_eq!(small.len(), 4 + 3 * 2 + 2 + 1);
-    assert_eq!(experiments(Size::Full).len(), 4 + 12 * 4 + 4 + 1);
+    assert_eq!(small.len(), 6 + 3 * 2 + 2 + 1);
+    assert_eq!(experiments(Size::Full).len(), 6 + 12 * 4 + 4 + 1);
     let o = SegmentedOptions {
         root: "".into(),
         size: Size::Small,
@@ -287,6 +297,26 @@ fn every_size_has_every_table_and_builds_as_documented() {
     assert_eq!(
         naive.manifest,
         std::path::Path::new("workloads/coremark-like/coremark-single-small.toml")
+    );
+    let bound = build_of(
+        &o,
+        &Experiment::Coremark {
+            config: Config::HardwareBound,
+        },
+    );
+    let optimized = build_of(
+        &o,
+        &Experiment::Coremark {
+            config: Config::Optimized,
+        },
+    );
+    assert!(bound.stack_bound && !optimized.stack_bound);
+    assert_eq!(
+        Build {
+            stack_bound: false,
+            ..bound
+        },
+        optimized
     );
     let check = build_of(
         &o,

@@ -24,6 +24,11 @@ pub struct ManifestArgs {
     /// of two; the mtss strategy only).
     #[arg(long, value_name = "BYTES")]
     pub mtss_page: Option<u32>,
+    /// Set the manifest's kernel.stack_bound: build for the simulator's hardware stack bound
+    /// (the `mstackbound` CSR): the kernel keeps it at the running stack's limit and entry
+    /// checks it makes are left out (target `sim` only; docs/segmented.md).
+    #[arg(long)]
+    pub stack_bound: bool,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -41,6 +46,7 @@ impl ManifestArgs {
             || self.target.is_some()
             || self.checks.is_some()
             || self.mtss_page.is_some()
+            || self.stack_bound
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -64,6 +70,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         target: args.target.clone(),
         checks: args.checks.clone(),
         mtss_page: args.mtss_page,
+        stack_bound: args.stack_bound,
         shrink: args.shrink.clone(),
     })?;
     let options = BuildOptions {

@@ -53,6 +53,11 @@ pub struct CcArgs {
     /// Bytes assumed for a call into code of unknown stack depth.
     #[arg(long, default_value_t = 1024, value_name = "BYTES")]
     blind_margin: u32,
+    /// The code runs on a core with the hardware stack bound (cactus-sim's `mstackbound`) and
+    /// a kernel built for it: entry checks whose need is the first sp decrement get no
+    /// instruction, only their table entry (the trap at the decrement is the slow path).
+    #[arg(long)]
+    stack_bound: bool,
     /// Stack reserves of uninstrumented functions (JSON of `cactus_cc::Reserves`); default:
     /// libgcc's and picolibc's, computed from their machine code (cached in build/cache/).
     #[arg(long, value_name = "FILE")]
@@ -107,6 +112,7 @@ fn configure(args: &CcArgs) -> Result<Driver, String> {
         k_lib: args.k_lib,
         whole_program: false,
         blind_margin: args.blind_margin,
+        hardware_bound: args.stack_bound,
     };
     let mut driver = Driver::new(options);
     if let Some(path) = &args.reserves {

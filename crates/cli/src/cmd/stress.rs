@@ -42,6 +42,11 @@ pub struct MtssStressArgs {
     /// their default checks: `split` for `segmented`, `mtss` for `chunks`).
     #[arg(long, value_name = "STRATEGY", default_value = "mtss")]
     pub stack: String,
+    /// Build the tight variant for the simulator's hardware stack bound (`kernel.stack_bound`:
+    /// the kernel keeps `mstackbound` at the running stack's limit, entry checks it makes have
+    /// no instruction).
+    #[arg(long)]
+    pub stack_bound: bool,
     /// Shrink every task's budget in the `mtss` build by PCT percent (rounded down to 16
     /// bytes, at least 128).
     #[arg(long, value_name = "PCT", default_value_t = stress::DEFAULT_SHRINK)]
@@ -100,7 +105,14 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
         manifest.display(),
         strategy.name()
     );
-    let fw = stress::build_pair(&manifest, args.shrink, &checks, None, strategy.name())?;
+    let fw = stress::build_pair(
+        &manifest,
+        args.shrink,
+        &checks,
+        None,
+        strategy.name(),
+        args.stack_bound,
+    )?;
     let shown = manifest.display().to_string();
     let points = stress::points(&fw, args.seed, args.runs, args.max_cycles);
     let params = stress::params(&fw, &shown, args.shrink, args.max_cycles);
@@ -109,7 +121,13 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
         println!("FAIL seed {}: {}", f.seed, f.problems.join("; "));
         println!(
             "  replay: {}",
-            stress::replay_command(&shown, strategy.name(), args.shrink, f.seed)
+            stress::replay_command(
+                &shown,
+                strategy.name(),
+                args.stack_bound,
+                args.shrink,
+                f.seed
+            )
         );
     }
     println!("{}", done.report.summary_line());

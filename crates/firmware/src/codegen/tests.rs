@@ -50,6 +50,7 @@ fn manifest(target: Target) -> Manifest {
             stacklet_min: None,
             stacklet_cache: None,
             stacklet_learn: None,
+            stack_bound: false,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
     }

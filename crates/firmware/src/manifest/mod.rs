@@ -163,6 +163,11 @@ impl Target {
     }
 }
 
+/// Why `kernel.stack_bound` needs the simulator target.
+pub const STACK_BOUND_NEEDS_SIM: &str =
+    "the hardware stack bound is a cactus-sim extension (CSR mstackbound); QEMU has no such \
+     CSR: use target = \"sim\"";
+
 /// What the kernel does with a task that faults or overflows its stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FaultPolicy {
@@ -219,6 +224,10 @@ pub struct KernelOptions {
     /// `segmented` only: the hot-split alleviation (`CACTUS_STACKLET_LEARN`), when not the
     /// kernel's default.
     pub stacklet_learn: Option<bool>,
+    /// The hardware stack bound (cactus-sim's `mstackbound`, `target = "sim"` only): the
+    /// kernel keeps the CSR at the running stack's limit (`CACTUS_STACK_BOUND`) and `cactus
+    /// cc --stack-bound` leaves out the entry checks the hardware makes.
+    pub stack_bound: bool,
 }
 
 impl KernelOptions {
@@ -257,6 +266,9 @@ impl KernelOptions {
         if let Some(on) = self.stacklet_learn {
             d.push(format!("-DCACTUS_STACKLET_LEARN={}", u8::from(on)));
         }
+        if self.stack_bound {
+            d.push("-DCACTUS_STACK_BOUND=1".to_string());
+        }
         d
     }
 
@@ -282,6 +294,9 @@ impl KernelOptions {
         }
         if let Some(on) = self.stacklet_learn {
             parts.push(format!("learn-{}", on_off(on)));
+        }
+        if self.stack_bound {
+            parts.push("bound".to_string());
         }
         (!parts.is_empty()).then(|| parts.join("-"))
     }
@@ -351,6 +366,8 @@ pub struct Overrides {
     pub checks: Option<String>,
     /// Replaces `kernel.mtss_page` (the `mtss` strategy only).
     pub mtss_page: Option<u32>,
+    /// Sets `kernel.stack_bound` (the simulator target only).
+    pub stack_bound: bool,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -472,6 +489,17 @@ impl Manifest {
                 ));
             }
             next.mtss_page = Some(page);
+        }
+        if overrides.stack_bound {
+            next.stack_bound = true;
+        }
+        if next.stack_bound && next.target != Target::Sim {
+            let option = if overrides.stack_bound {
+                "--stack-bound"
+            } else {
+                "--target"
+            };
+            return Err(bad(option, STACK_BOUND_NEEDS_SIM.to_string()));
         }
         if let Some(sh) = &overrides.shrink {
             if !(1..=95).contains(&sh.percent) {

@@ -129,6 +129,7 @@ fn defaults_fill_an_absent_kernel_table() {
             stacklet_min: None,
             stacklet_cache: None,
             stacklet_learn: None,
+            stack_bound: false,
         }
     );
 }
@@ -650,4 +651,45 @@ fn switching_away_from_segmented_drops_the_stacklet_knobs() {
         (None, None)
     );
     assert!(m.kernel.variant_defines().is_empty());
+}
+
+#[test]
+fn the_stack_bound_needs_the_simulator_and_selects_its_kernel_variant() {
+    let f = Fixture::new();
+    let (line, key, problem) = f.error(&GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"static\"\nstack_bound = true",
+    ));
+    assert_eq!((line, key.as_str()), (Some(8), "kernel.stack_bound"));
+    assert!(problem.contains("cactus-sim extension"), "{problem}");
+    let sim = GOOD
+        .replace("target = \"qemu\"", "target = \"sim\"")
+        .replace(
+            "stack = \"static\"",
+            "stack = \"static\"\nstack_bound = true",
+        );
+    let m = f.parse(&sim).unwrap();
+    assert!(m.kernel.stack_bound);
+    assert_eq!(m.kernel.variant_defines(), ["-DCACTUS_STACK_BOUND=1"]);
+    assert_eq!(m.kernel.variant_dir().as_deref(), Some("bound"));
+    // The command line: --stack-bound with a QEMU target is refused, naming the option.
+    let mut q = f.parse(GOOD).unwrap();
+    let err = q
+        .apply(&Overrides {
+            stack_bound: true,
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("--stack-bound") && err.contains("QEMU"),
+        "{err}"
+    );
+    q.apply(&Overrides {
+        stack_bound: true,
+        target: Some("sim".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(q.kernel.stack_bound);
 }

@@ -317,6 +317,14 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             ));
         }
     }
+    let stack_bound = k.stack_bound.as_ref().is_some_and(|v| *v.get_ref());
+    if stack_bound && target != Target::Sim {
+        return Err(cx.err(
+            k.stack_bound.as_ref().map(|v| v.span()),
+            "kernel.stack_bound",
+            super::STACK_BOUND_NEEDS_SIM.to_string(),
+        ));
+    }
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -330,6 +338,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         stacklet_min,
         stacklet_cache: k.stacklet_cache.as_ref().map(|v| *v.get_ref()),
         stacklet_learn: k.stacklet_learn.as_ref().map(|v| *v.get_ref()),
+        stack_bound,
     })
 }
 

@@ -44,6 +44,8 @@ pub struct StressFirmware {
     pub mtss: Variant,
     /// The tight build's stack strategy.
     pub stack: String,
+    /// The tight build uses the hardware stack bound (`kernel.stack_bound`).
+    pub stack_bound: bool,
     /// Every task's budget in both.
     pub budgets: Vec<TaskBudget>,
     /// MTSS page size of the `mtss` build.
@@ -55,13 +57,15 @@ pub struct StressFirmware {
 /// one with `stack = tight` (`mtss`, or another frame-moving strategy: `segmented`, `chunks`),
 /// the checks that strategy takes by default (`mtss`; `split` for `segmented`) and every budget
 /// shrunk by `shrink` percent (rounded down to 16, at least 128;
-/// [`cactus_firmware::shrink_budget`]). Errors name the manifest, the variant or the ELF.
+/// [`cactus_firmware::shrink_budget`]), built for the hardware stack bound when `stack_bound`.
+/// Errors name the manifest, the variant or the ELF.
 pub fn build_pair(
     path: &Path,
     shrink: u32,
     checks: &CheckOptions,
     out_root: Option<PathBuf>,
     tight: &str,
+    stack_bound: bool,
 ) -> Result<StressFirmware, StressError> {
     let manifest = Manifest::load(path).map_err(|e| StressError::Manifest(e.to_string()))?;
     let variant = |name: &'static str, overrides: Overrides| {
@@ -106,6 +110,7 @@ pub fn build_pair(
         Overrides {
             stack: Some(tight.into()),
             target: Some("sim".into()),
+            stack_bound,
             shrink: Some(cactus_firmware::Shrink {
                 task: None,
                 percent: shrink,
@@ -126,6 +131,7 @@ pub fn build_pair(
     Ok(StressFirmware {
         workload: manifest.name.clone(),
         stack: mtss_manifest.kernel.stack.name().to_string(),
+        stack_bound: mtss_manifest.kernel.stack_bound,
         reference,
         mtss,
         budgets,

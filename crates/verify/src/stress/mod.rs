@@ -65,6 +65,9 @@ pub struct StressReport {
     /// The tight build's stack strategy (`mtss` unless `--stack` chose another).
     #[serde(default = "default_stack")]
     pub stack: String,
+    /// The tight build uses the hardware stack bound (`--stack-bound`).
+    #[serde(default)]
+    pub stack_bound: bool,
     /// Shrink of the `mtss` budgets, percent.
     pub shrink_percent: u32,
     /// MTSS page size of the `mtss` build, bytes.
@@ -133,6 +136,7 @@ impl Evaluation for Stress {
                 manifest: String::new(),
                 workload: String::new(),
                 stack: default_stack(),
+                stack_bound: false,
                 shrink_percent: 0,
                 page_bytes: 0,
                 max_cycles: 0,
@@ -169,6 +173,7 @@ pub fn params(
         manifest: manifest.to_string(),
         workload: fw.workload.clone(),
         stack: fw.stack.clone(),
+        stack_bound: fw.stack_bound,
         shrink_percent: shrink,
         page_bytes: fw.page_bytes,
         max_cycles,
@@ -212,10 +217,19 @@ run's stack requests served by moving a frame into another task's pages; *bytes 
 the loans (`REGION_LEND` events).";
 
 /// The command that replays one seed of a stress run.
-pub fn replay_command(manifest: &str, stack: &str, shrink: u32, seed: u32) -> String {
+pub fn replay_command(
+    manifest: &str,
+    stack: &str,
+    stack_bound: bool,
+    shrink: u32,
+    seed: u32,
+) -> String {
     let mut cmd = format!("cactus stress mtss --runs 1 --seed {seed}");
     if stack != "mtss" {
         cmd.push_str(&format!(" --stack {stack}"));
+    }
+    if stack_bound {
+        cmd.push_str(" --stack-bound");
     }
     if shrink != DEFAULT_SHRINK {
         cmd.push_str(&format!(" --shrink {shrink}"));

@@ -168,6 +168,7 @@ pub fn markdown(report: &StressReport) -> String {
                     replay_command(
                         &report.manifest,
                         &report.stack,
+                        report.stack_bound,
                         report.shrink_percent,
                         f.seed
                     )

@@ -57,12 +57,12 @@ fn violations_and_bad_endings_fail_even_with_equal_output() {
 #[test]
 fn replay_names_only_what_differs_from_the_defaults() {
     assert_eq!(
-        replay_command(DEFAULT_MANIFEST, "mtss", DEFAULT_SHRINK, 77),
+        replay_command(DEFAULT_MANIFEST, "mtss", false, DEFAULT_SHRINK, 77),
         "cactus stress mtss --runs 1 --seed 77"
     );
     assert_eq!(
-        replay_command("my.toml", "segmented", 40, 5),
-        "cactus stress mtss --runs 1 --seed 5 --stack segmented --shrink 40 my.toml"
+        replay_command("my.toml", "segmented", true, 40, 5),
+        "cactus stress mtss --runs 1 --seed 5 --stack segmented --stack-bound --shrink 40 my.toml"
     );
 }
 
@@ -105,6 +105,7 @@ fn row(seed: u32, passed: bool, moved: u64) -> SeedResult {
 fn report(results: Vec<SeedResult>) -> StressReport {
     StressReport {
         stack: "mtss".into(),
+        stack_bound: false,
         manifest: DEFAULT_MANIFEST.into(),
         workload: "mtss_stress".into(),
         shrink_percent: DEFAULT_SHRINK,
