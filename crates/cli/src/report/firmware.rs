@@ -213,6 +213,7 @@ mod tests {
                 stacklet_min: None,
                 stacklet_cache: None,
                 stacklet_learn: None,
+                stacklet_pool: None,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
         };

@@ -50,6 +50,7 @@ fn manifest(target: Target) -> Manifest {
             stacklet_min: None,
             stacklet_cache: None,
             stacklet_learn: None,
+            stacklet_pool: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
     }

@@ -56,6 +56,8 @@ pub(crate) struct RawKernel {
     pub stacklet_cache: Option<Spanned<bool>>,
     #[serde(default)]
     pub stacklet_learn: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub stacklet_pool: Option<Spanned<i64>>,
 }
 
 /// One `[[task]]`.
