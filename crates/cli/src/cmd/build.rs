@@ -24,6 +24,10 @@ pub struct ManifestArgs {
     /// of two; the mtss strategy only).
     #[arg(long, value_name = "BYTES")]
     pub mtss_page: Option<u32>,
+    /// Override the manifest's kernel.stacklet_pool: bytes of the stack pool given to the
+    /// stacklet heap (the mtss+split strategy only; rounded up to whole MTSS pages).
+    #[arg(long, value_name = "BYTES")]
+    pub stacklet_pool: Option<u32>,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -41,6 +45,7 @@ impl ManifestArgs {
             || self.target.is_some()
             || self.checks.is_some()
             || self.mtss_page.is_some()
+            || self.stacklet_pool.is_some()
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -64,6 +69,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         target: args.target.clone(),
         checks: args.checks.clone(),
         mtss_page: args.mtss_page,
+        stacklet_pool: args.stacklet_pool,
         shrink: args.shrink.clone(),
     })?;
     let options = BuildOptions {

@@ -408,7 +408,7 @@ pub struct Manifest {
 }
 
 /// Command-line overrides of manifest values (`--stack`, `--target`, `--checks`,
-/// `--mtss-page`, `--shrink`), validated like the manifest's own values.
+/// `--mtss-page`, `--stacklet-pool`, `--shrink`), validated like the manifest's own values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Overrides {
     /// Replaces `kernel.stack`.
@@ -419,8 +419,10 @@ pub struct Overrides {
     /// `chunks`, `segmented`) and this is not given, the checks become `mtss` (`split` for
     /// `segmented`), modes such a strategy works with.
     pub checks: Option<String>,
-    /// Replaces `kernel.mtss_page` (the `mtss` strategy only).
+    /// Replaces `kernel.mtss_page` (the `mtss` and `mtss+split` strategies only).
     pub mtss_page: Option<u32>,
+    /// Replaces `kernel.stacklet_pool` (the `mtss+split` strategy only).
+    pub stacklet_pool: Option<u32>,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -549,6 +551,25 @@ impl Manifest {
             }
             next.mtss_page = Some(page);
         }
+        if let Some(bytes) = overrides.stacklet_pool {
+            if next.stack != StackStrategy::MtssSplit {
+                return Err(bad(
+                    "--stacklet-pool",
+                    format!(
+                        "only the mtss+split stack strategy has a stacklet pool; this build \
+                         uses \"{}\"",
+                        next.stack.name()
+                    ),
+                ));
+            }
+            if !(256..=524_288).contains(&bytes) {
+                return Err(bad(
+                    "--stacklet-pool",
+                    format!("{bytes} is out of range (256..=524288)"),
+                ));
+            }
+            next.stacklet_pool = Some(bytes);
+        }
         if let Some(sh) = &overrides.shrink {
             if !(1..=95).contains(&sh.percent) {
                 return Err(bad(
@@ -583,7 +604,10 @@ impl Manifest {
                 }
             }
         }
-        if overrides.stack.is_some() || overrides.mtss_page.is_some() {
+        if overrides.stack.is_some()
+            || overrides.mtss_page.is_some()
+            || overrides.stacklet_pool.is_some()
+        {
             if let Err(p) = validate::check_pool(self) {
                 self.kernel = old_kernel;
                 self.tasks = old_tasks;

@@ -719,4 +719,29 @@ fn mtss_split_takes_split_checks_pages_and_a_stacklet_pool_from_the_same_budget(
         (m.kernel.stacklet_pool, m.kernel.mtss_page),
         (None, Some(128))
     );
+    // --stacklet-pool: mtss+split only, and the budgets must still fit beside the heap.
+    let e = m
+        .apply(&Overrides {
+            stacklet_pool: Some(8192),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("--stacklet-pool: only the mtss+split"), "{e}");
+    let mut m = f.parse(&hybrid).unwrap();
+    m.apply(&Overrides {
+        stacklet_pool: Some(12288),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(m.kernel.stacklet_pool, Some(12288));
+    let e = m
+        .apply(&Overrides {
+            stacklet_pool: Some(48000),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("stacklet heap"), "{e}");
+    assert_eq!(m.kernel.stacklet_pool, Some(12288), "refused: unchanged");
 }
