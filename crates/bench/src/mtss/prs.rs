@@ -20,9 +20,9 @@ use std::path::Path;
 /// The largest shrink searched, percent (the `--shrink` limit).
 pub const MAX_SHRINK: u32 = 95;
 
-/// The stacklet heaps an `mtss+split` PRS sweep tries by default, bytes: a small one, one for
-/// the 8 KB frames (susan, pegwit) and one for pgp's 33 KB frame.
-pub const HYBRID_HEAPS: [u32; 3] = [2048, 8192, 36864];
+/// The stacklet heaps an `mtss+split` PRS sweep tries by default, bytes: small ones, ones that
+/// hold the 8 KB frames (susan, pegwit) and one for pgp's 33 KB frame.
+pub const HYBRID_HEAPS: [u32; 6] = [1024, 2048, 4096, 12288, 20480, 36864];
 
 /// The paper's average PRS over its six workloads (section 10: "we can recover 15.7% of the
 /// stack space needed").

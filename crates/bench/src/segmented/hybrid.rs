@@ -43,3 +43,80 @@ pub fn hybrid_prs(path: &Path) -> Result<serde_json::Value, String> {
         "failed": rows.len() - ok.len(),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cactus_sweep::store::Keyed;
+    use cactus_sweep::{Meta, Shard};
+
+    fn row(workload: &str, hw: u32, smallest: u32, heap: u32, error: Option<&str>) -> WorkloadPrs {
+        let mut r = WorkloadPrs::start(workload, &format!("{workload}.toml"), 128)
+            .with_strategy("mtss+split", heap);
+        r.high_water_total = Some(hw);
+        r.smallest_total = Some(smallest);
+        r.prs = Some(95);
+        r.error = error.map(str::to_string);
+        r.complete = true;
+        r
+    }
+
+    fn store(params: serde_json::Value, rows: Vec<WorkloadPrs>) -> Store<WorkloadPrs> {
+        Store {
+            meta: Meta {
+                bench: Prs::NAME.into(),
+                params,
+                ..Meta::default()
+            },
+            shard: Shard::WHOLE,
+            keys: rows.iter().map(|r| r.manifest.clone()).collect(),
+            rows: rows
+                .into_iter()
+                .map(|r| Keyed {
+                    key: r.manifest.clone(),
+                    row: r,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_mean_counts_the_heap_and_skips_failed_workloads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("prs.json");
+        let params = crate::mtss::prs::params(None, &[1024, 4096]);
+        store(
+            params,
+            vec![
+                // (4000 - (1000 + 1024)) / 4000 = 49.4 %; (1000 - (700 + 100)) / 1000 = 20 %.
+                row("a", 4000, 1000, 1024, None),
+                row("b", 1000, 700, 100, None),
+                row("c", 1000, 100, 0, Some("fails unshrunk")),
+            ],
+        )
+        .save(&path)
+        .unwrap();
+        let h = hybrid_prs(&path).unwrap();
+        assert_eq!(h["prs_hw_pct"], 34.7);
+        assert_eq!(
+            (h["workloads"].as_u64(), h["failed"].as_u64()),
+            (Some(2), Some(1))
+        );
+        assert_eq!(h["stacklet_pool"], serde_json::json!([1024, 4096]));
+    }
+
+    #[test]
+    fn only_an_mtss_split_prs_store_qualifies() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("prs.json");
+        store(
+            crate::mtss::prs::params(None, &[]),
+            vec![row("a", 4000, 1000, 0, None)],
+        )
+        .save(&path)
+        .unwrap();
+        let e = hybrid_prs(&path).unwrap_err();
+        assert!(e.contains("not `mtss+split`"), "{e}");
+        assert!(hybrid_prs(&dir.path().join("none.json")).is_err());
+    }
+}

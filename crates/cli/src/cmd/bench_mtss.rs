@@ -73,7 +73,8 @@ pub struct PrsArgs {
     #[arg(long, value_name = "STRATEGY", default_value = "mtss")]
     pub stack: String,
     /// `mtss+split` only: the stacklet heaps tried, bytes, comma-separated (default
-    /// 2048,8192,36864); each workload's row is the one of least budgets plus heap.
+    /// 1024,2048,4096,12288,20480,36864); each workload's row is the one of least budgets
+    /// plus heap.
     #[arg(long, value_name = "B,B,...", value_delimiter = ',')]
     pub stacklet_pool: Vec<u32>,
     /// What every MTSS sweep takes.
