@@ -61,19 +61,26 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
     let mut s = String::new();
     let page = rows.first().map(|r| r.page_bytes).unwrap_or(0);
     let heap = rows.iter().map(|r| r.heap_bytes).max().unwrap_or(0);
+    let same_heap = rows.iter().all(|r| r.heap_bytes == heap);
     let stack = rows.first().map_or("mtss", |r| r.stack.as_str());
     let _ = write!(
         s,
         "### PRS per workload (Figure 11, `{stack}`, page {page} bytes"
     );
-    if heap > 0 {
+    if heap > 0 && same_heap {
         let _ = write!(
             s,
             ", a {heap}-byte stacklet heap counted in the budgets at PRS and every saving"
         );
+    } else if heap > 0 {
+        let _ = write!(
+            s,
+            ", each workload at the best of the stacklet heaps tried (below), its heap counted \
+             in the budgets at PRS and every saving"
+        );
     }
     let _ = writeln!(s, ")\n");
-    let mut t = Table::new(&[
+    let mut head = vec![
         "Workload",
         ">Program budgets (B)",
         ">High water (B)",
@@ -91,10 +98,14 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
         ">Of possible",
         ">Frames moved",
         ">Probes",
-    ]);
+    ];
+    if heap > 0 {
+        head.push(">Heap (B)");
+    }
+    let mut t = Table::new(&head);
     for r in rows {
         let o = r.occupancy.as_ref();
-        t.row([
+        let mut cells = vec![
             r.workload.clone(),
             r.budget_total.to_string(),
             or_dash(r.high_water_total),
@@ -110,7 +121,11 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
             pct(r.prs_of_possible()),
             or_dash(r.frames_moved()),
             r.probes.len().to_string(),
-        ]);
+        ];
+        if heap > 0 {
+            cells.push(r.heap_bytes.to_string());
+        }
+        t.row(cells);
     }
     let ok: Vec<&WorkloadPrs> = rows.iter().filter(|r| r.error.is_none()).collect();
     t.row([
@@ -305,6 +320,8 @@ mod tests {
             hmd.contains("`mtss+split`, page 128 bytes, a 256-byte stacklet heap"),
             "{hmd}"
         );
+        assert!(hmd.contains("| 30 % | 956 | 4.4 % | -19.5 % |"), "{hmd}");
+        assert!(hmd.contains("| 1 | 256 |\n"), "{hmd}");
         assert!(
             hmd.contains("| net | 256 | 30 % | 956 | -19.5 % | |"),
             "{hmd}"
