@@ -104,16 +104,20 @@ test: setup
 	$(call counted,mtss-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu)
 	$(call counted,mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim)
 	$(call counted,mtss-manifest,$(MAKE) --no-print-directory -s -C tests checks-mtss-manifest)
-	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks checks-segmented)
+	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks checks-segmented checks-hybrid)
 	$(call counted,chunks-qemu,$(MAKE) --no-print-directory -s -C tests checks-chunks-qemu)
 	$(call counted,chunks-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim)
 	$(call counted,segmented-qemu,$(MAKE) --no-print-directory -s -C tests checks-segmented-qemu)
 	$(call counted,segmented-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim)
-	$(call step,split-build,$(MAKE) --no-print-directory -C tests checks-mtss checks-chunks checks-segmented MOVE_CHECKS=split)
+	$(call counted,hybrid-qemu,$(MAKE) --no-print-directory -s -C tests checks-hybrid-qemu)
+	$(call counted,hybrid-sim,$(MAKE) --no-print-directory -s -C tests checks-hybrid-sim)
+	$(call step,split-build,$(MAKE) --no-print-directory -C tests checks-mtss checks-chunks checks-segmented checks-hybrid MOVE_CHECKS=split)
 	$(call counted,mtss-split-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu MOVE_CHECKS=split)
 	$(call counted,mtss-split-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split)
 	$(call counted,chunks-split-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim MOVE_CHECKS=split)
 	$(call counted,segmented-split-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split)
+	$(call counted,hybrid-split-qemu,$(MAKE) --no-print-directory -s -C tests checks-hybrid-qemu MOVE_CHECKS=split)
+	$(call counted,hybrid-split-sim,$(MAKE) --no-print-directory -s -C tests checks-hybrid-sim MOVE_CHECKS=split)
 	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call step,bound-build,$(MAKE) --no-print-directory -C tests checks STACK_BOUND=1 && \
 	    $(MAKE) --no-print-directory -C tests checks-mtss checks-segmented MOVE_CHECKS=split STACK_BOUND=1)
@@ -121,12 +125,14 @@ test: setup
 	$(call counted,bound-mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,bound-segmented-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
+	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
 	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)
 	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
 	$(call counted,bound-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented --stack-bound)
+	$(call counted,hybrid-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack mtss+split)
 	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
 	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
 	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \

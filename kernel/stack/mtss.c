@@ -24,9 +24,22 @@
  *   - the oracle follows every move: a loan lends the block to the borrower (REGION_LEND, so
  *     the simulator counts bytes lent and borrowed), a return assigns it back to the lender
  *     (or releases it, for an orphan or the worst-case mode's artificial region);
- *   - a borrower's loan records live at the tops of its blocks, newest first through `prev`;
+ *   - a borrower's moved frames form one chain, newest first (mt[].top, then each record's
+ *     `prev`): loan records live at the tops of their blocks; with a stacklet heap (below)
+ *     a stacklet is named by its payload, and an entry is a stacklet exactly when it lies in
+ *     the heap (stacklet_owns);
  *   - the lender index holds exactly the live tasks whose region can ever lend a page, each in
- *     the class of its region's nlent (reindex after every change of nlent). */
+ *     the class of its region's nlent (reindex after every change of nlent).
+ *
+ * The stacklet fallback (the `mtss+split` hybrid: stack/hybrid.c builds this file with
+ * CACTUS_STACKLET_POOL > 0; docs/segmented.md, "The mtss+split hybrid"): the pool's lowest
+ * CACTUS_STACKLET_POOL bytes (whole pages, above the red zone) are a stacklet heap
+ * (stack/stacklets.h, the `segmented` strategy's stacklets), and the tasks' regions come from
+ * the rest: one budget. A frame no lender can hold gets a stacklet instead, linked into the
+ * same chain as the loans; when the heap has none either, the request answers STACK_RETRY
+ * (the task waits for a release: a stacklet freed or a loan returned) or -1 when no release
+ * can ever make room, as `segmented` does. With CACTUS_STACKLET_POOL 0 (plain `mtss`) the
+ * heap is empty and every branch of it folds away. */
 #include "stack.h"
 #include "frame_move.h"
 #include "../lib/classset.h"
@@ -36,6 +49,10 @@
 #ifndef CACTUS_STACK_POOL_SIZE
 #define CACTUS_STACK_POOL_SIZE (48 * 1024)
 #endif
+#ifndef CACTUS_STACKLET_POOL
+#define CACTUS_STACKLET_POOL 0
+#endif
+#include "stacklets.h"
 #ifndef CACTUS_MTSS_PAGE
 #define CACTUS_MTSS_PAGE 128
 #endif
@@ -52,6 +69,15 @@ _Static_assert(CACTUS_MTSS_PAGE >= 32 && CACTUS_MTSS_PAGE <= 1024 &&
 _Static_assert(CACTUS_STACK_POOL_SIZE % CACTUS_MTSS_PAGE == 0, "pool: whole pages");
 #define NPAGES (CACTUS_STACK_POOL_SIZE / CACTUS_MTSS_PAGE)
 #define POOL_RED_ZONE ((64u + PAGE - 1) & ~(PAGE - 1)) /* never allocated, as in static */
+/* The stacklet heap's bytes: CACTUS_STACKLET_POOL in whole pages, 0 in plain mtss. */
+#define HEAP_BYTES ((((uint32_t)CACTUS_STACKLET_POOL + PAGE - 1) & ~(PAGE - 1)))
+_Static_assert(CACTUS_STACKLET_POOL == 0 || (CACTUS_STACKLET_POOL >= 256 &&
+                   POOL_RED_ZONE + HEAP_BYTES + PAGE <= CACTUS_STACK_POOL_SIZE),
+               "CACTUS_STACKLET_POOL: at least 256 bytes, leaving a page of the pool for regions");
+_Static_assert(CACTUS_STACKLET_POOL == 0 || CACTUS_STACK_POOL_SIZE <= STACKLET_REACH,
+               "mtss+split: the stack pool may span at most 512 KiB (stacklets.h, chain tags)");
+_Static_assert(CACTUS_STACKLET_POOL == 0 || !CACTUS_MTSS_WORST_CASE,
+               "the worst-case mode has no stacklet fallback");
 #define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus orphans */
 #define NO_REGION 0xFFFFu
 _Static_assert(NREGIONS <= 512, "mtss keeps region indices in 9 bits (struct loan)");
@@ -108,7 +134,7 @@ static struct region regions[NREGIONS];
 struct loan {
     uintptr_t entry_sp;   /* the moved function's entry sp where it was called */
     uint32_t ra;          /* its real return address */
-    struct loan *prev;    /* the borrower's next outer moved frame, or NULL */
+    uintptr_t prev;       /* the borrower's next outer moved frame (a loan or a stacklet), 0 */
     uint32_t npages : 15; /* pages of the block (at most MAX_BLOCK_PAGES) */
     uint32_t copy16 : 8;  /* 16-byte units of stack arguments copied below the record */
     uint32_t region : 9;  /* the lender's region (NREGIONS <= 512) */
@@ -119,7 +145,7 @@ _Static_assert(sizeof(struct loan) == REC, "loan record: one 16-byte slot");
 
 struct mtss_task {
     uint16_t region;
-    struct loan *top;      /* innermost moved frame, or NULL */
+    uintptr_t top;         /* innermost moved frame (a loan's record or a stacklet), or 0 */
     uintptr_t native_sp;   /* with top: the outermost moved frame's entry sp */
     uint32_t native_ra;    /* with top: its return address (where it resumes natively) */
     uint32_t keep_pc;      /* the resume pc `keep` was looked up for (0: none yet) */
@@ -167,12 +193,29 @@ static void paint(uintptr_t base, uint32_t size)
     ktrace_kernel_leave();
 }
 
+/* 1 if chain entry a (mt[].top or a record's prev) is a stacklet, not a loan record. */
+static int is_stacklet(uintptr_t a)
+{
+    return HEAP_BYTES && stacklet_owns(a);
+}
+
+/* The hybrid's stacklets do not report a high-water mark: a task's STACK_HWM is its region's
+ * (stack_free), the heap's use is cactus_stacklet_heap_peak. */
+static void stacklet_peak_rose(const struct k_tcb *t, uint32_t peak)
+{
+    (void)t, (void)peak;
+}
+
 void stack_init(void)
 {
-    extent_init(&extents, (uintptr_t)pool + POOL_RED_ZONE, sizeof(pool) - POOL_RED_ZONE);
+    uintptr_t regions_lo = (uintptr_t)pool + POOL_RED_ZONE + HEAP_BYTES;
+    uint32_t regions_size = sizeof(pool) - POOL_RED_ZONE - HEAP_BYTES;
+    extent_init(&extents, regions_lo, regions_size);
     paint((uintptr_t)pool, sizeof(pool));
     ktrace_region_assign((uintptr_t)pool, POOL_RED_ZONE, KTRACE_NOBODY);
-    ktrace_region_release((uintptr_t)pool + POOL_RED_ZONE, sizeof(pool) - POOL_RED_ZONE);
+    ktrace_region_release(regions_lo, regions_size);
+    if (HEAP_BYTES)
+        stacklets_init((uintptr_t)pool + POOL_RED_ZONE, HEAP_BYTES);
     for (int i = 0; i < NREGIONS; i++)
         regions[i].owner = FREE_SLOT;
     margin = 0;
@@ -262,7 +305,9 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     regions[r] = (struct region){ .base = base, .top = base + size, .ovf = base, .nlent = 0,
                                   .owner = (int16_t)k_id(t) };
     mt[k_id(t)].region = (uint16_t)r;
-    mt[k_id(t)].top = NULL;
+    mt[k_id(t)].top = 0;
+    if (HEAP_BYTES)
+        stacklet_task_start(t);
     if (size >= min_margin + PAGE) {
         update_cap(k_id(t));
         classset_put(&lenders, k_id(t), 0);
@@ -340,13 +385,18 @@ static void give_back(const struct loan *l)
     }
     ktrace_region_assign(bot, bytes, (uint32_t)r->owner);
     recede(r);
+    if (HEAP_BYTES)
+        k_stack_released(); /* a task waiting for stack memory may borrow these pages now */
 }
 
+/* t's limit: the bottom of its innermost moved frame's block, or its region's ovf. */
 static uintptr_t own_limit(const struct mtss_task *m)
 {
-    if (m->top)
-        return addr_of(block_first(m->top));
-    return regions[m->region].ovf;
+    if (!m->top)
+        return regions[m->region].ovf;
+    if (is_stacklet(m->top))
+        return m->top;
+    return addr_of(block_first((const struct loan *)m->top));
 }
 
 /* The lowest run of `n` pages of region r that are not lent and lie entirely below `hi`;
@@ -387,6 +437,7 @@ static struct {
     uint32_t in_margin;  /* of them, with less than `margin` bytes below their sp */
     uint32_t longest;    /* the longest free run below sp - margin of any of them, pages */
     uint32_t largest_margin; /* the largest of their margins, bytes */
+    int heap;                /* the stacklet heap refused it too (the hybrid) */
 } refusal;
 
 void stack_refusal_print(void)
@@ -410,6 +461,8 @@ void stack_refusal_print(void)
                 refusal.largest_margin, margin, refusal.longest);
         break;
     }
+    if (HEAP_BYTES && refusal.heap)
+        stacklet_refusal_print();
 }
 
 /* Worst-case mode: the artificial region, made on first use from the largest power-of-two
@@ -520,12 +573,36 @@ static int scan_lenders(const struct k_tcb *t, uint32_t n)
     return best;
 }
 
+/* The hybrid's fallback when no lender can hold the frame of t's entry check `site`: a
+ * stacklet from the heap (stacklets.h), linked into t's chain. Returns stacklet_link's answer
+ * (0, STACK_RETRY or -1). */
+static int link_stacklet(struct k_tcb *t, struct mtss_task *m,
+                         const struct cactus_check_site *site)
+{
+    uintptr_t p;
+    struct frame_move fm;
+    int r = stacklet_link(t, site, is_stacklet(m->top) ? m->top : 0, m->top, &p, &fm);
+    if (r != 0) {
+        refusal.heap = 1;
+        return r;
+    }
+    if (!m->top) {
+        m->native_sp = fm.entry_sp;
+        m->native_ra = fm.ra;
+    }
+    m->top = p;
+    t->stack.limit = p;
+    return 0;
+}
+
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 {
     uint32_t need = cactus_check_need(site);
     if (stack_out_of_stack(t, t->ctx.sp, need) == 0)
         return 0; /* a lender's ovf receded after the check loaded the limit */
     struct mtss_task *m = &mt[k_id(t)];
+    if (HEAP_BYTES)
+        refusal.heap = 0;
     if (cactus_check_kind(site) != CACTUS_CHECK_ENTRY) {
         refusal.why = cactus_check_kind(site) == CACTUS_CHECK_DYNAMIC ? REFUSED_DYNAMIC
                                                                      : REFUSED_PINNED;
@@ -536,7 +613,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     refusal.pages = n;
     if (n > MAX_BLOCK_PAGES || copy / 16u > 0xFFu) {
         refusal.why = REFUSED_TOO_LARGE;
-        return -1;
+        return HEAP_BYTES ? link_stacklet(t, m, site) : -1;
     }
 
     uintptr_t best_at = 0;
@@ -571,7 +648,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
             if (run > refusal.longest)
                 refusal.longest = run;
         }
-        return -1;
+        return HEAP_BYTES ? link_stacklet(t, m, site) : -1;
     }
 
     struct region *r = &regions[ri];
@@ -598,7 +675,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         m->native_sp = fm.entry_sp;
         m->native_ra = fm.ra;
     }
-    m->top = l;
+    m->top = (uintptr_t)l;
     t->stack.limit = best_at;
     return 0;
 }
@@ -606,9 +683,17 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 int stack_frame_return(struct k_tcb *t)
 {
     struct mtss_task *m = &mt[k_id(t)];
-    struct loan *l = m->top;
-    if (!l)
+    if (!m->top)
         return -1;
+    if (is_stacklet(m->top)) {
+        uintptr_t prev;
+        if (stacklet_unlink(t, m->top, &prev) != 0)
+            return -1; /* no moved frame returns here */
+        m->top = prev;
+        t->stack.limit = own_limit(m);
+        return 0;
+    }
+    struct loan *l = (struct loan *)m->top;
     struct frame_move fm = { .entry_sp = l->entry_sp, .block_entry = block_entry(l), .ra = l->ra };
     if (!frame_move_returns(t, &fm))
         return -1; /* no moved frame returns here */
@@ -643,10 +728,16 @@ void stack_free(struct k_tcb *t)
 {
     struct mtss_task *m = &mt[k_id(t)];
     while (m->top) { /* a task ended while borrowing: every borrowed page goes back */
-        struct loan *l = m->top;
+        if (is_stacklet(m->top)) {
+            m->top = stacklet_drop(t, m->top);
+            continue;
+        }
+        struct loan *l = (struct loan *)m->top;
         m->top = l->prev;
         give_back(l);
     }
+    if (HEAP_BYTES)
+        stacklet_task_end(t);
     int ri = m->region;
     struct region *r = &regions[ri];
     classset_remove(&lenders, k_id(t));

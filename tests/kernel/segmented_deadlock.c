@@ -5,7 +5,10 @@
  * test) instead of hanging until the waits time out. */
 #include "ktest.h"
 
-const char ktest_name[] = "segmented_deadlock";
+#ifndef KTEST_NAME
+#define KTEST_NAME "segmented_deadlock"
+#endif
+const char ktest_name[] = KTEST_NAME;
 
 static volatile int a_holding, b_holding, entered;
 

@@ -8,7 +8,10 @@
 #include "cactus/stackcheck.h"
 #include "ktest.h"
 
-const char ktest_name[] = "segmented_wait";
+#ifndef KTEST_NAME
+#define KTEST_NAME "segmented_wait"
+#endif
+const char ktest_name[] = KTEST_NAME;
 
 extern uint32_t cactus_stacklet_heap_bytes;
 

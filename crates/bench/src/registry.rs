@@ -86,7 +86,7 @@ mod tests {
         let store = Store {
             meta: Meta {
                 bench: Prs::NAME.into(),
-                params: crate::mtss::prs::params(None),
+                params: crate::mtss::prs::params(None, &[]),
                 ..Meta::default()
             },
             shard: Shard::WHOLE,

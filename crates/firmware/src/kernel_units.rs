@@ -35,7 +35,7 @@ pub fn kernel_units(
         .arg("--no-print-directory")
         .arg("-C")
         .arg(&kernel)
-        .arg(format!("STRATEGY={}", strategy.name()))
+        .arg(format!("STRATEGY={}", strategy.file_name()))
         .arg(format!("CROSS={}", tc.prefix));
     if !defines.is_empty() {
         make.arg(format!("EXTRA_CFLAGS={}", defines.join(" ")));
@@ -50,13 +50,17 @@ pub fn kernel_units(
     let (Some(cflags), Some(srcs), true) = (lines.next(), lines.next(), out.status.success())
     else {
         return Err(BuildError::Kernel {
-            library: format!("libcactus-{}-{}.a", strategy.name(), target.trace_backend()),
+            library: format!(
+                "libcactus-{}-{}.a",
+                strategy.file_name(),
+                target.trace_backend()
+            ),
             output: format!("cannot read CFLAGS and COMMON_SRCS: {}", transcript(&out)),
         });
     };
     let flags: Vec<String> = cflags.split_whitespace().map(str::to_string).collect();
     let mut sources: Vec<PathBuf> = srcs.split_whitespace().map(|s| kernel.join(s)).collect();
-    sources.push(kernel.join(format!("stack/{}.c", strategy.name())));
+    sources.push(kernel.join(format!("stack/{}.c", strategy.file_name())));
     sources.push(kernel.join(format!("trace/trace_{}.c", target.trace_backend())));
     Ok(sources
         .into_iter()

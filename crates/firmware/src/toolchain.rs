@@ -218,7 +218,11 @@ impl Toolchain {
             move |error| BuildError::Io { what, path, error }
         };
         std::fs::create_dir_all(&dir).map_err(io("cannot create", &dir))?;
-        let name = format!("libcactus-{}-{}.a", strategy.name(), target.trace_backend());
+        let name = format!(
+            "libcactus-{}-{}.a",
+            strategy.file_name(),
+            target.trace_backend()
+        );
         let library = dir.join(&name);
         let lock_path = base.join(".firmware-build.lock");
         let lock = File::create(&lock_path).map_err(io("cannot create", &lock_path))?;
@@ -227,7 +231,7 @@ impl Toolchain {
         make.arg("-s")
             .arg("-C")
             .arg(root.join("kernel"))
-            .arg(format!("STRATEGY={}", strategy.name()))
+            .arg(format!("STRATEGY={}", strategy.file_name()))
             .arg(format!("CROSS={}", self.prefix));
         if variant.is_some() {
             make.arg(format!("KB={}", dir.display()))

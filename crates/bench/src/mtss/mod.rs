@@ -56,12 +56,24 @@ pub struct MtssOptions {
     pub out_root: Option<PathBuf>,
     /// MTSS page sizes in bytes (mso, prs: at most one; empty: the kernel's default).
     pub pages: Vec<u32>,
+    /// Non-empty: the probes build the `mtss+split` strategy (`checks = "split"`) instead of
+    /// `mtss`, once with a stacklet heap of each of these sizes in bytes (prs only).
+    pub hybrid: Vec<u32>,
 }
 
 impl MtssOptions {
     /// The one page size of an experiment that takes one (None: the kernel's default).
     pub fn page(&self) -> Option<u32> {
         self.pages.first().copied()
+    }
+
+    /// The strategy the probes build.
+    pub fn strategy(&self) -> cactus_firmware::StackStrategy {
+        if self.hybrid.is_empty() {
+            cactus_firmware::StackStrategy::Mtss
+        } else {
+            cactus_firmware::StackStrategy::MtssSplit
+        }
     }
 }
 

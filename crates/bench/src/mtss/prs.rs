@@ -20,6 +20,10 @@ use std::path::Path;
 /// The largest shrink searched, percent (the `--shrink` limit).
 pub const MAX_SHRINK: u32 = 95;
 
+/// The stacklet heaps an `mtss+split` PRS sweep tries by default, bytes: small ones, ones that
+/// hold the 8 KB frames (susan, pegwit) and one for pgp's 33 KB frame.
+pub const HYBRID_HEAPS: [u32; 6] = [1024, 2048, 4096, 12288, 20480, 36864];
+
 /// The paper's average PRS over its six workloads (section 10: "we can recover 15.7% of the
 /// stack space needed").
 pub const PAPER_PRS: f64 = 15.7;
@@ -67,6 +71,34 @@ pub struct WorkloadPrs {
     pub error: Option<String>,
     /// The search is over; a resumed run keeps the row as it is.
     pub complete: bool,
+    /// The stack strategy probed (`mtss`, or `mtss+split`).
+    #[serde(default = "default_stack")]
+    pub stack: String,
+    /// Stack-pool bytes the strategy takes besides the budgets (the `mtss+split` stacklet
+    /// heap; 0 for `mtss`): counted in every saving.
+    #[serde(default)]
+    pub heap_bytes: u32,
+    /// `mtss+split`: the PRS search at each stacklet heap tried (the row is the best one's:
+    /// the least budgets plus heap at its PRS point).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heap_trials: Vec<HeapTrial>,
+}
+
+/// One `mtss+split` PRS search at one stacklet heap.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeapTrial {
+    /// The heap's bytes (whole pages).
+    pub heap_bytes: u32,
+    /// Its PRS, percent.
+    pub prs: Option<u32>,
+    /// The budgets plus the heap at that PRS.
+    pub memory: Option<u32>,
+    /// Why the search failed.
+    pub error: Option<String>,
+}
+
+fn default_stack() -> String {
+    "mtss".to_string()
 }
 
 impl Row for WorkloadPrs {
@@ -94,7 +126,22 @@ impl WorkloadPrs {
             occupancy: None,
             error: None,
             complete: false,
+            stack: default_stack(),
+            heap_bytes: 0,
+            heap_trials: Vec::new(),
         }
+    }
+
+    /// The same row for the strategy `stack` with `heap_bytes` of the pool besides budgets.
+    pub fn with_strategy(mut self, stack: &str, heap_bytes: u32) -> WorkloadPrs {
+        self.stack = stack.to_string();
+        self.heap_bytes = heap_bytes;
+        self
+    }
+
+    /// Stack memory at the PRS point: the program tasks' budgets plus the heap.
+    pub fn smallest_memory(&self) -> Option<u32> {
+        self.smallest_total.map(|s| s + self.heap_bytes)
     }
 
     /// Frames the kernel moved in the passing run at the PRS point.
@@ -113,9 +160,9 @@ impl WorkloadPrs {
 
     /// The stack bytes saved at the PRS point as a percentage of the summed high water (the
     /// paper's baseline is the maximum observed stack); negative when the smallest budgets
-    /// exceed it.
+    /// (with the heap, for `mtss+split`) exceed it.
     pub fn prs_of_high_water(&self) -> Option<f64> {
-        match (self.high_water_total, self.smallest_total) {
+        match (self.high_water_total, self.smallest_memory()) {
             (Some(h), Some(s)) if h > 0 => {
                 Some((f64::from(h) - f64::from(s)) * 100.0 / f64::from(h))
             }
@@ -124,9 +171,9 @@ impl WorkloadPrs {
     }
 
     /// The stack bytes saved at the PRS point as a percentage of the summed budgets (at most
-    /// `prs`, less where rounding or the 128-byte floor kept bytes).
+    /// `prs`, less where rounding, the 128-byte floor or the heap kept bytes).
     pub fn prs_of_budget(&self) -> Option<f64> {
-        self.smallest_total.map(|s| {
+        self.smallest_memory().map(|s| {
             (f64::from(self.budget_total) - f64::from(s)) * 100.0 / f64::from(self.budget_total)
         })
     }
@@ -232,14 +279,76 @@ pub fn start_row(manifest: &str, setup: &ProbeSetup, base: &Baseline) -> Workloa
     row
 }
 
-/// The store's parameters of a PRS sweep at `page`.
-pub fn params(page: Option<u32>) -> serde_json::Value {
-    serde_json::json!({ "page": page_bytes(page) })
+/// The store's parameters of a PRS sweep at `page` (and, for `mtss+split`, the stacklet
+/// heaps tried).
+pub fn params(page: Option<u32>, hybrid: &[u32]) -> serde_json::Value {
+    if hybrid.is_empty() {
+        serde_json::json!({ "page": page_bytes(page) })
+    } else {
+        serde_json::json!({ "page": page_bytes(page), "stack": "mtss+split",
+                            "stacklet_pool": hybrid })
+    }
 }
 
-/// One point per manifest of `shared`, at its page size.
+/// The `mtss+split` PRS of `fresh`'s workload: one search per stacklet heap in `heaps`
+/// (bytes), each with its own setup; the row of the least budgets plus heap at the PRS point
+/// (a search that failed loses to one that did not; the smaller heap wins a tie), with every
+/// trial listed.
+fn hybrid_search(
+    fresh: WorkloadPrs,
+    setup: &ProbeSetup,
+    heaps: &[u32],
+    progress: &(dyn Fn(&ShrinkProbe, u32) + Sync),
+) -> WorkloadPrs {
+    let mut best: Option<WorkloadPrs> = None;
+    let mut trials = Vec::new();
+    for &h in heaps {
+        let heap = cactus_firmware::StackStrategy::heap_bytes(h, setup.page());
+        let start = WorkloadPrs {
+            probes: Vec::new(),
+            ..fresh.clone()
+        }
+        .with_strategy("mtss+split", heap);
+        let done = match setup.clone().into_hybrid(h) {
+            Ok(s) => search(start, &s, &|p| progress(p, heap)),
+            Err(e) => WorkloadPrs {
+                error: Some(e),
+                complete: true,
+                ..start
+            },
+        };
+        trials.push(HeapTrial {
+            heap_bytes: heap,
+            prs: done.prs,
+            memory: done.smallest_memory(),
+            error: done.error.clone(),
+        });
+        let better = match &best {
+            None => true,
+            Some(b) => match (b.error.is_some(), done.error.is_some()) {
+                (true, false) => true,
+                (false, true) => false,
+                _ => {
+                    done.smallest_memory().unwrap_or(u32::MAX)
+                        < b.smallest_memory().unwrap_or(u32::MAX)
+                }
+            },
+        };
+        if better {
+            best = Some(done);
+        }
+    }
+    let mut row = best.unwrap_or(fresh);
+    row.heap_trials = trials;
+    row
+}
+
+/// One point per manifest of `shared`, at its page size (`mtss`, or `mtss+split` at each of
+/// its heaps).
 pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
     let page = shared.options().page();
+    let strategy = shared.options().strategy();
+    let heaps = &shared.options().hybrid;
     shared
         .options()
         .manifests
@@ -247,7 +356,8 @@ pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
         .map(|m| {
             let manifest = m.display().to_string();
             let name = stem(m);
-            let start = WorkloadPrs::start(&name, &manifest, page_bytes(page));
+            let start = WorkloadPrs::start(&name, &manifest, page_bytes(page))
+                .with_strategy(strategy.name(), 0);
             Point::new(manifest, name, move |resumed, progress: &Progress| {
                 let row = resumed.unwrap_or_else(|| start.clone());
                 let prepared = match shared.prepare(&row.manifest, page, CYCLE_FACTOR) {
@@ -260,8 +370,12 @@ pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
                         }
                     }
                 };
-                let mut fresh = start_row(&row.manifest, &prepared.setup, &prepared.base);
-                fresh.probes = row.probes;
+                let mut fresh = start_row(&row.manifest, &prepared.setup, &prepared.base)
+                    .with_strategy(strategy.name(), 0);
+                // An interrupted hybrid search starts over (its probes were of several heaps).
+                if heaps.is_empty() {
+                    fresh.probes = row.probes;
+                }
                 let name = fresh.workload.clone();
                 progress.message(format!("{name}: occupancy run"));
                 let limit = prepared.setup.max_cycles;
@@ -278,12 +392,18 @@ pub fn points<'s>(shared: &'s Shared<'_>) -> Vec<Point<'s, WorkloadPrs>> {
                         }
                     }
                 }
+                let verdict = |p: &ShrinkProbe| if p.passed { "pass" } else { "fail" };
+                if !heaps.is_empty() {
+                    return hybrid_search(fresh, &prepared.setup, heaps, &|p, heap| {
+                        progress.message(format!(
+                            "{name} heap {heap} -{}% {}",
+                            p.percent,
+                            verdict(p)
+                        ))
+                    });
+                }
                 search(fresh, &prepared.setup, &|p| {
-                    progress.message(format!(
-                        "{name} -{}% {}",
-                        p.percent,
-                        if p.passed { "pass" } else { "fail" }
-                    ))
+                    progress.message(format!("{name} -{}% {}", p.percent, verdict(p)))
                 })
             })
         })
@@ -313,10 +433,18 @@ mod tests {
             }),
             error: None,
             complete: true,
+            stack: "mtss".into(),
+            heap_bytes: 0,
+            heap_trials: vec![],
         };
         assert_eq!(row.prs_of_budget(), Some(30.0));
         assert!((row.prs_of_high_water().unwrap() - 6.666).abs() < 0.01);
         // 6.67 % saved of a possible 33.3 %.
         assert!((row.prs_of_possible().unwrap() - 20.0).abs() < 0.01);
+        // mtss+split: its heap counts as stack memory in both savings.
+        let hybrid = row.with_strategy("mtss+split", 400);
+        assert_eq!(hybrid.smallest_memory(), Some(3200));
+        assert_eq!(hybrid.prs_of_budget(), Some(20.0));
+        assert!((hybrid.prs_of_high_water().unwrap() + 6.666).abs() < 0.01);
     }
 }

@@ -60,8 +60,27 @@ fn possible(r: &&WorkloadPrs) -> Option<f64> {
 pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
     let mut s = String::new();
     let page = rows.first().map(|r| r.page_bytes).unwrap_or(0);
-    let _ = writeln!(s, "### PRS per workload (Figure 11, page {page} bytes)\n");
-    let mut t = Table::new(&[
+    let heap = rows.iter().map(|r| r.heap_bytes).max().unwrap_or(0);
+    let same_heap = rows.iter().all(|r| r.heap_bytes == heap);
+    let stack = rows.first().map_or("mtss", |r| r.stack.as_str());
+    let _ = write!(
+        s,
+        "### PRS per workload (Figure 11, `{stack}`, page {page} bytes"
+    );
+    if heap > 0 && same_heap {
+        let _ = write!(
+            s,
+            ", a {heap}-byte stacklet heap counted in the budgets at PRS and every saving"
+        );
+    } else if heap > 0 {
+        let _ = write!(
+            s,
+            ", each workload at the best of the stacklet heaps tried (below), its heap counted \
+             in the budgets at PRS and every saving"
+        );
+    }
+    let _ = writeln!(s, ")\n");
+    let mut head = vec![
         "Workload",
         ">Program budgets (B)",
         ">High water (B)",
@@ -69,16 +88,24 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
         ">Sum of peaks (B)",
         ">Possible saving",
         ">PRS (shrink)",
-        ">Budgets at PRS (B)",
+        if heap > 0 {
+            ">Budgets + heap at PRS (B)"
+        } else {
+            ">Budgets at PRS (B)"
+        },
         ">Saved of budgets",
         ">Saved of high water",
         ">Of possible",
         ">Frames moved",
         ">Probes",
-    ]);
+    ];
+    if heap > 0 {
+        head.push(">Heap (B)");
+    }
+    let mut t = Table::new(&head);
     for r in rows {
         let o = r.occupancy.as_ref();
-        t.row([
+        let mut cells = vec![
             r.workload.clone(),
             r.budget_total.to_string(),
             or_dash(r.high_water_total),
@@ -88,13 +115,17 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
             r.prs
                 .map(|p| format!("{p} %"))
                 .unwrap_or_else(|| "-".into()),
-            or_dash(r.smallest_total),
+            or_dash(r.smallest_memory()),
             pct(r.prs_of_budget()),
             pct(r.prs_of_high_water()),
             pct(r.prs_of_possible()),
             or_dash(r.frames_moved()),
             r.probes.len().to_string(),
-        ]);
+        ];
+        if heap > 0 {
+            cells.push(r.heap_bytes.to_string());
+        }
+        t.row(cells);
     }
     let ok: Vec<&WorkloadPrs> = rows.iter().filter(|r| r.error.is_none()).collect();
     t.row([
@@ -158,7 +189,45 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
     ]);
     t.row(["*paper*", "", "", "", "< 5 % (telecomm 0)"]);
     s.push_str(&t.render());
+    heap_trials(&mut s, rows);
     s
+}
+
+/// `mtss+split`: each workload's PRS at every stacklet heap tried (none for `mtss`).
+fn heap_trials(s: &mut String, rows: &[WorkloadPrs]) {
+    if rows.iter().all(|r| r.heap_trials.is_empty()) {
+        return;
+    }
+    s.push_str(
+        "\n### Stacklet heaps tried (`mtss+split`: the row above is the least budgets plus heap)\n\n",
+    );
+    let mut t = Table::new(&[
+        "Workload",
+        ">Heap (B)",
+        ">PRS (shrink)",
+        ">Budgets + heap at PRS (B)",
+        ">Saved of high water",
+        "Failure",
+    ]);
+    for r in rows {
+        for h in &r.heap_trials {
+            let saved = match (r.high_water_total, h.memory) {
+                (Some(hw), Some(m)) if hw > 0 => {
+                    Some((f64::from(hw) - f64::from(m)) * 100.0 / f64::from(hw))
+                }
+                _ => None,
+            };
+            t.row([
+                r.workload.clone(),
+                h.heap_bytes.to_string(),
+                h.prs.map_or("-".into(), |p| format!("{p} %")),
+                or_dash(h.memory),
+                pct(saved),
+                h.error.clone().unwrap_or_default(),
+            ]);
+        }
+    }
+    s.push_str(&t.render());
 }
 
 /// How to read the PRS tables (no figures: they are in the generated tables).
@@ -167,6 +236,12 @@ Reduction Satisfiability) is the largest whole percentage by which every program
 budget can be shrunk at once (rounded down to 16 bytes, never below 128) with the workload \
 still completing correctly under `stack = \"mtss\"`, `checks = \"mtss\"` on cactus-sim (exit 0 \
 through its own checksum checks, no ownership-oracle violation), found by bisection over 0..95 %. \
+With `--stack mtss+split` the probes build the hybrid instead (`checks = \"split\"`, loans first, \
+stacklets from a heap carved out of the stack pool when no task can lend), once per stacklet heap \
+tried (`--stacklet-pool`); the heap is stack memory, so it is added to the budgets at the PRS point \
+and in every saving, and each workload's row is the heap with the least budgets plus heap (the \
+pool grows where the manifest budgets and a large heap do not fit it: the pool's spare bytes are \
+not counted). \
 The harness tasks (`feeder`, `coordinator`) keep their budgets and are not counted. *Saved of \
 budgets* is the bytes saved at the PRS point over the summed budgets; our budgets are the \
 measured high water x 1.1 plus a 16-byte guard and 384 bytes of check margin, so *saved of \
@@ -219,8 +294,42 @@ mod tests {
             }),
             error: None,
             complete: true,
+            stack: "mtss".into(),
+            heap_bytes: 0,
+            heap_trials: vec![],
         };
-        let md = prs_markdown(&[row]);
+        let md = prs_markdown(std::slice::from_ref(&row));
+        assert!(!md.contains("Stacklet heaps tried"));
+        let mut hybrid = row.with_strategy("mtss+split", 256);
+        hybrid.heap_trials = vec![
+            super::super::prs::HeapTrial {
+                heap_bytes: 256,
+                prs: Some(30),
+                memory: Some(956),
+                error: None,
+            },
+            super::super::prs::HeapTrial {
+                heap_bytes: 4096,
+                prs: None,
+                memory: None,
+                error: Some("fails unshrunk".into()),
+            },
+        ];
+        let hmd = prs_markdown(&[hybrid]);
+        assert!(
+            hmd.contains("`mtss+split`, page 128 bytes, a 256-byte stacklet heap"),
+            "{hmd}"
+        );
+        assert!(hmd.contains("| 30 % | 956 | 4.4 % | -19.5 % |"), "{hmd}");
+        assert!(hmd.contains("| 1 | 256 |\n"), "{hmd}");
+        assert!(
+            hmd.contains("| net | 256 | 30 % | 956 | -19.5 % | |"),
+            "{hmd}"
+        );
+        assert!(
+            hmd.contains("| net | 4096 | - | - | - | fails unshrunk |"),
+            "{hmd}"
+        );
         assert!(
             md.contains(
                 "| net | 1000 | 800 | 600 | 800 | 25.0 % | 30 % | 700 | 30.0 % | 12.5 % | 50.0 % | 7 | 1 |"

@@ -85,6 +85,42 @@ impl ProbeSetup {
         })
     }
 
+    /// The same probes under the `mtss+split` strategy (`checks = "split"`, its default) with
+    /// a stacklet heap of `stacklet_pool` bytes carved out of the stack pool. The pool grows
+    /// (`kernel.pool_kib`) when the manifest budgets and the heap do not fit it: what the
+    /// experiments count is the budgets and the heap, not the pool's spare bytes. An error
+    /// says why the manifest refuses it.
+    pub fn into_hybrid(mut self, stacklet_pool: u32) -> Result<ProbeSetup, String> {
+        use cactus_firmware::StackStrategy;
+        let name = self.manifest.name.clone();
+        let page = self.manifest.kernel.page();
+        let regions: u32 = self
+            .manifest
+            .tasks
+            .iter()
+            .map(|t| StackStrategy::MtssSplit.region_bytes(t.stack, page))
+            .sum();
+        let need =
+            regions + 64u32.div_ceil(page) * page + StackStrategy::heap_bytes(stacklet_pool, page);
+        let pool_kib = self
+            .manifest
+            .kernel
+            .pool_kib
+            .unwrap_or(StackStrategy::DEFAULT_POOL_KIB);
+        if need.div_ceil(1024) > pool_kib {
+            self.manifest.kernel.pool_kib = Some(need.div_ceil(1024));
+        }
+        self.manifest
+            .apply(&Overrides {
+                stack: Some("mtss+split".into()),
+                checks: Some("split".into()),
+                stacklet_pool: Some(stacklet_pool),
+                ..Default::default()
+            })
+            .map_err(|e| format!("{name}: {e}"))?;
+        Ok(self)
+    }
+
     /// Builds the workload with task `task`'s budget set to `budget` (every other task at
     /// its manifest budget) and runs it. Passes only on exit code 0 with no oracle violation;
     /// a build error, fault, violation, cycle limit or non-zero exit is a failed probe whose

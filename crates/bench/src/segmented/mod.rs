@@ -19,10 +19,12 @@
 //! Guarantees: every number comes from a build and a run made by this module; a point whose
 //! build or run fails is a row with its reason, left out of every figure that needs it.
 
+mod hybrid;
 mod measure;
 mod points;
 mod table;
 
+pub use hybrid::hybrid_prs;
 pub use measure::{core_live_peak, measure, overhead_of, Build, CORE_TASKS, STACKLET_META};
 pub use points::{build_of, experiments, params, points, SegmentedOptions, Size, WORKER};
 pub use table::{markdown, summary, PAPER_TABLE2, PAPER_TABLE3};
@@ -264,7 +266,7 @@ impl Evaluation for Segmented {
     fn render(rows: &[PointResult], meta: &Meta) -> SweepReport {
         let (passed, failed) = verdicts(rows);
         SweepReport {
-            tables: markdown(rows),
+            tables: markdown(rows, meta.params.get("hybrid")),
             reading: table::READING.to_string(),
             note: format!(
                 " ({} size)",
@@ -272,7 +274,7 @@ impl Evaluation for Segmented {
             ),
             passed,
             failed,
-            summary: summary(rows),
+            summary: summary(rows, meta.params.get("hybrid")),
         }
     }
 }

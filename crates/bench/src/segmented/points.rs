@@ -112,13 +112,17 @@ impl SegmentedOptions {
 }
 
 /// The store's parameters: the size class and the configurations' constants.
-pub fn params(size: Size) -> serde_json::Value {
-    serde_json::json!({
+pub fn params(size: Size, hybrid: Option<serde_json::Value>) -> serde_json::Value {
+    let mut p = serde_json::json!({
         "size": size.name(),
         "naive_first": NAIVE_FIRST,
         "optimized_first": OPTIMIZED_FIRST,
         "stacklet_min": STACKLET_MIN,
-    })
+    });
+    if let Some(h) = hybrid {
+        p["hybrid"] = h;
+    }
+    p
 }
 
 /// Every experiment at `size`, in report order.

@@ -98,8 +98,10 @@ fn whole_or_one(v: f64) -> String {
     }
 }
 
-/// The headline figures. `hybrid_prs_pct` is `n/a`: the MTSS+stacklet hybrid does not exist.
-pub fn summary(rows: &[PointResult]) -> Summary {
+/// The headline figures. `hybrid_prs_pct` is the `mtss+split` PRS of `hybrid` (the
+/// parameters' `hybrid` object, [`super::hybrid_prs`]), `n/a` when the sweep was run without
+/// one.
+pub fn summary(rows: &[PointResult], hybrid: Option<&serde_json::Value>) -> Summary {
     let mut s = Summary::new("segmented");
     s.num("coremark_pct", coremark_pct(rows), 1)
         .add(
@@ -107,22 +109,54 @@ pub fn summary(rows: &[PointResult]) -> Summary {
             stacklet_bytes(rows).map_or("-".into(), whole_or_one),
         )
         .add("crazyflie_peak_bytes", bytes(crazyflie_peak(rows)))
-        .add("hybrid_prs_pct", "n/a");
+        .add(
+            "hybrid_prs_pct",
+            hybrid_pct(hybrid).map_or("n/a".into(), |p| format!("{p:.1}")),
+        );
     s
 }
 
-/// Every table, then the failures.
-pub fn markdown(rows: &[PointResult]) -> String {
+fn hybrid_pct(hybrid: Option<&serde_json::Value>) -> Option<f64> {
+    hybrid.and_then(|h| h["prs_hw_pct"].as_f64())
+}
+
+/// Every table (the hybrid's from `hybrid`, as in [`summary`]), then the failures.
+pub fn markdown(rows: &[PointResult], hybrid: Option<&serde_json::Value>) -> String {
     let mut s = String::new();
     table2(&mut s, rows);
     table3(&mut s, rows);
     hot_split(&mut s, rows);
     table1(&mut s, rows);
-    s.push_str(
-        "\n### MTSS + stacklet hybrid\n\nNot measured: the hybrid (MTSS loans with stacklets \
-         as the fallback) does not exist yet, so its PRS is `n/a` in the summary line, not a \
-         number.\n",
-    );
+    s.push_str("\n### MTSS + stacklet hybrid\n\n");
+    match (hybrid, hybrid_pct(hybrid)) {
+        (Some(h), Some(p)) => {
+            let heaps = match h["stacklet_pool"].as_array() {
+                Some(a) => {
+                    let list: Vec<String> = a.iter().map(|b| b.to_string()).collect();
+                    format!("each workload's best of {} bytes", list.join(", "))
+                }
+                None => format!("{} bytes", h["stacklet_pool"]),
+            };
+            let _ = writeln!(
+                s,
+                "`mtss+split` (MTSS loans, stacklets as the fallback from a heap carved out of the \
+                 stack pool: {heaps}): PRS against the summed measured high water, the heap \
+                 counted, **{p:.1} %** on average over {} workloads ({} failed), from the PRS \
+                 sweep stored in `{}` (`cactus bench mtss prs --stack mtss+split`; its tables, \
+                 docs/results/hybrid-prs.md, stand beside plain `mtss`'s in \
+                 docs/results/mtss-prs.md). Issue goal: at least 30 % below the summed high \
+                 water.",
+                h["workloads"],
+                h["failed"],
+                h["store"].as_str().unwrap_or("?")
+            );
+        }
+        _ => s.push_str(
+            "Not measured in this run: `cactus bench segmented --hybrid-prs STORE` reads the \
+             PRS of a `cactus bench mtss prs --stack mtss+split --json STORE` sweep; without \
+             it the summary's `hybrid_prs_pct` is `n/a`, not a number.\n",
+        ),
+    }
     let failures: Vec<String> = rows
         .iter()
         .flat_map(|r| {
@@ -453,7 +487,8 @@ ownership oracle stopping the run at its first violation, exit code 0 and every 
 checksum line `ok` required); a failed point is listed under Failures and left out of every \
 figure that needs it. Every figure is simulated and deterministic: the tables change only when \
 the code they measure does. The summary line is `segmented: coremark_pct=... \
-stacklet_bytes=... crazyflie_peak_bytes=... hybrid_prs_pct=n/a`.\n\n\
+stacklet_bytes=... crazyflie_peak_bytes=... hybrid_prs_pct=...` (`n/a` unless the run read an \
+`mtss+split` PRS store with `--hybrid-prs`).\n\n\
 *Table 2* runs the CoreMark-like single-task workload (`workloads/coremark-like/\
 coremark-single[-small].toml`: one iteration per 1 ms input chunk) six ways: *contiguous* \
 (`stack = \"static\"`, `checks = \"none\"`), *check-only* (`stack = \"segmented\"`, `checks = \

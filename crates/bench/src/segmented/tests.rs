@@ -118,10 +118,17 @@ fn the_summary_has_the_four_headline_figures() {
     let pct = table::coremark_pct(&rows).unwrap();
     assert!((pct - 100.0 / 1.02).abs() < 1e-9, "{pct}");
     assert_eq!(
-        summary(&rows).line(),
+        summary(&rows, None).line(),
         "segmented: coremark_pct=98.0 stacklet_bytes=16 crazyflie_peak_bytes=448 \
          hybrid_prs_pct=n/a"
     );
+    // With a hybrid PRS store read (its figures in the parameters), the figure is its mean.
+    let h = serde_json::json!({ "store": "p.json", "stacklet_pool": 1024, "prs_hw_pct": 31.4,
+                                "workloads": 6, "failed": 0 });
+    assert!(summary(&rows, Some(&h))
+        .line()
+        .ends_with("hybrid_prs_pct=31.4"));
+    assert!(markdown(&rows, Some(&h)).contains("**31.4 %** on average over 6 workloads"));
     assert_eq!(cactus_sweep::evaluation::verdicts(&rows), (8, 1));
 }
 
@@ -129,7 +136,7 @@ fn the_summary_has_the_four_headline_figures() {
 fn missing_figures_are_dashes_never_numbers() {
     let rows = vec![cm(Config::Optimized, Err("build failed".into()))];
     assert_eq!(
-        summary(&rows).line(),
+        summary(&rows, None).line(),
         "segmented: coremark_pct=- stacklet_bytes=- crazyflie_peak_bytes=- hybrid_prs_pct=n/a"
     );
 }
@@ -150,7 +157,7 @@ fn overhead_splits_into_metadata_and_padding() {
 
 #[test]
 fn the_markdown_puts_the_paper_beside_ours() {
-    let md = markdown(&report());
+    let md = markdown(&report(), None);
     assert!(
         md.contains("| contiguous | 400 | 900000 | 444.44 | 100.0 % | 1000000 | 400.00 | 0 | 379 | 100.0 % |"),
         "{md}"

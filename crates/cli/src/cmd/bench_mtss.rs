@@ -36,7 +36,7 @@ pub enum MtssExperiment {
     /// Proportional Reduction Satisfiability per workload (MTSS Figure 11): the largest
     /// shrink of every program task's budget at once that still passes, by bisection, and the
     /// loan statistics (holes, multi-page frames) of a run there.
-    Prs(MtssSweepArgs),
+    Prs(PrsArgs),
     /// The worst-case overhead estimate (MTSS Figures 12 and 13): every task at 128 bytes,
     /// moved frames into an artificial region, every move scanning everything; per workload
     /// and `--pages`.
@@ -65,6 +65,23 @@ pub struct MtssSweepArgs {
     pub sweep: SweepArgs,
 }
 
+/// Options of `cactus bench mtss prs`.
+#[derive(Args, Debug)]
+pub struct PrsArgs {
+    /// The strategy probed: `mtss` (checks `mtss`) or `mtss+split` (checks `split`, with a
+    /// stacklet heap carved out of the stack pool and counted in every saving).
+    #[arg(long, value_name = "STRATEGY", default_value = "mtss")]
+    pub stack: String,
+    /// `mtss+split` only: the stacklet heaps tried, bytes, comma-separated (default
+    /// 1024,2048,4096,12288,20480,36864); each workload's row is the one of least budgets
+    /// plus heap.
+    #[arg(long, value_name = "B,B,...", value_delimiter = ',')]
+    pub stacklet_pool: Vec<u32>,
+    /// What every MTSS sweep takes.
+    #[command(flatten)]
+    pub common: MtssSweepArgs,
+}
+
 /// Runs `cactus bench mtss`.
 pub fn main(args: MtssArgs) -> Result<ExitCode> {
     match args.experiment {
@@ -74,13 +91,23 @@ pub fn main(args: MtssArgs) -> Result<ExitCode> {
             let points = mtss::mso::points(&shared, o.page()).map_err(|e| anyhow!(e))?;
             finish::<Mso>(points, mtss::mso::params(o.page()), &a.sweep)
         }
-        MtssExperiment::Prs(a) => {
-            let o = options(&a, None, true)?;
+        MtssExperiment::Prs(p) => {
+            let mut o = options(&p.common, None, true)?;
+            o.hybrid = match p.stack.as_str() {
+                "mtss" if p.stacklet_pool.is_empty() => Vec::new(),
+                "mtss" => bail!("--stacklet-pool: only with --stack mtss+split"),
+                "mtss+split" if p.stacklet_pool.is_empty() => mtss::prs::HYBRID_HEAPS.to_vec(),
+                "mtss+split" => p.stacklet_pool.clone(),
+                other => bail!("--stack: {other}: the PRS sweep takes mtss or mtss+split"),
+            };
+            if let Some(b) = o.hybrid.iter().find(|b| !(256..=524_288).contains(*b)) {
+                bail!("--stacklet-pool: {b} is out of range (256..=524288)");
+            }
             let shared = Shared::new(&o);
             finish::<Prs>(
                 mtss::prs::points(&shared),
-                mtss::prs::params(o.page()),
-                &a.sweep,
+                mtss::prs::params(o.page(), &o.hybrid),
+                &p.common.sweep,
             )
         }
         MtssExperiment::Wcet(a) => {
@@ -160,6 +187,7 @@ fn options(a: &MtssSweepArgs, default_one: Option<&str>, one_page: bool) -> Resu
                 .unwrap_or_else(|| root.join("build/mso")),
         ),
         pages: a.pages.clone(),
+        hybrid: Vec::new(),
     })
 }
 

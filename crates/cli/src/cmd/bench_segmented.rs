@@ -28,6 +28,10 @@ pub struct SegmentedArgs {
     /// Parent directory of the builds (default: build/segmented in the Cactus tree).
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
+    /// The JSON store of a `cactus bench mtss prs --stack mtss+split` sweep: its mean PRS
+    /// against the high water becomes the summary's `hybrid_prs_pct` (otherwise `n/a`).
+    #[arg(long, value_name = "STORE")]
+    pub hybrid_prs: Option<PathBuf>,
     /// Where and how the sweep runs (a point is one build and run).
     #[command(flatten)]
     pub sweep: SweepArgs,
@@ -49,6 +53,12 @@ pub fn main(args: SegmentedArgs) -> Result<ExitCode> {
     } else {
         root.clone()
     };
+    let hybrid = match &args.hybrid_prs {
+        Some(p) => {
+            Some(segmented::hybrid_prs(p).map_err(|e| anyhow::anyhow!("--hybrid-prs: {e}"))?)
+        }
+        None => None,
+    };
     let options = SegmentedOptions {
         root: base,
         size,
@@ -61,7 +71,7 @@ pub fn main(args: SegmentedArgs) -> Result<ExitCode> {
     };
     finish::<Segmented>(
         segmented::points(&options),
-        segmented::params(size),
+        segmented::params(size, hybrid),
         &args.sweep,
     )
 }

@@ -29,6 +29,10 @@ pub struct ManifestArgs {
     /// checks it makes are left out (target `sim` only; docs/segmented.md).
     #[arg(long)]
     pub stack_bound: bool,
+    /// Override the manifest's kernel.stacklet_pool: bytes of the stack pool given to the
+    /// stacklet heap (the mtss+split strategy only; rounded up to whole MTSS pages).
+    #[arg(long, value_name = "BYTES")]
+    pub stacklet_pool: Option<u32>,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -47,6 +51,7 @@ impl ManifestArgs {
             || self.checks.is_some()
             || self.mtss_page.is_some()
             || self.stack_bound
+            || self.stacklet_pool.is_some()
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -71,6 +76,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         checks: args.checks.clone(),
         mtss_page: args.mtss_page,
         stack_bound: args.stack_bound,
+        stacklet_pool: args.stacklet_pool,
         shrink: args.shrink.clone(),
     })?;
     let options = BuildOptions {

@@ -38,8 +38,9 @@ pub struct MtssStressArgs {
     /// The first seed (then S+1, S+2, ...).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u32,
-    /// The tight build's stack strategy: `mtss` (default), or `segmented` or `chunks` (with
-    /// their default checks: `split` for `segmented`, `mtss` for `chunks`).
+    /// The tight build's stack strategy: `mtss` (default), or `segmented`, `mtss+split` or
+    /// `chunks` (with their default checks: `split` for `segmented` and `mtss+split`, `mtss`
+    /// for `chunks`).
     #[arg(long, value_name = "STRATEGY", default_value = "mtss")]
     pub stack: String,
     /// Build the tight variant for the simulator's hardware stack bound (`kernel.stack_bound`:
@@ -96,7 +97,7 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("--stack: {e}"))?;
     if !strategy.moves_frames() {
         bail!(
-            "--stack: {} does not move frames (the stress needs mtss, chunks or segmented)",
+            "--stack: {} does not move frames (the stress needs mtss, chunks, segmented or mtss+split)",
             strategy.name()
         );
     }

@@ -214,6 +214,7 @@ mod tests {
                 stacklet_cache: None,
                 stacklet_learn: None,
                 stack_bound: false,
+                stacklet_pool: None,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
         };

@@ -51,6 +51,7 @@ fn manifest(target: Target) -> Manifest {
             stacklet_cache: None,
             stacklet_learn: None,
             stack_bound: false,
+            stacklet_pool: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
     }

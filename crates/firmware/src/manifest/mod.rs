@@ -31,6 +31,12 @@ pub enum StackStrategy {
     /// moves to a stacklet linked for it (12 bytes of metadata each). Needs `checks = "mtss"`
     /// or `"split"`.
     Segmented,
+    /// The `mtss+split` hybrid (`kernel/stack/hybrid.c`, a configuration of `mtss.c`;
+    /// docs/segmented.md): regions as in `mtss`, and a frame that does not fit first borrows a
+    /// switched-out task's free pages, then, when no task can lend, moves to a stacklet from a
+    /// heap carved out of the same stack pool ([`KernelOptions::stacklet_pool`] bytes). Needs
+    /// `checks = "mtss"` or `"split"`.
+    MtssSplit,
 }
 
 impl StackStrategy {
@@ -40,15 +46,27 @@ impl StackStrategy {
         StackStrategy::Mtss,
         StackStrategy::Chunks,
         StackStrategy::Segmented,
+        StackStrategy::MtssSplit,
     ];
 
-    /// The manifest spelling, also the `<strategy>` of `libcactus-<strategy>-<trace>.a`.
+    /// The manifest spelling.
     pub fn name(self) -> &'static str {
         match self {
             StackStrategy::Static => "static",
             StackStrategy::Mtss => "mtss",
             StackStrategy::Chunks => "chunks",
             StackStrategy::Segmented => "segmented",
+            StackStrategy::MtssSplit => "mtss+split",
+        }
+    }
+
+    /// The kernel's name for the strategy: its source `kernel/stack/<file>.c`, the `STRATEGY`
+    /// of kernel/Makefile and the `<strategy>` of `libcactus-<strategy>-<trace>.a` (the
+    /// manifest spelling, but `hybrid` for `mtss+split`).
+    pub fn file_name(self) -> &'static str {
+        match self {
+            StackStrategy::MtssSplit => "hybrid",
+            other => other.name(),
         }
     }
 
@@ -82,6 +100,10 @@ impl StackStrategy {
     /// The MTSS page of the kernel's default build (`CACTUS_MTSS_PAGE`), in bytes.
     pub const MTSS_PAGE: u32 = 128;
 
+    /// The stacklet heap of the `mtss+split` strategy's default build
+    /// (`CACTUS_STACKLET_POOL`), in bytes: part of the stack pool.
+    pub const STACKLET_POOL: u32 = 4096;
+
     /// The first (and smallest) stack chunk of the `chunks` strategy's default build
     /// (`CACTUS_CHUNK_SIZE`), in bytes.
     pub const CHUNK_BYTES: u32 = 256;
@@ -91,8 +113,22 @@ impl StackStrategy {
     pub fn moves_frames(self) -> bool {
         matches!(
             self,
-            StackStrategy::Mtss | StackStrategy::Chunks | StackStrategy::Segmented
+            StackStrategy::Mtss
+                | StackStrategy::Chunks
+                | StackStrategy::Segmented
+                | StackStrategy::MtssSplit
         )
+    }
+
+    /// Whether the strategy divides task regions into MTSS pages (`mtss`, `mtss+split`).
+    pub fn has_pages(self) -> bool {
+        matches!(self, StackStrategy::Mtss | StackStrategy::MtssSplit)
+    }
+
+    /// Whether the strategy links stacklets from a heap (`segmented`, `mtss+split`), so takes
+    /// the stacklet knobs.
+    pub fn has_stacklets(self) -> bool {
+        matches!(self, StackStrategy::Segmented | StackStrategy::MtssSplit)
     }
 
     /// Pool bytes a task's stack budget occupies: the budget itself for `static` (its guard is
@@ -101,7 +137,7 @@ impl StackStrategy {
     pub fn region_bytes(self, budget: u32, page: u32) -> u32 {
         match self {
             StackStrategy::Static => budget,
-            StackStrategy::Mtss => budget.div_ceil(page) * page,
+            StackStrategy::Mtss | StackStrategy::MtssSplit => budget.div_ceil(page) * page,
             // Only the first chunk is taken at creation; the budget is not reserved.
             StackStrategy::Chunks => Self::CHUNK_BYTES,
             // The first stacklet: the budget in whole 16-byte units.
@@ -109,10 +145,27 @@ impl StackStrategy {
         }
     }
 
-    /// Stack memory the strategy can hand out from a pool of `pool_kib` KiB, in bytes, with
-    /// MTSS pages of `page` bytes.
+    /// Stack memory the strategy can hand out to task regions from a pool of `pool_kib` KiB,
+    /// in bytes, with MTSS pages of `page` bytes (for `mtss+split`, the default stacklet heap
+    /// is not: see [`StackStrategy::region_pool_bytes`]).
     pub fn usable_bytes(self, pool_kib: u32, page: u32) -> u32 {
+        self.region_pool_bytes(pool_kib, page, Self::STACKLET_POOL)
+    }
+
+    /// The heap bytes a `stacklet_pool` of `requested` bytes takes from an `mtss+split` pool:
+    /// whole pages of `page` bytes (kernel/stack/mtss.c, `HEAP_BYTES`).
+    pub fn heap_bytes(requested: u32, page: u32) -> u32 {
+        requested.div_ceil(page) * page
+    }
+
+    /// [`StackStrategy::usable_bytes`] with an `mtss+split` stacklet heap of `stacklet_pool`
+    /// bytes (ignored by the other strategies).
+    pub fn region_pool_bytes(self, pool_kib: u32, page: u32, stacklet_pool: u32) -> u32 {
         match self {
+            // The red zone, then the heap in whole pages (kernel/stack/mtss.c).
+            StackStrategy::MtssSplit => (pool_kib * 1024).saturating_sub(
+                64u32.div_ceil(page) * page + Self::heap_bytes(stacklet_pool, page),
+            ),
             // The pool minus its 64-byte red zone (kernel/stack/static.c).
             StackStrategy::Static => pool_kib * 1024 - 64,
             // The red zone is 64 bytes rounded up to whole pages (kernel/stack/mtss.c).
@@ -221,22 +274,33 @@ pub struct KernelOptions {
     /// `segmented` only: whether a task keeps its last released stacklet for its next request
     /// (`CACTUS_STACKLET_CACHE`), when not the kernel's default (on).
     pub stacklet_cache: Option<bool>,
-    /// `segmented` only: the hot-split alleviation (`CACTUS_STACKLET_LEARN`), when not the
-    /// kernel's default.
+    /// `segmented` and `mtss+split`: the hot-split alleviation (`CACTUS_STACKLET_LEARN`),
+    /// when not the kernel's default.
     pub stacklet_learn: Option<bool>,
     /// The hardware stack bound (cactus-sim's `mstackbound`, `target = "sim"` only): the
     /// kernel keeps the CSR at the running stack's limit (`CACTUS_STACK_BOUND`) and `cactus
     /// cc --stack-bound` leaves out the entry checks the hardware makes.
     pub stack_bound: bool,
+    /// `mtss+split` only: bytes of the stack pool given to the stacklet heap, when not the
+    /// kernel's default [`StackStrategy::STACKLET_POOL`] (`CACTUS_STACKLET_POOL`; rounded up
+    /// to whole MTSS pages by the kernel).
+    pub stacklet_pool: Option<u32>,
 }
 
 impl KernelOptions {
     /// Stack memory the tasks' budgets must fit in, in bytes.
     pub fn usable_pool_bytes(&self) -> u32 {
-        self.stack.usable_bytes(
+        self.stack.region_pool_bytes(
             self.pool_kib.unwrap_or(StackStrategy::DEFAULT_POOL_KIB),
             self.page(),
+            self.stacklet_pool_bytes(),
         )
+    }
+
+    /// The stacklet heap of an `mtss+split` kernel as configured, in bytes before the kernel
+    /// rounds it to pages (the default when not set).
+    pub fn stacklet_pool_bytes(&self) -> u32 {
+        self.stacklet_pool.unwrap_or(StackStrategy::STACKLET_POOL)
     }
 
     /// The MTSS page size this kernel is built with, in bytes.
@@ -269,6 +333,9 @@ impl KernelOptions {
         if self.stack_bound {
             d.push("-DCACTUS_STACK_BOUND=1".to_string());
         }
+        if let Some(n) = self.stacklet_pool {
+            d.push(format!("-DCACTUS_STACKLET_POOL={n}"));
+        }
         d
     }
 
@@ -297,6 +364,9 @@ impl KernelOptions {
         }
         if self.stack_bound {
             parts.push("bound".to_string());
+        }
+        if let Some(n) = self.stacklet_pool {
+            parts.push(format!("heap-{n}"));
         }
         (!parts.is_empty()).then(|| parts.join("-"))
     }
@@ -353,7 +423,7 @@ pub struct Manifest {
 }
 
 /// Command-line overrides of manifest values (`--stack`, `--target`, `--checks`,
-/// `--mtss-page`, `--shrink`), validated like the manifest's own values.
+/// `--mtss-page`, `--stacklet-pool`, `--shrink`), validated like the manifest's own values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Overrides {
     /// Replaces `kernel.stack`.
@@ -364,10 +434,12 @@ pub struct Overrides {
     /// `chunks`, `segmented`) and this is not given, the checks become `mtss` (`split` for
     /// `segmented`), modes such a strategy works with.
     pub checks: Option<String>,
-    /// Replaces `kernel.mtss_page` (the `mtss` strategy only).
+    /// Replaces `kernel.mtss_page` (the `mtss` and `mtss+split` strategies only).
     pub mtss_page: Option<u32>,
     /// Sets `kernel.stack_bound` (the simulator target only).
     pub stack_bound: bool,
+    /// Replaces `kernel.stacklet_pool` (the `mtss+split` strategy only).
+    pub stacklet_pool: Option<u32>,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -456,24 +528,30 @@ impl Manifest {
         if let Some(checks) = &overrides.checks {
             next.checks = parse_checks(checks).map_err(|p| bad("--checks", p))?;
         } else if overrides.stack.is_some() && next.stack.moves_frames() {
-            // Segmented stacks take the call slow path; mtss and chunks keep their trap.
-            next.checks = if next.stack == StackStrategy::Segmented {
+            // Segmented stacks and the mtss+split hybrid take the call slow path; mtss and
+            // chunks keep their trap.
+            next.checks = if next.stack.has_stacklets() {
                 CheckMode::Split
             } else {
                 CheckMode::Mtss
             };
         }
-        if next.stack != StackStrategy::Mtss {
+        if !next.stack.has_pages() {
             next.mtss_page = None;
+        }
+        if next.stack != StackStrategy::Mtss {
             next.mtss_worst_case = false;
         }
-        if next.stack != StackStrategy::Segmented {
+        if !next.stack.has_stacklets() {
             next.stacklet_min = None;
             next.stacklet_cache = None;
             next.stacklet_learn = None;
         }
+        if next.stack != StackStrategy::MtssSplit {
+            next.stacklet_pool = None;
+        }
         if let Some(page) = overrides.mtss_page {
-            if next.stack != StackStrategy::Mtss {
+            if !next.stack.has_pages() {
                 return Err(bad(
                     "--mtss-page",
                     format!(
@@ -500,6 +578,25 @@ impl Manifest {
                 "--target"
             };
             return Err(bad(option, STACK_BOUND_NEEDS_SIM.to_string()));
+        }
+        if let Some(bytes) = overrides.stacklet_pool {
+            if next.stack != StackStrategy::MtssSplit {
+                return Err(bad(
+                    "--stacklet-pool",
+                    format!(
+                        "only the mtss+split stack strategy has a stacklet pool; this build \
+                         uses \"{}\"",
+                        next.stack.name()
+                    ),
+                ));
+            }
+            if !(256..=524_288).contains(&bytes) {
+                return Err(bad(
+                    "--stacklet-pool",
+                    format!("{bytes} is out of range (256..=524288)"),
+                ));
+            }
+            next.stacklet_pool = Some(bytes);
         }
         if let Some(sh) = &overrides.shrink {
             if !(1..=95).contains(&sh.percent) {
@@ -535,7 +632,10 @@ impl Manifest {
                 }
             }
         }
-        if overrides.stack.is_some() || overrides.mtss_page.is_some() {
+        if overrides.stack.is_some()
+            || overrides.mtss_page.is_some()
+            || overrides.stacklet_pool.is_some()
+        {
             if let Err(p) = validate::check_pool(self) {
                 self.kernel = old_kernel;
                 self.tasks = old_tasks;

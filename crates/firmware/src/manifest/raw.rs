@@ -58,6 +58,8 @@ pub(crate) struct RawKernel {
     pub stacklet_learn: Option<Spanned<bool>>,
     #[serde(default)]
     pub stack_bound: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub stacklet_pool: Option<Spanned<i64>>,
 }
 
 /// One `[[task]]`.

@@ -129,6 +129,7 @@ fn defaults_fill_an_absent_kernel_table() {
             stacklet_min: None,
             stacklet_cache: None,
             stacklet_learn: None,
+            stacklet_pool: None,
             stack_bound: false,
         }
     );
@@ -170,7 +171,7 @@ fn an_unknown_strategy_lists_the_known_ones() {
     assert_eq!((line, key.as_str()), (Some(7), "kernel.stack"));
     assert_eq!(
         problem,
-        "unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\""
+        "unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\", \"mtss+split\""
     );
 }
 
@@ -377,7 +378,7 @@ fn overrides_are_validated_like_manifest_values() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--stack: unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\""
+        "--stack: unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\", \"mtss+split\""
     );
 }
 
@@ -625,7 +626,7 @@ fn stacklet_knobs_are_checked_and_only_for_segmented() {
         let (line, k, problem) = f.error(&text);
         assert_eq!((line, k.as_str()), (Some(8), key), "{problem}");
         assert!(
-            problem.contains("only the segmented stack strategy has stacklets")
+            problem.contains("only the segmented and mtss+split stack strategies have stacklets")
                 && problem.contains("\"static\""),
             "{problem}"
         );
@@ -651,6 +652,99 @@ fn switching_away_from_segmented_drops_the_stacklet_knobs() {
         (None, None)
     );
     assert!(m.kernel.variant_defines().is_empty());
+}
+
+#[test]
+fn mtss_split_takes_split_checks_pages_and_a_stacklet_pool_from_the_same_budget() {
+    let f = Fixture::new();
+    let hybrid = GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"mtss+split\"\nchecks = \"split\"\nstacklet_pool = 8192\nmtss_page = 64",
+    );
+    let m = f.parse(&hybrid).unwrap();
+    assert_eq!(m.kernel.stack, StackStrategy::MtssSplit);
+    assert_eq!(m.kernel.stack.file_name(), "hybrid");
+    assert_eq!(m.kernel.stacklet_pool, Some(8192));
+    // The pool less its red zone (one 64-byte page) and the heap.
+    assert_eq!(m.kernel.usable_pool_bytes(), 48 * 1024 - 64 - 8192);
+    assert_eq!(
+        m.kernel.variant_defines(),
+        ["-DCACTUS_MTSS_PAGE=64", "-DCACTUS_STACKLET_POOL=8192"]
+    );
+    assert_eq!(m.kernel.variant_dir().as_deref(), Some("page-64-heap-8192"));
+    // The default heap counts too: a plain mtss+split manifest has 4 KiB less for regions.
+    let m = f
+        .parse(&GOOD.replace(
+            "stack = \"static\"",
+            "stack = \"mtss+split\"\nchecks = \"split\"",
+        ))
+        .unwrap();
+    assert_eq!(
+        m.kernel.usable_pool_bytes(),
+        48 * 1024 - 128 - StackStrategy::STACKLET_POOL
+    );
+    // A heap that leaves too little for the budgets is refused, naming the heap.
+    let e = f
+        .parse(&hybrid.replace("stacklet_pool = 8192", "stacklet_pool = 48000"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("stacklet heap (kernel.stacklet_pool)"), "{e}");
+    // Only mtss+split has a stacklet pool.
+    let (_, key, problem) = f.error(&GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"segmented\"\nchecks = \"split\"\nstacklet_pool = 4096",
+    ));
+    assert_eq!(key, "kernel.stacklet_pool");
+    assert!(problem.contains("only the mtss+split"), "{problem}");
+    // --stack mtss+split defaults the checks to split, like segmented.
+    let mut m = f.parse(GOOD).unwrap();
+    m.apply(&Overrides {
+        stack: Some("mtss+split".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (m.kernel.stack, m.kernel.checks),
+        (StackStrategy::MtssSplit, CheckMode::Split)
+    );
+    // Away from mtss+split the heap knob goes.
+    let mut m = f
+        .parse(&hybrid.replace("mtss_page = 64", "mtss_page = 128"))
+        .unwrap();
+    m.apply(&Overrides {
+        stack: Some("mtss".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (m.kernel.stacklet_pool, m.kernel.mtss_page),
+        (None, Some(128))
+    );
+    // --stacklet-pool: mtss+split only, and the budgets must still fit beside the heap.
+    let e = m
+        .apply(&Overrides {
+            stacklet_pool: Some(8192),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("--stacklet-pool: only the mtss+split"), "{e}");
+    let mut m = f.parse(&hybrid).unwrap();
+    m.apply(&Overrides {
+        stacklet_pool: Some(12288),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(m.kernel.stacklet_pool, Some(12288));
+    let e = m
+        .apply(&Overrides {
+            stacklet_pool: Some(48000),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("stacklet heap"), "{e}");
+    assert_eq!(m.kernel.stacklet_pool, Some(12288), "refused: unchanged");
 }
 
 #[test]

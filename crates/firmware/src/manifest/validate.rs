@@ -260,14 +260,19 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         None => None,
     };
     let mtss_worst_case = k.mtss_worst_case.as_ref().is_some_and(|v| *v.get_ref());
-    for (set, key) in [
-        (k.mtss_page.as_ref().map(|v| v.span()), "kernel.mtss_page"),
+    for (set, key, allowed) in [
+        (
+            k.mtss_page.as_ref().map(|v| v.span()),
+            "kernel.mtss_page",
+            stack.has_pages(),
+        ),
         (
             k.mtss_worst_case.as_ref().map(|v| v.span()),
             "kernel.mtss_worst_case",
+            stack == StackStrategy::Mtss,
         ),
     ] {
-        if set.is_some() && stack != StackStrategy::Mtss {
+        if set.is_some() && !allowed {
             return Err(cx.err(
                 set,
                 key,
@@ -306,12 +311,13 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             "kernel.stacklet_learn",
         ),
     ] {
-        if set.is_some() && stack != StackStrategy::Segmented {
+        if set.is_some() && !stack.has_stacklets() {
             return Err(cx.err(
                 set,
                 key,
                 format!(
-                    "only the segmented stack strategy has stacklets; this manifest uses \"{}\"",
+                    "only the segmented and mtss+split stack strategies have stacklets; this \
+                     manifest uses \"{}\"",
                     stack.name()
                 ),
             ));
@@ -325,6 +331,21 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             super::STACK_BOUND_NEEDS_SIM.to_string(),
         ));
     }
+    let stacklet_pool = match &k.stacklet_pool {
+        Some(v) if stack != StackStrategy::MtssSplit => {
+            return Err(cx.at(
+                v,
+                "kernel.stacklet_pool",
+                format!(
+                    "only the mtss+split stack strategy has a stacklet pool (the segmented \
+                     heap is the whole stack pool); this manifest uses \"{}\"",
+                    stack.name()
+                ),
+            ));
+        }
+        Some(v) => Some(cx.int(v, "kernel.stacklet_pool", 256..524_289)?),
+        None => None,
+    };
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -339,6 +360,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         stacklet_cache: k.stacklet_cache.as_ref().map(|v| *v.get_ref()),
         stacklet_learn: k.stacklet_learn.as_ref().map(|v| *v.get_ref()),
         stack_bound,
+        stacklet_pool,
     })
 }
 
@@ -394,11 +416,32 @@ pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
         .sum();
     let pool = m.kernel.usable_pool_bytes();
     if total > u64::from(pool) {
+        let heap = if m.kernel.stack == StackStrategy::MtssSplit {
+            format!(
+                " after its {}-byte stacklet heap (kernel.stacklet_pool)",
+                StackStrategy::heap_bytes(m.kernel.stacklet_pool_bytes(), m.kernel.page())
+            )
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "the task stacks total {total} bytes; the {} strategy's pool holds {pool} \
+            "the task stacks total {total} bytes; the {} strategy's pool holds {pool}{heap} \
              (a larger pool: kernel.pool_kib)",
             m.kernel.stack.name()
         ));
+    }
+    if m.kernel.stack.has_stacklets() {
+        // kernel/stack/stacklets.h: a stacklet names its chain's next entry in a 16-bit tag of
+        // 8-byte units (STACKLET_REACH), so the pool must span less than 512 KiB.
+        let pool_bytes = m.kernel.pool_kib.unwrap_or(StackStrategy::DEFAULT_POOL_KIB) * 1024;
+        if pool_bytes > 8 * 65534 - 64 {
+            return Err(format!(
+                "the {} strategy's stack pool must be below 512 KiB (its stacklets name their \
+                 chain in 16 bits); kernel.pool_kib = {} is larger",
+                m.kernel.stack.name(),
+                pool_bytes / 1024
+            ));
+        }
     }
     Ok(())
 }

@@ -54,8 +54,9 @@ pub struct StressFirmware {
 
 /// Builds both variants of the manifest at `path` (cached under `out_root`, or the tree's
 /// `build/firmware`): the reference with `stack = "static"` and `checks = "none"`, the tight
-/// one with `stack = tight` (`mtss`, or another frame-moving strategy: `segmented`, `chunks`),
-/// the checks that strategy takes by default (`mtss`; `split` for `segmented`) and every budget
+/// one with `stack = tight` (`mtss`, or another frame-moving strategy: `segmented`,
+/// `mtss+split`, `chunks`), the checks that strategy takes by default (`mtss`; `split` for
+/// `segmented` and `mtss+split`) and every budget
 /// shrunk by `shrink` percent (rounded down to 16, at least 128;
 /// [`cactus_firmware::shrink_budget`]), built for the hardware stack bound when `stack_bound`.
 /// Errors name the manifest, the variant or the ELF.
