@@ -514,9 +514,10 @@ implementation); RWPI relocation (paper: no cost) has no counterpart here. The t
 *hardware-bound* rows are check-only and optimized built with `kernel.stack_bound = true`: the \
 kernel keeps cactus-sim's `mstackbound` CSR at the running stack's limit and `cactus cc \
 --stack-bound` gives every entry check whose need is the function's first `sp` decrement no \
-instruction (the hardware refuses the decrement, and that trap is the slow path); rolling is \
-off there (every decrement needs its table entry), and checks the bound cannot make (a frame \
-allocated in two steps, a call into uninstrumented code) keep their instructions. \
+instruction (the hardware refuses the decrement, and that trap is the slow path); every \
+function with a frame keeps a table entry there, rolled into its callers or not, each asking \
+for its rolled effective size, and checks the bound cannot make (a frame allocated in two \
+steps, a call into uninstrumented code) keep their instructions, at the function's entry. \
 `stacklet_learn` selects the kernel's hot-split alleviation \
 (`CACTUS_STACKLET_LEARN`): a kernel without it ignores the define, and then learn on and off \
 measure the same.\n\n\
