@@ -8,6 +8,10 @@
 #define BID_YIELD 0x110u      /* cactus_yield, two tasks at one priority */
 #define BID_BLOCK 0x120u      /* cactus_sem_take that blocks; the other task resumes from its take */
 #define BID_TIMER 0x130u      /* cactus_sleep(1); the tick wakes the task while a low task spins */
+#define BID_TICK_CYCLES 0x140u /* value: cycles of one spin-loop iteration a tick interrupted */
+#define BID_TICK_INSNS 0x141u  /* value: instructions of the same iteration */
+#define BID_SPIN_CYCLES 0x142u /* value: cycles of an uninterrupted iteration (the least seen) */
+#define BID_SPIN_INSNS 0x143u  /* value: its instructions */
 #define BID_TCB_SIZE 0x1F0u   /* value: sizeof(struct k_tcb) */
 #define BID_CTX_SIZE 0x1F1u   /* value: sizeof(struct port_context) */
 #define BID_MAX_TASKS 0x1F2u  /* value: CACTUS_MAX_TASKS */

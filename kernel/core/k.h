@@ -33,6 +33,8 @@ struct k_tcb {
 _Static_assert(offsetof(struct k_tcb, ctx) == 0, "context must be first");
 _Static_assert(offsetof(struct k_tcb, stack) == PORT_STACK_DESC,
                "the stack descriptor must be where the port's resume paths point tp");
+_Static_assert(offsetof(struct k_tcb, link) == PORT_LINK && offsetof(cactus_node, next) == 0,
+               "the port's tick fast path reads the running task's level neighbour there");
 _Static_assert(sizeof(struct k_tcb) <= 160, "TCB exceeds the per-task overhead budget (160 bytes)");
 
 extern struct k_tcb k_tasks[CACTUS_MAX_TASKS];

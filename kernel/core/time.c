@@ -6,21 +6,31 @@
 uint32_t k_tick;
 uint32_t k_ticks_idled;
 struct timerq k_timers;
-/* mtime of tick k_tick + 1; the tick advances the halves separately (one carry test). */
-static union {
-    uint64_t v;
-    struct {
-        uint32_t lo, hi; /* little-endian halves of v */
-    } w;
-} next_tick;
-static uint32_t period;    /* mtime units per tick */
+/* mtime of tick k_tick + 1, in halves: the tick fast path (arch tick.S) advances the low word
+ * and carries into the high one. */
+uint32_t k_next_tick_lo, k_next_tick_hi;
+uint32_t k_tick_period; /* mtime units per tick */
+_Static_assert(offsetof(struct timer_node, deadline) == PORT_TIMER_DEADLINE,
+               "the tick fast path reads deadlines at PORT_TIMER_DEADLINE");
+_Static_assert(offsetof(struct timerq, head) == 0, "the tick fast path reads k_timers' head");
+
+static uint64_t next_tick(void)
+{
+    return (uint64_t)k_next_tick_hi << 32 | k_next_tick_lo;
+}
+
+static void set_next_tick(uint64_t when)
+{
+    k_next_tick_lo = (uint32_t)when;
+    k_next_tick_hi = (uint32_t)(when >> 32);
+}
 
 void k_time_start(void)
 {
-    period = PORT_TIMER_HZ / k_cfg->tick_hz;
+    k_tick_period = PORT_TIMER_HZ / k_cfg->tick_hz;
     k_tick = 0;
-    next_tick.v = port_time() + period;
-    port_timer_set(next_tick.v);
+    set_next_tick(port_time() + k_tick_period);
+    port_timer_set(next_tick());
     port_timer_enable();
 }
 
@@ -51,20 +61,13 @@ static __attribute__((noinline)) void tick_expire_all(void)
     tick_end();
 }
 
-/* The periodic tick while tasks run. The preemption path (the one deadline due is a sleeper,
- * which outranks the running task) calls nothing but k_preempt, as a tail call, so it needs
- * no stack frame: count, one mtimecmp store, pop, ready insert, pick. */
-void k_tick_interrupt(void)
+/* The part of a tick the port's fast path leaves to C (it counted the tick and programmed the
+ * next one). The preemption path (the one deadline due is a sleeper, which outranks the
+ * running task) calls nothing but k_preempt, as a tail call, so it needs no stack frame: pop,
+ * ready insert, pick. */
+void k_tick_work(void)
 {
-    uint32_t now = ++k_tick;
-    uint32_t lo = next_tick.w.lo + period;
-    next_tick.w.lo = lo;
-    if (__builtin_expect(lo < period, 0)) { /* carry into the high word */
-        next_tick.w.hi++;
-        port_timer_set(next_tick.v);
-    } else {
-        port_timer_set_low(lo);
-    }
+    uint32_t now = k_tick;
     struct timer_node *n = timerq_first(&k_timers);
     if (__builtin_expect(n && tick_before_eq(n->deadline, now), 1)) {
         struct k_tcb *t = tcb_of_timer(n);
@@ -91,15 +94,15 @@ void k_idle(void)
         k_stop(CACTUS_EXIT_IDLE, "idle forever: every task has terminated");
     }
     uint32_t ahead = n->deadline - k_tick; /* >= 1: expired entries never stay queued */
-    uint64_t when = next_tick.v + (uint64_t)(ahead - 1) * period;
+    uint64_t when = next_tick() + (uint64_t)(ahead - 1) * k_tick_period;
     port_timer_set(when);
     while (port_time() < when)
         port_wait_for_interrupt();
     k_stats.idle_wakeups++;
     k_ticks_idled += ahead;
     k_tick = n->deadline;
-    next_tick.v = when + period;
-    port_timer_set(next_tick.v);
+    set_next_tick(when + k_tick_period);
+    port_timer_set(next_tick());
     expire();
 }
 

@@ -21,7 +21,7 @@ _start:
 2:  la t0, port_kstack_bottom       /* the kernel stack's check limit (port.h) */
     la t1, port_kernel
     sw t0, PORT_STACK_DESC(t1)
-    la t0, port_trap_entry
+    la t0, port_vectors + 1         /* vectored: the timer has its own entry (trap.S) */
     csrw mtvec, t0
     call main
     /* main returned: exit with its status through the finisher */

@@ -48,15 +48,12 @@ int port_in_kernel_stack(uintptr_t sp)
     return sp >= (uintptr_t)port_kstack_bottom && sp <= (uintptr_t)port_kstack_top;
 }
 
-#define MCAUSE_INTERRUPT 0x80000000u
-#define IRQ_M_TIMER 7u
-
-/* Exceptions: kept out of port_trap so the timer path stays a frameless tail call. An ecall
+/* Every trap but the timer interrupt (which tick.S takes through its own vector). An ecall
  * whose mepc is a `cactus_checks` site is a failed stack check, one at port_stack_return a
  * moved frame's return; any other ecall keeps its meaning (an exception: the task's fault
  * policy). A stack-bound exception (bound.h) at a site is a failed check too (`cactus cc
  * --stack-bound`: the site is the sp decrement itself), anywhere else a caught overflow. */
-static __attribute__((noinline)) void port_exception(uint32_t mcause)
+void port_trap(uint32_t mcause)
 {
     /* Whichever task this trap resumes runs with interrupts enabled (trap.S exits with mret and
      * relies on MPIE = 1; a task that faulted with interrupts masked left MPIE = 0), except a
@@ -91,12 +88,4 @@ exception:;
     uint32_t tval;
     __asm__ volatile("csrr %0, mtval" : "=r"(tval));
     k_exception(mcause, ctx->pc, tval, in_kernel);
-}
-
-void port_trap(uint32_t mcause)
-{
-    if (__builtin_expect(mcause == (MCAUSE_INTERRUPT | IRQ_M_TIMER), 1))
-        k_tick_interrupt();
-    else
-        port_exception(mcause);
 }

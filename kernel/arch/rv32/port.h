@@ -45,6 +45,17 @@
 
 #define MCAUSE_ECALL_M 11
 
+/* The timer interrupt's fast path (tick.S) works on core state named here, the whole contract
+ * (core/k.h and core/time.c check every offset): the running task's ready-list node lies at its
+ * context + PORT_LINK (its first word is the next node of its priority level, so the node
+ * pointing at itself means the task is alone at its level), a timer node's deadline at
+ * PORT_TIMER_DEADLINE, and the core defines the words k_tick (ticks so far), k_tick_period
+ * (mtime units per tick), k_next_tick_lo / k_next_tick_hi (the mtime of the next tick),
+ * k_timers (its first word: the earliest timer node, or 0), k_slice_used and k_slice_ticks
+ * (the round-robin slice), all in gp's reach. */
+#define PORT_LINK 124
+#define PORT_TIMER_DEADLINE 4
+
 #define MSTATUS_MIE 0x8
 #define MSTATUS_MPIE 0x80
 #define MSTATUS_MPP_M 0x1800
@@ -128,15 +139,19 @@ struct port_kernel {
 };
 extern struct port_kernel port_kernel;
 
-/* Called by the trap entry with mcause: the port decodes it and calls the core's
- * k_tick_interrupt(), k_stack_check_failed() (an ecall at a `cactus_checks` site) or
+/* Called by the trap entry with mcause for every trap but the timer interrupt (tick.S): the
+ * port decodes it and calls the core's k_stack_check_failed() (an ecall at a `cactus_checks` site) or
  * k_exception(). A trap was taken from kernel code when the entry saved the registers in
  * port_kernel.ctx (the interrupted tp was the kernel's descriptor) or the saved sp lies in the
  * kernel stack. */
 void port_trap(uint32_t mcause);
 
 /* Core entry points the port calls. `in_kernel`: the trap interrupted kernel code. */
-void k_tick_interrupt(void);
+/* The timer interrupt, after the port's fast path (tick.S) counted the tick in k_tick and
+ * programmed the next one, found that a deadline is due or the running task's round-robin
+ * slice ended: expire the due deadlines, rotate the level if the slice ended, run the highest
+ * ready task. */
+void k_tick_work(void);
 void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel);
 /* A stack check failed at `site` (its table entry): the interrupted code, whose registers the
  * trap entry saved in `ctx`, needs `need` bytes below its saved sp; `irq_on`: it ran with

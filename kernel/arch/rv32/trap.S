@@ -4,7 +4,7 @@
  * context (PORT_STACK_DESC): a task's in its TCB, the kernel's in port_kernel. So the trap entry
  * saves the interrupted registers at tp - PORT_TP, a task's into its TCB and kernel
  * code's (a trap from kernel code is a panic) into port_kernel.ctx, never into a task's, and
- * leaves that context pointer in mscratch for the exit and port_exception. Kernel C code runs
+ * leaves that context pointer in mscratch for the exit and port_trap. Kernel C code runs
  * only on port_kstack (never on a task stack) with tp = &port_kernel.stack + 1; on every exit path
  * the context named by port_current is resumed with tp = context + PORT_TP. Offsets
  * come from port.h (checked in port.c and core/k.h).
@@ -25,9 +25,27 @@
 
     .section .text.port, "ax"
 
-/* ---- Trap entry (mtvec, direct mode) --------------------------------------------------- */
+/* ---- The vector table (mtvec = port_vectors | 1, vectored mode) ----------------------------
+ * Exceptions enter at the base, interrupt n at base + 4n: the machine timer (7) goes straight
+ * to its fast path (tick.S), everything else to the general entry below, which hands it to
+ * port_trap (an interrupt other than the timer is a fault of the interrupted code). One jump
+ * per slot, never compressed, so every slot is 4 bytes. */
+    .globl port_vectors
+    .balign 64
+port_vectors:
+    .option push
+    .option norvc
+    .rept 7
+    j port_trap_entry               /* exceptions, interrupts 1-6 */
+    .endr
+    j port_tick_entry               /* 7: machine timer */
+    .rept 8
+    j port_trap_entry               /* interrupts 8-15 */
+    .endr
+    .option pop
+
+/* ---- General trap entry ------------------------------------------------------------------ */
     .globl port_trap_entry
-    .align 4
 port_trap_entry:
     sw t6, CTX_X(31) - PORT_TP(tp)
     addi t6, tp, -PORT_TP   /* t6 = the interrupted code's context */
@@ -55,6 +73,10 @@ port_trap_entry:
     la sp, port_kstack_top
     csrr a0, mcause
     call port_trap
+    /* The exit of every trap (tick.S comes here too): mscratch = the interrupted context, whose
+     * s0-s11 are still in the registers. */
+    .globl port_trap_exit
+port_trap_exit:
     lui t0, %hi(port_current)
     lw a0, %lo(port_current)(t0)
     csrr t6, mscratch               /* the context the trap interrupted */

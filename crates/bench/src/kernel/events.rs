@@ -13,6 +13,10 @@ mod ids {
     pub const YIELD: u32 = 0x110;
     pub const BLOCK: u32 = 0x120;
     pub const TIMER: u32 = 0x130;
+    pub const TICK_CYCLES: u32 = 0x140;
+    pub const TICK_INSNS: u32 = 0x141;
+    pub const SPIN_CYCLES: u32 = 0x142;
+    pub const SPIN_INSNS: u32 = 0x143;
     pub const TCB_SIZE: u32 = 0x1F0;
     pub const CTX_SIZE: u32 = 0x1F1;
     pub const MAX_TASKS: u32 = 0x1F2;
@@ -56,7 +60,8 @@ pub struct PathCost {
     pub cycles: Spread,
 }
 
-/// The three switch paths and the calibration they were corrected by.
+/// The three switch paths and the calibration they were corrected by, and the tick that
+/// switches no task.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SwitchCosts {
     /// Task-to-task `cactus_yield`.
@@ -67,6 +72,9 @@ pub struct SwitchCosts {
     pub timer: PathCost,
     /// (cycles, instructions) of the two marker stores around a measured call.
     pub marker_cost: (u64, u64),
+    /// A timer interrupt that switches no task: from the first instruction at mtvec to the
+    /// interrupted task's next instruction (the spinner alone at its level).
+    pub tick: PathCost,
 }
 
 /// Values the firmware reports about itself.
@@ -126,8 +134,9 @@ fn close(
 /// Pairs the events of one benchmark run into switch costs: a yield or blocking sample is a
 /// CALL marker of one task directly followed by the BACK marker of another with no trap between
 /// them; a timer sample is a CALL and BACK of the sleeper with exactly one timer trap between,
-/// measured from the trap. The calibration pair must come before every sample.
-pub fn switch_costs(events: &[Event]) -> Result<SwitchCosts, KernelBenchError> {
+/// measured from the trap. The calibration pair must come before every sample. Tick samples
+/// come from [`tick_samples`], `trap_entry` being the profile's hardware trap-entry cycles.
+pub fn switch_costs(events: &[Event], trap_entry: u64) -> Result<SwitchCosts, KernelBenchError> {
     let mut marker_cost = None;
     let mut samples: [Vec<(u64, u64)>; 3] = Default::default();
     let mut last_marker: Option<(&Event, u32)> = None;
@@ -184,7 +193,47 @@ pub fn switch_costs(events: &[Event]) -> Result<SwitchCosts, KernelBenchError> {
         blocking: cost(&samples[1], "blocking")?,
         timer: cost(&samples[2], "timer")?,
         marker_cost,
+        tick: cost(&tick_samples(events, trap_entry)?, "tick")?,
     })
+}
+
+/// The ticks that switched no task, as (cycles, instructions): the spinner reports every loop
+/// iteration a tick lengthened (TICK_CYCLES then TICK_INSNS) and, at the end, its shortest
+/// iteration (SPIN_CYCLES, SPIN_INSNS). A tick's cost is the lengthened iteration minus the
+/// shortest one, less the hardware trap entry (`trap_entry` cycles, no instruction): what
+/// remains runs from the first instruction at mtvec to the interrupted task's next one.
+pub fn tick_samples(
+    events: &[Event],
+    trap_entry: u64,
+) -> Result<Vec<(u64, u64)>, KernelBenchError> {
+    let markers: Vec<(u32, u64)> = events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Marker { id, value } => Some((id, u64::from(value))),
+            _ => None,
+        })
+        .collect();
+    let find = |want: u32| {
+        markers
+            .iter()
+            .find_map(|&(id, v)| (id == want).then_some(v))
+            .ok_or_else(|| KernelBenchError::Events(format!("no marker {want:#x}")))
+    };
+    let (spin_cycles, spin_insns) = (find(ids::SPIN_CYCLES)?, find(ids::SPIN_INSNS)?);
+    let overhead = spin_cycles + trap_entry;
+    let mut out = Vec::new();
+    for pair in markers.windows(2) {
+        if let [(ids::TICK_CYCLES, c), (ids::TICK_INSNS, i)] = pair {
+            if *c < overhead || *i < spin_insns {
+                return Err(KernelBenchError::Events(format!(
+                    "a tick sample of {c} cycles / {i} instructions is shorter than the loop \
+                     ({spin_cycles} / {spin_insns}) and the trap entry ({trap_entry})"
+                )));
+            }
+            out.push((c - overhead, i - spin_insns));
+        }
+    }
+    Ok(out)
 }
 
 /// The values the firmware reported with its self-description markers.
@@ -263,12 +312,27 @@ mod tests {
             marker(6000, 1200, call(ids::TIMER, 4)),
             trap(9000, 1300, 0x8000_0003), // not the timer: no sample
             marker(9300, 1400, back(ids::TIMER, 4)),
+            // ticks: iterations of 50 and 52 cycles (30 and 31 instructions) against a
+            // shortest one of 8 (6); the trap entry is 4 cycles
+            valued(ids::TICK_CYCLES, 50),
+            valued(ids::TICK_INSNS, 30),
+            valued(ids::TICK_CYCLES, 52),
+            valued(ids::TICK_INSNS, 31),
+            valued(ids::SPIN_CYCLES, 8),
+            valued(ids::SPIN_INSNS, 6),
         ]
+    }
+
+    fn valued(id: u32, value: u32) -> Event {
+        Event {
+            kind: EventKind::Marker { id, value },
+            ..marker(10_000, 2_000, 0)
+        }
     }
 
     #[test]
     fn pairs_become_switch_costs() {
-        let c = switch_costs(&run()).unwrap();
+        let c = switch_costs(&run(), 4).unwrap();
         assert_eq!(c.marker_cost, (0, 2));
         assert_eq!(c.yield_switch.samples, 2);
         assert_eq!(
@@ -290,13 +354,27 @@ mod tests {
         );
         assert_eq!(c.timer.samples, 1);
         assert_eq!((c.timer.cycles.max, c.timer.instructions.max), (244, 144));
+        assert_eq!(c.tick.samples, 2);
+        assert_eq!((c.tick.cycles.min, c.tick.cycles.max), (38, 40));
+        assert_eq!((c.tick.instructions.min, c.tick.instructions.max), (24, 25));
+    }
+
+    #[test]
+    fn a_tick_shorter_than_the_loop_is_an_error() {
+        let mut events = run();
+        let at = events.len() - 6;
+        events[at] = valued(ids::TICK_CYCLES, 11); // less than 8 + 4
+        let err = switch_costs(&events, 4).unwrap_err();
+        assert!(err.to_string().contains("shorter than the loop"), "{err}");
+        let no_spin = &run()[..run().len() - 2];
+        assert!(switch_costs(no_spin, 4).is_err());
     }
 
     #[test]
     fn marker_cost_is_subtracted() {
         let mut events = run();
         events[1] = marker(12, 9, ids::CAL_SECOND); // 2 cycles and 4 instructions per pair
-        let c = switch_costs(&events).unwrap();
+        let c = switch_costs(&events, 4).unwrap();
         assert_eq!(c.marker_cost, (2, 4));
         assert_eq!(c.yield_switch.cycles.min, 103);
         assert_eq!(c.yield_switch.instructions.min, 58);
@@ -306,10 +384,10 @@ mod tests {
     #[test]
     fn missing_calibration_or_samples_is_an_error() {
         let events = run();
-        let err = switch_costs(&events[2..]).unwrap_err();
+        let err = switch_costs(&events[2..], 4).unwrap_err();
         assert!(err.to_string().contains("calibration"), "{err}");
         let no_timer: Vec<Event> = events[..14].to_vec();
-        let err = switch_costs(&no_timer).unwrap_err();
+        let err = switch_costs(&no_timer, 4).unwrap_err();
         assert!(err.to_string().contains("no timer samples"), "{err}");
     }
 

@@ -102,7 +102,8 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
         run_command(root, "make", &["-s", "-C", "kernel", "bench"])?;
     }
     let events = run_firmware(&root.join(SWITCH_ELF), options.profile.clone())?;
-    let costs = switch_costs(&events)?;
+    let trap_entry = u64::from(options.profile.cycles().trap_entry);
+    let costs = switch_costs(&events, trap_entry)?;
     let facts = firmware_facts(&events)?;
     let library = sections(root, &root.join(LIBRARY))?;
     let minimal = sections(root, &root.join(MINIMAL_ELF))?;
@@ -212,10 +213,12 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                 Ok(r) => {
                     let c = &r.costs;
                     summary
-                        .add("yield_instructions", c.yield_switch.instructions.max)
                         .add("yield_cycles", c.yield_switch.cycles.max)
-                        .add("blocking_cycles", c.blocking.cycles.max)
-                        .add("timer_cycles", c.timer.cycles.max)
+                        .add("block_cycles", c.blocking.cycles.max)
+                        .add("preempt_cycles", c.timer.cycles.max)
+                        .add("tick_cycles", c.tick.cycles.max)
+                        .add("kernel_code_bytes", r.minimal.code)
+                        .add("yield_instructions", c.yield_switch.instructions.max)
                         .add("tcb_bytes", r.facts.tcb_bytes);
                     passed += r.goals.iter().filter(|g| g.pass).count();
                     failed += r.goals.iter().filter(|g| !g.pass).count();

@@ -56,11 +56,24 @@ pub fn goals(costs: &SwitchCosts, facts: &FirmwareFacts) -> Vec<GoalRow> {
             60,
             "136",
         ),
+        row("yield, cycles", costs.yield_switch.cycles.max, 90, "–"),
         row(
-            "timer preemption, cycles (trap to woken task)",
+            "blocking hand-off, cycles",
+            costs.blocking.cycles.max,
+            150,
+            "–",
+        ),
+        row(
+            "timer preemption, full save, cycles (trap to woken task)",
             costs.timer.cycles.max,
-            120,
+            150,
             "245 instructions",
+        ),
+        row(
+            "tick without a switch, cycles (trap to the interrupted task)",
+            costs.tick.cycles.max,
+            40,
+            "–",
         ),
         row(
             "per-task kernel RAM, bytes (TCB)",
@@ -140,6 +153,11 @@ impl KernelReport {
             &mut t,
             "timer preemption: first instruction at mtvec to the woken task's first instruction",
             &c.timer,
+        );
+        path_row(
+            &mut t,
+            "tick without a switch: first instruction at mtvec to the interrupted task's next",
+            &c.tick,
         );
         out.push_str(&t.render());
         let mut t = Table::new(&[

@@ -1,0 +1,133 @@
+/* The machine timer interrupt, for RV32 M-mode: the tick fast path, reached through vector 7
+ * of port_vectors (trap.S).
+ *
+ * Most ticks change nothing but time: no deadline falls due and the running task either is
+ * alone at its priority level or has slice left. Such a tick is handled here with two scratch
+ * registers (t0 parked in mscratch, t1 in the task's context), no stack and no C: it programs
+ * the next tick (mtimecmp low word; the high word too when the low one carries), counts the
+ * tick, and returns with mret. Only when a deadline is due at the new tick, or the running
+ * task shares its level and its slice is used up, does it save the rest of the interrupted
+ * registers like the general entry (trap.S) and call the core's k_tick_work() on the kernel
+ * stack, leaving through the general exit (port_trap_exit), which stores s0-s11 only if
+ * another task is resumed.
+ *
+ * The core state it reads is named in port.h (the tick fast-path contract) and checked in
+ * core/k.h and core/time.c. Interrupts are only enabled in task code, so tp is always a task's
+ * descriptor here and mscratch is free: the trap entry and port_syscall use it only with
+ * interrupts masked. The fast path never touches sp, so the hardware stack bound (bound.h)
+ * needs no update on it. */
+#include "port.h"
+#include "bound.h"
+
+#define CLINT_MTIMECMP 0x02004000
+#define X(n) (CTX_X(n) - PORT_TP) /* offset of xn's slot from tp */
+
+    .section .text.port, "ax"
+
+    .globl port_tick_entry
+port_tick_entry:
+    csrw mscratch, t0
+    sw t1, X(6)(tp)
+    /* The next tick: mtime of this one plus the period, low word first. */
+    lui t0, %hi(k_next_tick_lo)
+    lw t0, %lo(k_next_tick_lo)(t0)
+    lui t1, %hi(k_tick_period)
+    lw t1, %lo(k_tick_period)(t1)
+    add t0, t0, t1
+    bltu t0, t1, tick_carry
+    lui t1, %hi(k_next_tick_lo)
+    sw t0, %lo(k_next_tick_lo)(t1)
+    lui t1, %hi(CLINT_MTIMECMP)
+    sw t0, %lo(CLINT_MTIMECMP)(t1)
+tick_count:
+    lui t0, %hi(k_tick)
+    lw t0, %lo(k_tick)(t0)
+    addi t0, t0, 1
+    lui t1, %hi(k_tick)
+    sw t0, %lo(k_tick)(t1)
+    /* A deadline due at the new tick (deadline - now <= 0, modulo 2^32)? */
+    lui t1, %hi(k_timers)
+    lw t1, %lo(k_timers)(t1)
+    beqz t1, 1f
+    lw t1, PORT_TIMER_DEADLINE(t1)
+    sub t1, t1, t0
+    blez t1, tick_work
+1:  /* Alone at its level: no slice to count. */
+    lw t0, PORT_LINK - PORT_TP(tp)
+.if PORT_LINK == PORT_TP
+    bne t0, tp, tick_shared
+.else
+    addi t1, tp, PORT_LINK - PORT_TP
+    bne t0, t1, tick_shared
+.endif
+tick_return:
+    lw t1, X(6)(tp)
+    csrr t0, mscratch
+    mret
+
+/* The running task shares its level: count its slice; the end of the slice is a rotation
+ * (k_tick_work counts the same tick again: nothing was stored). */
+tick_shared:
+    lui t0, %hi(k_slice_used)
+    lw t0, %lo(k_slice_used)(t0)
+    lui t1, %hi(k_slice_ticks)
+    lw t1, %lo(k_slice_ticks)(t1)
+    addi t0, t0, 1
+    bgeu t0, t1, tick_work
+    lui t1, %hi(k_slice_used)
+    sw t0, %lo(k_slice_used)(t1)
+    j tick_return
+
+/* The low word carried (once every 2^32 mtime units): t0 = the new low word. Writing the
+ * high word first is safe because the compare value only grows: in between it is later than
+ * both the old and the new value, so no interrupt is raised early. */
+tick_carry:
+    lui t1, %hi(k_next_tick_lo)
+    sw t0, %lo(k_next_tick_lo)(t1)
+    sw t2, X(7)(tp)
+    lui t1, %hi(k_next_tick_hi)
+    lw t2, %lo(k_next_tick_hi)(t1)
+    addi t2, t2, 1
+    sw t2, %lo(k_next_tick_hi)(t1)
+    lui t1, %hi(CLINT_MTIMECMP)
+    sw t2, %lo(CLINT_MTIMECMP + 4)(t1)
+    sw t0, %lo(CLINT_MTIMECMP)(t1)
+    lw t2, X(7)(tp)
+    j tick_count
+
+/* Save the interrupted code like the general entry (trap.S) and let the core decide. t1 is
+ * already in the context, t0 in mscratch. */
+tick_work:
+    addi t1, tp, -PORT_TP           /* t1 = the interrupted task's context */
+    csrr t0, mscratch
+    sw t0, CTX_X(5)(t1)
+    csrw mscratch, t1               /* kept for the exit: C clobbers t1 */
+    sw ra, CTX_RA(t1)
+    sw sp, CTX_SP(t1)
+    sw t2, CTX_X(7)(t1)
+    sw a0, CTX_X(10)(t1)
+    sw a1, CTX_X(11)(t1)
+    sw a2, CTX_X(12)(t1)
+    sw a3, CTX_X(13)(t1)
+    sw a4, CTX_X(14)(t1)
+    sw a5, CTX_X(15)(t1)
+    sw a6, CTX_X(16)(t1)
+    sw a7, CTX_X(17)(t1)
+    sw t3, CTX_X(28)(t1)
+    sw t4, CTX_X(29)(t1)
+    sw t5, CTX_X(30)(t1)
+    sw t6, CTX_X(31)(t1)
+    csrr t0, mepc
+    sw t0, CTX_PC(t1)
+    la tp, port_kernel + PORT_TP    /* kernel C code checks against the kernel stack */
+    STACK_BOUND_FROM t0, -4, tp
+    la sp, port_kstack_top
+    call k_tick_work
+    j port_trap_exit
+
+/* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
+ * The fast path stores nothing below sp; the slow part stores the interrupted registers into
+ * the task's context and switches to the kernel stack before it calls anything. */
+    .pushsection .cactus.stack_depth, "", @progbits
+    .asciz "port_tick_entry 0"
+    .popsection
