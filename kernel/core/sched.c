@@ -15,7 +15,7 @@ void k_make_ready(struct k_tcb *t)
     readyq_insert(&k_ready, &t->link, t->prio);
 }
 
-void k_wait_insert(cactus_wait *w, struct k_tcb *t)
+static inline void wait_insert(cactus_wait *w, struct k_tcb *t)
 {
     cactus_node *n = w->head;
     if (n) {
@@ -30,35 +30,9 @@ void k_wait_insert(cactus_wait *w, struct k_tcb *t)
     list_insert_tail(&w->head, &t->link);
 }
 
-uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t timeout_result)
+void k_wait_insert(cactus_wait *w, struct k_tcb *t)
 {
-    struct k_tcb *cur = k_cur();
-    readyq_remove(&k_ready, &cur->link, cur->prio);
-    cur->state = state;
-    cur->wait_on = w;
-    if (w)
-        k_wait_insert(w, cur);
-    if (timeout != CACTUS_FOREVER) {
-        timerq_insert(&k_timers, &cur->timer, k_tick + timeout);
-        cur->in_timer = 1;
-    }
-    cur->ctx.a0 = (uint32_t)timeout_result;
-    k_reschedule();
-    return cur->ctx.a0;
-}
-
-void k_block_in_trap(cactus_wait *w, uint32_t timeout, uint8_t state)
-{
-    struct k_tcb *cur = k_cur();
-    readyq_remove(&k_ready, &cur->link, cur->prio);
-    cur->state = state;
-    cur->wait_on = w;
-    k_wait_insert(w, cur);
-    if (timeout != CACTUS_FOREVER) {
-        timerq_insert(&k_timers, &cur->timer, k_tick + timeout);
-        cur->in_timer = 1;
-    }
-    k_reschedule();
+    wait_insert(w, t);
 }
 
 /* Takes t off its wait list and timer; a mutex loses a waiter, so its owner's inherited
@@ -174,6 +148,37 @@ static inline void reschedule(struct k_tcb *cur, int alive)
         return;
     }
     reschedule_slow(cur, STACK_OK);
+}
+
+uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t timeout_result)
+{
+    struct k_tcb *cur = k_cur();
+    readyq_remove(&k_ready, &cur->link, cur->prio);
+    cur->state = state;
+    cur->wait_on = w;
+    if (w)
+        wait_insert(w, cur);
+    if (timeout != CACTUS_FOREVER) {
+        timerq_insert(&k_timers, &cur->timer, k_tick + timeout);
+        cur->in_timer = 1;
+    }
+    cur->ctx.a0 = (uint32_t)timeout_result;
+    reschedule(cur, 1); /* inline: the blocking path stays frameless (the caller is alive) */
+    return cur->ctx.a0;
+}
+
+void k_block_in_trap(cactus_wait *w, uint32_t timeout, uint8_t state)
+{
+    struct k_tcb *cur = k_cur();
+    readyq_remove(&k_ready, &cur->link, cur->prio);
+    cur->state = state;
+    cur->wait_on = w;
+    k_wait_insert(w, cur);
+    if (timeout != CACTUS_FOREVER) {
+        timerq_insert(&k_timers, &cur->timer, k_tick + timeout);
+        cur->in_timer = 1;
+    }
+    k_reschedule();
 }
 
 void k_reschedule(void)

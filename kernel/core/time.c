@@ -61,26 +61,33 @@ static __attribute__((noinline)) void tick_expire_all(void)
     tick_end();
 }
 
-/* The part of a tick the port's fast path leaves to C (it counted the tick and programmed the
- * next one). The preemption path (the one deadline due is a sleeper, which outranks the
- * running task) calls nothing but k_preempt, as a tail call, so it needs no stack frame: pop,
- * ready insert, pick. */
-void k_tick_work(void)
+/* The ticks the port's fast path leaves to C (it counted the tick and programmed the next
+ * one). A due deadline: the preemption path (the one deadline due is a sleeper, which outranks
+ * the running task) calls nothing but k_preempt, as a tail call, so it needs no stack frame:
+ * pop, ready insert, pick. */
+void k_tick_due(void)
 {
-    uint32_t now = k_tick;
-    struct timer_node *n = timerq_first(&k_timers);
-    if (__builtin_expect(n && tick_before_eq(n->deadline, now), 1)) {
-        struct k_tcb *t = tcb_of_timer(n);
-        struct timer_node *after = n->next;
-        if (t->wait_on || (after && tick_before_eq(after->deadline, now))) {
-            tick_expire_all();
-            return;
-        }
-        k_timers.head = after; /* == timerq_pop_expired for the one due sleeper */
-        n->next = 0;
-        t->in_timer = 0;
-        k_make_ready(t);
+    struct timer_node *n = timerq_first(&k_timers); /* due: the port checked */
+    struct k_tcb *t = tcb_of_timer(n);
+    struct timer_node *after = n->next;
+    if (t->wait_on || (after && tick_before_eq(after->deadline, k_tick))) {
+        tick_expire_all();
+        return;
     }
+    k_timers.head = after; /* == timerq_pop_expired for the one due sleeper */
+    n->next = 0;
+    t->in_timer = 0;
+    k_make_ready(t);
+    /* A sleeper that outranks the running task is alone at the new top level (a higher ready
+     * task would be running): it runs, and the slice restarts with it. */
+    if (__builtin_expect(t->prio > k_cur()->prio, 1))
+        k_preempt();
+    else
+        tick_end();
+}
+
+void k_tick_slice_end(void)
+{
     tick_end();
 }
 

@@ -148,10 +148,12 @@ void port_trap(uint32_t mcause);
 
 /* Core entry points the port calls. `in_kernel`: the trap interrupted kernel code. */
 /* The timer interrupt, after the port's fast path (tick.S) counted the tick in k_tick and
- * programmed the next one, found that a deadline is due or the running task's round-robin
- * slice ended: expire the due deadlines, rotate the level if the slice ended, run the highest
- * ready task. */
-void k_tick_work(void);
+ * programmed the next one. k_tick_due: the earliest deadline is due at k_tick; it expires the
+ * due deadlines, counts the slice and runs the highest ready task. k_tick_slice_end: no
+ * deadline is due, and the running task, which shares its level, has used up its slice: the
+ * level rotates and its next task runs. */
+void k_tick_due(void);
+void k_tick_slice_end(void);
 void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel);
 /* A stack check failed at `site` (its table entry): the interrupted code, whose registers the
  * trap entry saved in `ctx`, needs `need` bytes below its saved sp; `irq_on`: it ran with

@@ -7,8 +7,8 @@
  * the next tick (mtimecmp low word; the high word too when the low one carries), counts the
  * tick, and returns with mret. Only when a deadline is due at the new tick, or the running
  * task shares its level and its slice is used up, does it save the rest of the interrupted
- * registers like the general entry (trap.S) and call the core's k_tick_work() on the kernel
- * stack, leaving through the general exit (port_trap_exit), which stores s0-s11 only if
+ * registers like the general entry (trap.S) and call the core (k_tick_due() or
+ * k_tick_slice_end()) on the kernel stack, leaving through the general exit (port_trap_exit), which stores s0-s11 only if
  * another task is resumed.
  *
  * The core state it reads is named in port.h (the tick fast-path contract) and checked in
@@ -51,7 +51,7 @@ tick_count:
     beqz t1, 1f
     lw t1, PORT_TIMER_DEADLINE(t1)
     sub t1, t1, t0
-    blez t1, tick_work
+    blez t1, tick_due
 1:  /* Alone at its level: no slice to count. */
     lw t0, PORT_LINK - PORT_TP(tp)
 .if PORT_LINK == PORT_TP
@@ -65,15 +65,15 @@ tick_return:
     csrr t0, mscratch
     mret
 
-/* The running task shares its level: count its slice; the end of the slice is a rotation
- * (k_tick_work counts the same tick again: nothing was stored). */
+/* The running task shares its level: count its slice (the count is stored only when the slice
+ * goes on; at its end k_tick_slice_end resets it). */
 tick_shared:
     lui t0, %hi(k_slice_used)
     lw t0, %lo(k_slice_used)(t0)
     lui t1, %hi(k_slice_ticks)
     lw t1, %lo(k_slice_ticks)(t1)
     addi t0, t0, 1
-    bgeu t0, t1, tick_work
+    bgeu t0, t1, tick_slice_end
     lui t1, %hi(k_slice_used)
     sw t0, %lo(k_slice_used)(t1)
     j tick_return
@@ -95,9 +95,10 @@ tick_carry:
     lw t2, X(7)(tp)
     j tick_count
 
-/* Save the interrupted code like the general entry (trap.S) and let the core decide. t1 is
- * already in the context, t0 in mscratch. */
-tick_work:
+/* Saves the interrupted code like the general entry (trap.S) does, calls the core function
+ * \fn on the kernel stack and leaves through the general exit. t1 is already in the context,
+ * t0 in mscratch. */
+.macro TICK_TO_CORE fn
     addi t1, tp, -PORT_TP           /* t1 = the interrupted task's context */
     csrr t0, mscratch
     sw t0, CTX_X(5)(t1)
@@ -122,8 +123,18 @@ tick_work:
     la tp, port_kernel + PORT_TP    /* kernel C code checks against the kernel stack */
     STACK_BOUND_FROM t0, -4, tp
     la sp, port_kstack_top
-    call k_tick_work
+    call \fn
     j port_trap_exit
+.endm
+
+/* A deadline is due: the core wakes its task. */
+tick_due:
+    TICK_TO_CORE k_tick_due
+
+/* The running task shares its level and its slice is used up (no deadline is due): the core
+ * rotates the level. */
+tick_slice_end:
+    TICK_TO_CORE k_tick_slice_end
 
 /* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
  * The fast path stores nothing below sp; the slow part stores the interrupted registers into
