@@ -163,7 +163,7 @@ uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t tim
         cur->in_timer = 1;
     }
     cur->ctx.a0 = (uint32_t)timeout_result;
-    reschedule(cur, 1); /* inline: the blocking path stays frameless (the caller is alive) */
+    reschedule(cur, 1); /* inline: no call on the blocking path (the caller is alive) */
     return cur->ctx.a0;
 }
 
