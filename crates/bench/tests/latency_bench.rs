@@ -44,7 +44,10 @@ fn small_runs_give_ordered_named_latencies() {
         .collect();
     assert_eq!(rows.len(), 3);
     for row in &rows {
-        let r = row.result.as_ref().unwrap_or_else(|e| panic!("run {}: {e}", row.run));
+        let r = row
+            .result
+            .as_ref()
+            .unwrap_or_else(|e| panic!("run {}: {e}", row.run));
         assert_eq!(r.wakes, 300);
         assert_eq!(r.unpaired_wakes, 0, "every sleep spans exactly one tick");
         assert_eq!(r.task.samples(), 300, "every wake-up is a task sample");
@@ -54,12 +57,21 @@ fn small_runs_give_ordered_named_latencies() {
     let h = m.handler.percentiles().unwrap();
     let t = m.task.percentiles().unwrap();
     for p in [h, t] {
-        assert!(p.min <= p.median && p.median <= p.p99 && p.p99 <= p.max, "{p:?}");
+        assert!(
+            p.min <= p.median && p.median <= p.p99 && p.p99 <= p.max,
+            "{p:?}"
+        );
     }
     let entry = u64::from(Profile::builtin("mcu").unwrap().cycles().trap_entry);
     assert!(h.min >= entry, "a handler starts after trap entry: {h:?}");
-    assert!(t.min > h.min && t.max > h.max, "the task comes after the handler");
-    assert!(h.max > h.median, "some interrupt waited for a masked region: {h:?}");
+    assert!(
+        t.min > h.min && t.max > h.max,
+        "the task comes after the handler"
+    );
+    assert!(
+        h.max > h.median,
+        "some interrupt waited for a masked region: {h:?}"
+    );
     let worst = &m.worst_handler[0];
     assert_eq!(worst.handler, h.max);
     assert_ne!(worst.region, Region::Enabled, "{worst:?}");

@@ -82,7 +82,10 @@ fn a_masked_rise_is_recorded_where_it_happened_before_its_trap() {
         .expect("the timer trap");
     let at = events.iter().position(|e| std::ptr::eq(e, event)).unwrap();
     assert!(at < trap, "the pending event comes first");
-    assert!(events[trap].pc >= body_pc + 4 * 200, "taken after the unmask");
+    assert!(
+        events[trap].pc >= body_pc + 4 * 200,
+        "taken after the unmask"
+    );
 }
 
 #[test]

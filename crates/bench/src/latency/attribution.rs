@@ -219,10 +219,16 @@ mod tests {
             .iter()
             .find(|f| f.function == "cactus_sem_give")
             .unwrap();
-        assert_eq!((give.samples, give.max_handler, give.max_task), (2, 90, None));
+        assert_eq!(
+            (give.samples, give.max_handler, give.max_task),
+            (2, 90, None)
+        );
         // lat_work appears twice: once masked (application), once enabled.
         assert_eq!(
-            r.by_function.iter().filter(|f| f.function == "lat_work").count(),
+            r.by_function
+                .iter()
+                .filter(|f| f.function == "lat_work")
+                .count(),
             2
         );
     }

@@ -208,7 +208,10 @@ mod tests {
         assert_eq!(run.marker_cycles, 2);
         assert_eq!(run.samples.len(), 1);
         let s = run.samples[0];
-        assert_eq!((s.since, s.handler, s.task), (998, 32, Some(1200 - 2 - 998)));
+        assert_eq!(
+            (s.since, s.handler, s.task),
+            (998, 32, Some(1200 - 2 - 998))
+        );
         assert_eq!((s.pending_pc, s.taken_pc, s.masked), (0x200, 0x208, true));
         assert_eq!((run.wakes, run.unpaired_wakes), (1, 0));
     }

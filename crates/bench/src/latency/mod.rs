@@ -58,10 +58,10 @@ pub const SMALL: Size = Size {
     runs: 4,
     ticks: 600,
 };
-/// `--size full`: 32 runs of 2,500 wake-ups (80,000 interrupts).
+/// `--size full`: 64 runs of 5,000 wake-ups (320,000 interrupts).
 pub const FULL: Size = Size {
-    runs: 32,
-    ticks: 2_500,
+    runs: 64,
+    ticks: 5_000,
 };
 
 /// What `cactus bench latency` runs.
@@ -151,7 +151,9 @@ pub fn measure(elf: &[u8], seed: u32, ticks: u32, profile: &Profile) -> Result<R
     };
     if let Some(ending) = ending {
         let first = ending.lines().next().unwrap_or("").to_string();
-        return Err(format!("the firmware did not finish (seed {seed}): {first}"));
+        return Err(format!(
+            "the firmware did not finish (seed {seed}): {first}"
+        ));
     }
     let run = run_samples(machine.events())?;
     if run.requested != ticks {
@@ -188,9 +190,7 @@ pub fn points(options: &LatencyOptions) -> Vec<cactus_sweep::Point<'_, LatencyRo
                     profile: options.profile.name().to_string(),
                     result: std::fs::read(&options.elf)
                         .map_err(|e| format!("{}: {e}", options.elf.display()))
-                        .and_then(|elf| {
-                            measure(&elf, seed, options.size.ticks, &options.profile)
-                        }),
+                        .and_then(|elf| measure(&elf, seed, options.size.ticks, &options.profile)),
                 },
             )
         })

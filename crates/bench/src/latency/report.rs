@@ -53,9 +53,9 @@ pub fn merge(rows: &[LatencyRow]) -> Merged {
         }
     }
     // Stable sorts: equal samples keep run order.
-    m.worst_handler.sort_by(|a, b| b.handler.cmp(&a.handler));
+    m.worst_handler.sort_by_key(|s| std::cmp::Reverse(s.handler));
     m.worst_handler.truncate(WORST_KEPT);
-    m.worst_task.sort_by(|a, b| b.task.cmp(&a.task));
+    m.worst_task.sort_by_key(|s| std::cmp::Reverse(s.task));
     m.worst_task.truncate(WORST_KEPT);
     m.by_function = by.into_values().collect();
     m.by_function.sort_by(|a, b| {
@@ -151,7 +151,10 @@ pub fn tables(rows: &[LatencyRow], m: &Merged) -> String {
             opt(*k),
         ]);
     }
-    out.push_str(&format!("### Where the interrupts became pending\n\n{}\n", t.render()));
+    out.push_str(&format!(
+        "### Where the interrupts became pending\n\n{}\n",
+        t.render()
+    ));
 
     let mut t = Table::new(&["function", "where", ">samples", ">max handler", ">max task"]);
     for f in m.by_function.iter().take(FUNCTIONS_LISTED) {

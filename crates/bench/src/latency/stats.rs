@@ -94,7 +94,10 @@ mod tests {
     fn nearest_rank_percentiles() {
         let h = Histogram::of(1..=100);
         let p = h.percentiles().unwrap();
-        assert_eq!((p.samples, p.min, p.median, p.p99, p.max), (100, 1, 50, 99, 100));
+        assert_eq!(
+            (p.samples, p.min, p.median, p.p99, p.max),
+            (100, 1, 50, 99, 100)
+        );
         // 1000 samples: 990 of 10, 10 of 500: p99 is still 10, the max 500.
         let h = Histogram::of(std::iter::repeat_n(10, 990).chain(std::iter::repeat_n(500, 10)));
         let p = h.percentiles().unwrap();

@@ -97,6 +97,8 @@ mod tests {
 
     #[test]
     fn not_an_elf_is_an_error() {
-        assert!(Symbols::from_elf(b"nope").unwrap_err().contains("cannot read the ELF"));
+        assert!(Symbols::from_elf(b"nope")
+            .unwrap_err()
+            .contains("cannot read the ELF"));
     }
 }
