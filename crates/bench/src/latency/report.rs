@@ -53,7 +53,8 @@ pub fn merge(rows: &[LatencyRow]) -> Merged {
         }
     }
     // Stable sorts: equal samples keep run order.
-    m.worst_handler.sort_by_key(|s| std::cmp::Reverse(s.handler));
+    m.worst_handler
+        .sort_by_key(|s| std::cmp::Reverse(s.handler));
     m.worst_handler.truncate(WORST_KEPT);
     m.worst_task.sort_by_key(|s| std::cmp::Reverse(s.task));
     m.worst_task.truncate(WORST_KEPT);
