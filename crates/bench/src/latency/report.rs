@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 
 /// Functions listed in the by-function table.
 const FUNCTIONS_LISTED: usize = 15;
+/// Lower bounds of the distribution table's ranges, cycles.
+const BUCKETS: [u64; 9] = [0, 8, 16, 64, 128, 256, 512, 1024, 2048];
 
 /// Every measured run's latencies together.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -127,6 +129,20 @@ pub fn tables(rows: &[LatencyRow], m: &Merged) -> String {
         m.task.percentiles(),
     ));
     out.push_str(&format!("### Interrupt latency\n\n{}\n", t.render()));
+
+    let mut t = Table::new(&["cycles", ">handler", ">task"]);
+    let (hb, tb) = (m.handler.buckets(&BUCKETS), m.task.buckets(&BUCKETS));
+    for (i, lo) in BUCKETS.iter().enumerate() {
+        let range = match BUCKETS.get(i + 1) {
+            Some(hi) => format!("{lo}–{}", hi - 1),
+            None => format!("≥ {lo}"),
+        };
+        t.row([range, hb[i].to_string(), tb[i].to_string()]);
+    }
+    out.push_str(&format!(
+        "### Distribution (samples per range)\n\n{}\n",
+        t.render()
+    ));
 
     let total = m.handler.samples().max(1) as f64;
     let mut regions: BTreeMap<Region, (u64, u64, Option<u64>)> = BTreeMap::new();

@@ -74,6 +74,23 @@ impl Histogram {
         self.counts.last().map(|&(v, _)| v)
     }
 
+    /// Samples in each of the ranges `[bounds[i], bounds[i + 1])`, the last range open
+    /// (`[bounds[last], ∞)`); samples below `bounds[0]` are not counted. `bounds` ascending.
+    pub fn buckets(&self, bounds: &[u64]) -> Vec<u64> {
+        bounds
+            .iter()
+            .enumerate()
+            .map(|(i, &lo)| {
+                let hi = bounds.get(i + 1).copied().unwrap_or(u64::MAX);
+                self.counts
+                    .iter()
+                    .filter(|&&(v, _)| v >= lo && (v < hi || hi == u64::MAX))
+                    .map(|&(_, n)| n)
+                    .sum()
+            })
+            .collect()
+    }
+
     /// min / median / p99 / max; None when empty.
     pub fn percentiles(&self) -> Option<Percentiles> {
         Some(Percentiles {
@@ -106,6 +123,14 @@ mod tests {
         let h = h.merged(&Histogram::of([500]));
         assert_eq!(h.percentile(99.0), Some(500));
         assert_eq!(Histogram::of([7]).percentiles().unwrap().median, 7);
+    }
+
+    #[test]
+    fn buckets_split_at_the_bounds_and_the_last_is_open() {
+        let h = Histogram::of([0, 3, 4, 15, 16, 100, 9000]);
+        assert_eq!(h.buckets(&[0, 4, 16, 1000]), vec![2, 2, 2, 1]);
+        assert_eq!(h.buckets(&[4]), vec![5]);
+        assert_eq!(Histogram::default().buckets(&[0, 1]), vec![0, 0]);
     }
 
     #[test]
