@@ -155,6 +155,7 @@ bench: build
 	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-firmware --test fuzz_manifest
 	$(CACTUS) bench sim-speed
 	$(CACTUS) bench kernel
+	$(CACTUS) bench latency
 	$(CACTUS) bench scaling
 	$(CACTUS) fuzz --runs 200 --seed 1 --multitask 4 --modes mtss --no-tight --out build/fuzz-multitask
 	$(CACTUS) bench checks

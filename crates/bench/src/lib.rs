@@ -8,6 +8,7 @@
 //! - [`segmented`]: the segmented-stack paper's Tables 1-3 and hot-split sweep.
 //! - [`checks`]: the cost of the stack checks (MTSS Table II, Figures 7 and 8).
 //! - [`kernel`]: the kernel's context-switch costs and footprint.
+//! - [`latency`]: worst-case timer interrupt latency, to the handler and to the woken task.
 //! - [`workloads`]: every workload manifest's run, and each task's stack high water.
 //! - [`sim_speed`]: cactus-sim's speed as a ratio against QEMU.
 //! - [`registry`]: every evaluation by name, for `cactus bench merge`.
@@ -16,6 +17,7 @@ pub mod capriccio;
 pub mod checks;
 mod elf_facts;
 pub mod kernel;
+pub mod latency;
 pub mod mtss;
 pub mod registry;
 pub mod scaling;

@@ -5,6 +5,7 @@
 use crate::capriccio::Capriccio;
 use crate::checks::Checks;
 use crate::kernel::Kernel;
+use crate::latency::report::Latency;
 use crate::mtss::mso::Mso;
 use crate::mtss::pages::Pages;
 use crate::mtss::prs_report::Prs;
@@ -18,7 +19,7 @@ use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 12] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -26,6 +27,7 @@ pub const NAMES: [&str; 11] = [
     Capriccio::NAME,
     Checks::NAME,
     Kernel::NAME,
+    Latency::NAME,
     Workloads::NAME,
     SimSpeed::NAME,
     Scaling::NAME,
@@ -43,6 +45,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Capriccio::NAME => typed::<Capriccio>(store),
         Checks::NAME => typed::<Checks>(store),
         Kernel::NAME => typed::<Kernel>(store),
+        Latency::NAME => typed::<Latency>(store),
         Workloads::NAME => typed::<Workloads>(store),
         SimSpeed::NAME => typed::<SimSpeed>(store),
         Scaling::NAME => typed::<Scaling>(store),

@@ -30,10 +30,16 @@ pub struct MachineConfig {
     /// extension". Default on (a bound of 0, the reset value, disables the check); off
     /// emulates a core without it: the CSR is then an unimplemented CSR (illegal instruction).
     pub stack_bound: bool,
+    /// Record an [`crate::EventKind::TimerPending`] event at every rise of the machine timer
+    /// interrupt (MTIP with MTIE set), masked or not, at the first instruction boundary at or
+    /// after it (needs `record_events`; default off). Cycles, instructions and the other
+    /// events are the same with it on or off.
+    pub watch_timer_pending: bool,
 }
 
 impl MachineConfig {
-    /// Defaults: oracle Record, no cycle limit, no event list, stack-bound extension on.
+    /// Defaults: oracle Record, no cycle limit, no event list, stack-bound extension on, no
+    /// timer-pending watch.
     pub fn new(profile: Profile) -> Self {
         MachineConfig {
             profile,
@@ -41,6 +47,7 @@ impl MachineConfig {
             max_cycles: None,
             record_events: false,
             stack_bound: true,
+            watch_timer_pending: false,
         }
     }
 }

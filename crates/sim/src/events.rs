@@ -118,6 +118,18 @@ pub enum EventKind {
         /// mtval value.
         tval: u32,
     },
+    /// The machine timer interrupt became pending (MTIP rose while MTIE was set), recorded
+    /// only with [`crate::MachineConfig::watch_timer_pending`]. The event's `cycle` and `pc`
+    /// are those of the first instruction boundary at or after the rise (the instruction
+    /// that starts there); one event per rise, before the trap it leads to.
+    TimerPending {
+        /// The cycle MTIP rose (the deadline, or the CLINT write that made it pending).
+        since: u64,
+        /// Interrupts were masked at that boundary (M-mode with `mstatus.MIE` clear).
+        masked: bool,
+        /// The hart was inside a trap handler (between trap entry and `mret`).
+        in_trap: bool,
+    },
     /// `mret` returned to `target` in `mode`.
     Mret {
         /// New pc.

@@ -73,6 +73,8 @@ pub struct Machine {
     pub(crate) elf: Option<ElfInfo>,
     /// The stack-bound extension (`mstackbound`) is configured.
     pub(crate) stack_bound_ext: bool,
+    /// The timer-pending watch, when configured (`hart/pending_watch.rs`).
+    pub(crate) pending_watch: Option<crate::hart::pending_watch::PendingWatch>,
 }
 
 impl Machine {
@@ -139,6 +141,8 @@ impl Machine {
             timer_latency: BTreeMap::new(),
             elf: None,
             stack_bound_ext: config.stack_bound,
+            pending_watch: (config.watch_timer_pending && config.record_events)
+                .then(Default::default),
         }
     }
 

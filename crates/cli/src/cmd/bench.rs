@@ -32,6 +32,11 @@ pub enum Bench {
     /// Kernel context-switch cost (yield, blocking, timer preemption) and footprint on
     /// cactus-sim, beside the goals and the FreeRTOS anchor (docs/results/kernel.md).
     Kernel(KernelArgs),
+    /// Worst-case timer interrupt latency on cactus-sim: the timer fired at every phase of
+    /// seeded random kernel work, min/median/p99/max from pending to the first handler
+    /// instruction and to the woken task, the masked regions that delayed it named
+    /// (docs/results/latency.md).
+    Latency(crate::cmd::bench_latency::LatencyArgs),
     /// Build and run every workload manifest (full inputs by default) on cactus-sim: one row
     /// per manifest with instructions, cycles, energy, switches, stack budget against high
     /// water and CoreMark-like iterations per million cycles.
@@ -130,6 +135,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
     match args.bench {
         Bench::SimSpeed(a) => sim_speed(a),
         Bench::Kernel(a) => kernel(a),
+        Bench::Latency(a) => crate::cmd::bench_latency::main(a),
         Bench::Workloads(a) => workloads(a),
         Bench::Checks(a) => crate::cmd::bench_checks::main(a),
         Bench::Mtss(a) => crate::cmd::bench_mtss::main(a),

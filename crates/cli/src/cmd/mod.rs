@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod bench_checks;
+pub mod bench_latency;
 pub mod bench_mtss;
 pub mod bench_scaling;
 pub mod bench_segmented;

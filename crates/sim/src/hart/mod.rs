@@ -9,6 +9,7 @@ pub(crate) mod counter;
 pub(crate) mod csr;
 pub(crate) mod exec;
 pub(crate) mod hot;
+pub(crate) mod pending_watch;
 pub(crate) mod spbound;
 pub(crate) mod system;
 pub(crate) mod trap;

@@ -177,6 +177,9 @@ impl Machine {
                 }
             }
         }
+        if let Some(d) = self.watch_deadline() {
+            ne = ne.min(d);
+        }
         self.next_event = ne;
     }
 
@@ -194,6 +197,7 @@ impl Machine {
                 )));
             }
         }
+        self.note_timer_pending();
         if let Some(cause) = self.pending_interrupt() {
             let pc = self.hart.pc;
             if let Some(o) = self.take_trap(cause, 0, pc) {
