@@ -131,10 +131,11 @@ int k_task_reinit(struct k_tcb *t);
 void k_mutex_release_all(struct k_tcb *t);
 void k_pi_update(struct k_tcb *t);
 
-/* policy.c */
+/* policy.c (or variants/fault_halt.c) */
 void k_fault(struct k_tcb *t, cactus_fault *f);
-/* A stack strategy returned stack memory: every task waiting for it tries again. */
+/* stackfault.c: a stack strategy returned stack memory: every task waiting for it tries again. */
 void k_stack_released(void);
+/* halt.c */
 void k_halt(const cactus_fault *f, const char *why) __attribute__((noreturn));
 void k_panic(const char *why) __attribute__((noreturn));
 /* Prints why, calls the halt hook (with a NULL report) and exits with code. */

@@ -7,6 +7,21 @@
 struct k_tcb k_tasks[CACTUS_MAX_TASKS];
 static int started;
 
+/* Mutexes are a link-time option: core/mutex.c, linked only into a firmware that calls a
+ * cactus_mutex_* function, defines the real k_pi_update and k_mutex_release_all, which override
+ * these. Without it no mutex was ever locked, so no task holds one or waits on one: there is
+ * nothing to hand over and no priority to inherit. (Saves priority inheritance, about 500
+ * bytes, in firmware without mutexes; docs/kernel.md "Footprint".) */
+__attribute__((weak)) void k_pi_update(struct k_tcb *t)
+{
+    (void)t;
+}
+
+__attribute__((weak)) void k_mutex_release_all(struct k_tcb *t)
+{
+    (void)t;
+}
+
 struct k_tcb *k_task(int id)
 {
     if (id < 0 || id >= CACTUS_MAX_TASKS || !k_alive(&k_tasks[id]))

@@ -8,8 +8,10 @@
 #include "../core/limits.h"
 
 /* Free extents a pool can track. Each one but the last lies below an allocated block, so a
- * stack pool (one block per task) needs at most CACTUS_MAX_TASKS + 1; never fewer than 48. */
-#define EXTENT_MAX (CACTUS_MAX_TASKS + 1 > 48 ? CACTUS_MAX_TASKS + 1 : 48)
+ * pool of B blocks needs at most B + 1. The largest user, mtss, holds at most
+ * 2 * CACTUS_MAX_TASKS regions (live ones plus orphans; static: one per task), so the table
+ * scales with the task slots (8 bytes per extent: a 2-task firmware's table is 44 bytes). */
+#define EXTENT_MAX (2 * CACTUS_MAX_TASKS + 1)
 
 struct extent_pool {
     uint32_t n;

@@ -1,29 +1,38 @@
 /* kprintf: a small printf to the console UART. Supports %d %u %x %X %s %c %p %% with an
  * optional '0' flag and width. A whole call is printed with interrupts masked, so lines from
- * different tasks never interleave. */
+ * different tasks never interleave. Written for size (every firmware that can report a fault links
+ * it): one digit loop for every base and one out-of-line output call. */
 #include <stdarg.h>
 #include "cactus/cactus.h"
 #include "port.h"
 
-static void put_num(uint32_t v, unsigned base, int neg, int width, char pad, int upper)
+/* The one call of port_putc: link-time optimisation would otherwise inline the UART's polling
+ * loop at every output call below. */
+static __attribute__((noinline)) void out(char c)
 {
-    char buf[12];
+    port_putc(c);
+}
+
+static void put_num(uint32_t v, unsigned base, int neg, int width, char pad, char ten)
+{
+    char buf[10]; /* 2^32 - 1 has 10 decimal digits */
     int n = 0;
-    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
     do {
-        buf[n++] = digits[v % base];
+        unsigned d = v % base;
+        buf[n++] = (char)(d < 10 ? '0' + d : ten + (d - 10));
         v /= base;
     } while (v);
-    if (neg)
+    if (neg) {
         width--;
-    if (neg && pad == '0')
-        port_putc('-');
+        if (pad == '0')
+            out('-');
+    }
     for (int i = n; i < width; i++)
-        port_putc(pad);
+        out(pad);
     if (neg && pad != '0')
-        port_putc('-');
+        out('-');
     while (n)
-        port_putc(buf[--n]);
+        out(buf[--n]);
 }
 
 int kprintf(const char *fmt, ...)
@@ -33,7 +42,7 @@ int kprintf(const char *fmt, ...)
     uint32_t irq = port_irq_save();
     for (const char *p = fmt; *p; p++) {
         if (*p != '%') {
-            port_putc(*p);
+            out(*p);
             continue;
         }
         p++;
@@ -45,26 +54,26 @@ int kprintf(const char *fmt, ...)
         }
         while (*p >= '0' && *p <= '9')
             width = width * 10 + (*p++ - '0');
-        switch (*p) {
-        case 'd': {
-            int32_t v = va_arg(ap, int32_t);
-            put_num(v < 0 ? 0u - (uint32_t)v : (uint32_t)v, 10, v < 0, width, pad, 0);
-            break;
-        }
-        case 'u': put_num(va_arg(ap, uint32_t), 10, 0, width, pad, 0); break;
-        case 'x': put_num(va_arg(ap, uint32_t), 16, 0, width, pad, 0); break;
-        case 'X': put_num(va_arg(ap, uint32_t), 16, 0, width, pad, 1); break;
-        case 'p': put_num((uint32_t)(uintptr_t)va_arg(ap, void *), 16, 0, 8, '0', 0); break;
-        case 'c': port_putc((char)va_arg(ap, int)); break;
-        case 's': {
+        char c = *p;
+        if (c == 's') {
             const char *s = va_arg(ap, const char *);
             for (s = s ? s : "(null)"; *s; s++)
-                port_putc(*s);
-            break;
-        }
-        case '%': port_putc('%'); break;
-        case '\0': p--; break;
-        default: port_putc('%'); port_putc(*p); break;
+                out(*s);
+        } else if (c == 'c') {
+            out((char)va_arg(ap, int));
+        } else if (c == 'd') {
+            int32_t v = va_arg(ap, int32_t);
+            put_num(v < 0 ? 0u - (uint32_t)v : (uint32_t)v, 10, v < 0, width, pad, 'a');
+        } else if (c == 'u' || c == 'x' || c == 'X') {
+            put_num(va_arg(ap, uint32_t), c == 'u' ? 10 : 16, 0, width, pad, c == 'X' ? 'A' : 'a');
+        } else if (c == 'p') {
+            put_num((uint32_t)(uintptr_t)va_arg(ap, void *), 16, 0, 8, '0', 'a');
+        } else if (c == '\0') {
+            p--;
+        } else {
+            if (c != '%')
+                out('%');
+            out(c);
         }
     }
     port_irq_restore(irq);

@@ -260,7 +260,9 @@ fn build_into(
         script = dir.join(linker::SCRIPT_NAME);
         std::fs::write(&script, resized).map_err(io("cannot write", &script))?;
     }
-    tc.link(&objects, &[], &script, &m.cflags, &dir.join(elf_name))
+    let mut flags = m.cflags.clone();
+    flags.extend(m.kernel.link_flags());
+    tc.link(&objects, &[], &script, &flags, &dir.join(elf_name))
         .map_err(|e| match e {
             BuildError::Link { ref output, .. } => {
                 let undefined = crate::manifest::undefined_symbols(output);

@@ -207,6 +207,7 @@ mod tests {
                 target: Target::Sim,
                 pool_kib: None,
                 ram_kib: None,
+                kstack: None,
                 checks: Default::default(),
                 mtss_page: None,
                 mtss_worst_case: false,

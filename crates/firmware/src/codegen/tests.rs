@@ -44,6 +44,7 @@ fn manifest(target: Target) -> Manifest {
             target,
             pool_kib: None,
             ram_kib: None,
+            kstack: None,
             checks: Default::default(),
             mtss_page: None,
             mtss_worst_case: false,

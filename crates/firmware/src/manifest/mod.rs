@@ -259,6 +259,10 @@ pub struct KernelOptions {
     pub pool_kib: Option<u32>,
     /// RAM region of the link in KiB when not the kernel linker script's own.
     pub ram_kib: Option<u32>,
+    /// The kernel (trap) stack in bytes when not the linker script's 2 KiB (link.ld's
+    /// `cactus_kstack_size`; a multiple of 16 in 256..=65536). Kernel code, and the fault and
+    /// halt hooks, run on it.
+    pub kstack: Option<u32>,
     /// Stack checks `cactus cc` inserts into every unit (docs/stack-checks.md).
     pub checks: CheckMode,
     /// MTSS page size in bytes when not the kernel's default (`CACTUS_MTSS_PAGE`; a power of
@@ -337,6 +341,15 @@ impl KernelOptions {
             d.push(format!("-DCACTUS_STACKLET_POOL={n}"));
         }
         d
+    }
+
+    /// Options the firmware is linked with: the kernel stack's size when set
+    /// (`-Wl,--defsym=cactus_kstack_size=N`).
+    pub fn link_flags(&self) -> Vec<String> {
+        self.kstack
+            .map(|n| format!("-Wl,--defsym=cactus_kstack_size={n}"))
+            .into_iter()
+            .collect()
     }
 
     /// The directory name of the kernel variant below `build/kernel/` (None: the default

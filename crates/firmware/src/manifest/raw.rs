@@ -45,6 +45,8 @@ pub(crate) struct RawKernel {
     #[serde(default)]
     pub ram_kib: Option<Spanned<i64>>,
     #[serde(default)]
+    pub kstack: Option<Spanned<i64>>,
+    #[serde(default)]
     pub checks: Option<Spanned<String>>,
     #[serde(default)]
     pub mtss_page: Option<Spanned<i64>>,

@@ -123,6 +123,7 @@ fn defaults_fill_an_absent_kernel_table() {
             target: Target::Sim,
             pool_kib: None,
             ram_kib: None,
+            kstack: None,
             checks: Default::default(),
             mtss_page: None,
             mtss_worst_case: false,
@@ -354,6 +355,27 @@ fn a_larger_pool_takes_larger_stacks_and_ram_is_checked() {
     assert!(problem.contains("out of range (4..=16384)"), "{problem}");
     let (_, key, _) = f.error(&with("pool_kib = 64\nram_kib = 100"));
     assert_eq!(key, "kernel.ram_kib");
+}
+
+#[test]
+fn the_kernel_stack_is_a_link_option_in_multiples_of_16() {
+    let f = Fixture::new();
+    let with = |extra: &str| GOOD.replacen("[kernel]", &format!("[kernel]\n{extra}"), 1);
+    let m = f.parse(GOOD).unwrap();
+    assert_eq!(m.kernel.kstack, None);
+    assert!(m.kernel.link_flags().is_empty(), "link.ld's default");
+    let m = f.parse(&with("kstack = 768")).unwrap();
+    assert_eq!(m.kernel.kstack, Some(768));
+    assert_eq!(
+        m.kernel.link_flags(),
+        ["-Wl,--defsym=cactus_kstack_size=768"]
+    );
+    let (_, key, problem) = f.error(&with("kstack = 100"));
+    assert_eq!(key, "kernel.kstack");
+    assert!(problem.contains("out of range (256..=65536)"), "{problem}");
+    let (_, key, problem) = f.error(&with("kstack = 1000"));
+    assert_eq!(key, "kernel.kstack");
+    assert!(problem.contains("not a multiple of 16"), "{problem}");
 }
 
 #[test]

@@ -234,6 +234,20 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         .as_ref()
         .map(|v| cx.int(v, "kernel.ram_kib", 256..131_073))
         .transpose()?;
+    let kstack = match &k.kstack {
+        Some(v) => {
+            let n = cx.int(v, "kernel.kstack", 256..65_537)?;
+            if n % 16 != 0 {
+                return Err(cx.at(
+                    v,
+                    "kernel.kstack",
+                    format!("{n} is not a multiple of 16 (256, 272, ..., 65536)"),
+                ));
+            }
+            Some(n)
+        }
+        None => None,
+    };
     let checks = match &k.checks {
         Some(c) => super::parse_checks(c.get_ref()).map_err(|p| cx.at(c, "kernel.checks", p))?,
         None => CheckMode::None,
@@ -353,6 +367,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         target,
         pool_kib,
         ram_kib,
+        kstack,
         checks,
         mtss_page,
         mtss_worst_case,
