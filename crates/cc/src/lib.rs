@@ -10,6 +10,7 @@ pub mod pass;
 pub mod report;
 pub mod reserves;
 pub mod selection;
+pub mod switch;
 
 mod checks;
 mod margins;

@@ -37,6 +37,9 @@ enum Command {
     Workloads(cmd::workloads::WorkloadsArgs),
     /// Static worst-case stack depth of every function of some `gcc -S` assembly files.
     StackReport(cmd::stack_report::StackReportArgs),
+    /// Switch points and blocks of every loop of a firmware's tasks (compiler-driven context
+    /// switching, docs/ccs.md).
+    SwitchReport(cmd::switch_report::SwitchReportArgs),
     /// Randomized stress tests (`cactus stress mtss`).
     Stress(cmd::stress::StressArgs),
     /// Compile like riscv64-unknown-elf-gcc, inserting stack checks: `cactus cc [OPTS] -- ARGS`.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Workloads(args) => cmd::workloads::main(args),
         Command::StackReport(args) => cmd::stack_report::main(args),
         Command::Cc(args) => cmd::cc::main(args),
+        Command::SwitchReport(args) => cmd::switch_report::main(args),
         Command::Stress(args) => cmd::stress::main(args),
     };
     match result {

@@ -17,4 +17,5 @@ pub mod reserves;
 pub mod run;
 pub mod stack_report;
 pub mod stress;
+pub mod switch_report;
 pub mod workloads;

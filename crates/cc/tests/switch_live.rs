@@ -1,0 +1,178 @@
+//! The preemption state and the switch points on small hand-written programs: values kept in
+//! caller-saved registers across calls (-fipa-ra), what a task entry's callers need, switch
+//! point choice and the deferral bound.
+
+use cactus_asm::AsmFile;
+use cactus_cc::switch::{switch_report, LoopRow, TaskEntry};
+
+fn func(name: &str, body: &str) -> String {
+    format!("\t.text\n\t.align\t1\n\t.globl\t{name}\n\t.type\t{name}, @function\n{name}:\n{body}\t.size\t{name}, .-{name}\n")
+}
+
+fn report(text: &str, entry: &str) -> Vec<LoopRow> {
+    let file = AsmFile::parse(text, "t.s").expect("parses");
+    let tasks = [TaskEntry {
+        task: "t".into(),
+        entry: entry.into(),
+    }];
+    let mut r = switch_report(&[file], &tasks, None).expect("report");
+    r.remove(0).loops
+}
+
+/// A loop that loads five values, combines them and stores the result: at its top only the
+/// pointer, the bound and the callee-saved registers the caller needs are live.
+const SUM_LOOP: &str = "\
+\tmv a5,a0\n\
+.Lloop:\n\
+\tlw t0,0(a5)\n\
+\tlw t1,4(a5)\n\
+\tlw t2,8(a5)\n\
+\tlw a2,12(a5)\n\
+\tlw a3,16(a5)\n\
+\tadd t0,t0,t1\n\
+\tadd t0,t0,t2\n\
+\tadd t0,t0,a2\n\
+\tadd t0,t0,a3\n\
+\tsw t0,0(a5)\n\
+\taddi a5,a5,20\n\
+\tbne a5,a1,.Lloop\n\
+\tret\n";
+
+#[test]
+fn a_task_entry_needs_no_callee_saved_register_kept() {
+    // As a task entry, nothing above it needs s0-s11 or ra: at the loop's top only the
+    // pointer a5, the bound a1 and sp are live (ret reads ra: ra is live too).
+    let text = func("work", SUM_LOOP);
+    let rows = report(&text, "work");
+    assert_eq!(rows.len(), 1);
+    let l = &rows[0];
+    assert_eq!(l.point_regs, vec!["ra", "sp", "a1", "a5"], "{l:?}");
+    assert_eq!(l.deferral, Some(11), "{l:?}");
+    assert!(!l.calls);
+    assert!(l.point_reduction_pct() > 85.0);
+}
+
+#[test]
+fn an_abi_function_keeps_what_the_abi_promises() {
+    // Called from outside the program (no caller in it, not a task entry): s0-s11 and the
+    // return registers are live throughout.
+    let text = func("work", SUM_LOOP) + &func("other", "\tret\n");
+    let file = AsmFile::parse(&text, "t.s").unwrap();
+    let tasks = [TaskEntry {
+        task: "t".into(),
+        entry: "other".into(),
+    }];
+    let r = switch_report(&[file], &tasks, None).unwrap();
+    assert!(r[0].loops.is_empty()); // `other` reaches no loop
+    let rows = report(
+        &(func("main_task", "\tcall work\n\tret\n") + &func("work", SUM_LOOP)),
+        "main_task",
+    );
+    // work is called by the task entry, which needs nothing after the call: same small state.
+    assert_eq!(rows[0].point_regs, vec!["ra", "sp", "a1", "a5"]);
+}
+
+#[test]
+fn a_value_kept_in_a_caller_saved_register_across_a_call_is_live() {
+    // -fipa-ra: the caller keeps t3 across `call leaf`, which never writes t3, and adds it
+    // after the call. A preemption inside leaf's loop must save t3; one before the call too.
+    let leaf = "\
+\tli a5,8\n\
+.Lspin:\n\
+\taddi a5,a5,-1\n\
+\tbnez a5,.Lspin\n\
+\tret\n";
+    let caller = "\
+\taddi sp,sp,-16\n\
+\tsw ra,12(sp)\n\
+\tli t3,7\n\
+.Louter:\n\
+\tcall leaf\n\
+\tadd a0,a0,t3\n\
+\tbnez a0,.Louter\n\
+\tlw ra,12(sp)\n\
+\taddi sp,sp,16\n\
+\tret\n";
+    let text = func("leaf", leaf) + &func("caller", caller);
+    let rows = report(&text, "caller");
+    let spin = rows.iter().find(|l| l.function.ends_with(":leaf")).unwrap();
+    assert!(spin.point_regs.contains(&"t3"), "{spin:?}");
+    let outer = rows
+        .iter()
+        .find(|l| l.function.ends_with(":caller"))
+        .unwrap();
+    assert!(outer.point_regs.contains(&"t3"), "{outer:?}");
+    assert!(outer.calls);
+}
+
+#[test]
+fn a_call_outside_the_program_kills_every_caller_saved_register() {
+    // The same caller around an external function: t3 cannot survive the call by the ABI,
+    // so GCC would not keep it there, and the analysis need not save it inside the callee.
+    let caller = "\
+\taddi sp,sp,-16\n\
+\tsw ra,12(sp)\n\
+.Louter:\n\
+\tli t3,7\n\
+\tcall external_fn\n\
+\tbnez a0,.Louter\n\
+\tlw ra,12(sp)\n\
+\taddi sp,sp,16\n\
+\tret\n";
+    let rows = report(&func("caller", caller), "caller");
+    let outer = &rows[0];
+    // Before `li t3` t3 is dead; the point is where the fewest registers are live.
+    assert!(!outer.point_regs.contains(&"t3"), "{outer:?}");
+}
+
+#[test]
+fn a_minimum_on_the_path_every_iteration_takes_bounds_the_deferral() {
+    // Two paths through the loop; the fewest registers are live where they join too.
+    let body = "\
+\tli a5,100\n\
+.Lhead:\n\
+\tandi a4,a5,1\n\
+\tbeqz a4,.Leven\n\
+\tlw t0,0(a0)\n\
+\tlw t1,4(a0)\n\
+\tadd t0,t0,t1\n\
+\tsw t0,0(a0)\n\
+\tj .Lnext\n\
+.Leven:\n\
+\tnop\n\
+.Lnext:\n\
+\taddi a5,a5,-1\n\
+\tbnez a5,.Lhead\n\
+\tret\n";
+    let rows = report(&func("branchy", body), "branchy");
+    let l = &rows[0];
+    // The minimum (ra, sp, a0, a5) holds on the shared path too (at .Lnext or the head),
+    // so the point is there and every cycle passes it.
+    assert!(l.deferral.is_some(), "{l:?}");
+    assert_eq!(l.point_regs, vec!["ra", "sp", "a0", "a5"], "{l:?}");
+}
+
+#[test]
+fn a_cycle_that_avoids_the_point_has_no_deferral_bound() {
+    // a3 is carried around the loop for the odd iterations and reset by the even ones, so
+    // only the even path has a point where it is dead: the odd cycle never passes it.
+    let body = "\
+\tli a5,100\n\
+\tli a3,0\n\
+.Lhead:\n\
+\tandi a4,a5,1\n\
+\tbeqz a4,.Leven\n\
+\tadd a3,a3,a5\n\
+\tj .Lnext\n\
+.Leven:\n\
+\tli a3,0\n\
+.Lnext:\n\
+\taddi a5,a5,-1\n\
+\tbnez a5,.Lhead\n\
+\tret\n";
+    let rows = report(&func("carried", body), "carried");
+    let l = &rows[0];
+    assert_eq!(l.point, "li a3,0", "{l:?}");
+    assert_eq!(l.point_regs, vec!["ra", "sp", "a5"], "{l:?}");
+    assert_eq!(l.deferral, None, "{l:?}");
+}

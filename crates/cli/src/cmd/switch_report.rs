@@ -1,0 +1,129 @@
+//! `cactus switch-report MANIFEST.toml [--json]`: compiles a firmware's C units to assembly
+//! with its own flags (as `cactus stack-report` does) and prints, for every loop its tasks'
+//! code reaches, the switch point and switch block of compiler-driven context switching (paper
+//! 002, docs/ccs.md): the registers a preemption there must save, the share of the full
+//! 29-register state that is not saved, and how many instructions a deferred preemption waits
+//! at most before the point.
+
+use anyhow::{Context, Result};
+use cactus_asm::AsmFile;
+use cactus_cc::switch::{switch_report, TaskEntry, TaskSwitches};
+use cactus_firmware::{assembly, codegen, find_root, toolchain::Toolchain, Manifest};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options of `cactus switch-report`.
+#[derive(Args, Debug)]
+pub struct SwitchReportArgs {
+    /// The firmware manifest (`.toml`).
+    manifest: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn main(args: SwitchReportArgs) -> Result<ExitCode> {
+    let tasks = analyse(&args.manifest)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&tasks)?);
+    } else {
+        print!("{}", table(&tasks));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The switch report of the firmware at `path`.
+pub fn analyse(path: &Path) -> Result<Vec<TaskSwitches>> {
+    let m = Manifest::load(path)?;
+    let start = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let root = find_root(start)?;
+    let dir = tempfile::tempdir().context("creating a directory for the assembly")?;
+    let tc = Toolchain::default();
+    let files = assembly(&m, &root, &tc, dir.path())
+        .with_context(|| format!("compiling {} to assembly", path.display()))?;
+    let glue_stem = codegen::SOURCE_NAME.trim_end_matches(".c");
+    let mut parsed = Vec::new();
+    let mut glue = None;
+    for f in &files {
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        if name.ends_with(&format!("-{glue_stem}.s")) && !name.starts_with("kernel-") {
+            glue = Some(parsed.len());
+        }
+        parsed.push(AsmFile::parse(&text, &name)?);
+    }
+    let tasks: Vec<TaskEntry> = m
+        .tasks
+        .iter()
+        .map(|t| TaskEntry {
+            task: t.name.clone(),
+            entry: t.entry.clone(),
+        })
+        .collect();
+    switch_report(&parsed, &tasks, glue).with_context(|| format!("analysing {}", path.display()))
+}
+
+/// The report as a table: one row per loop.
+pub fn table(tasks: &[TaskSwitches]) -> String {
+    let mut out = String::from(
+        "task        function                         loop       depth insts  point  block   max  reduction  deferral\n",
+    );
+    for t in tasks {
+        for l in &t.loops {
+            let deferral = match l.deferral {
+                Some(d) if l.calls => format!("{d}+calls"),
+                Some(d) => d.to_string(),
+                None => "none".to_string(),
+            };
+            out.push_str(&format!(
+                "{:<11} {:<32} {:<10} {:>5} {:>5} {:>6} {:>6} {:>5} {:>9.1}% {:>9}\n",
+                t.task,
+                short(&l.function, 32),
+                short(&l.header, 10),
+                l.depth,
+                l.insts,
+                l.point_regs.len(),
+                l.block_regs.len(),
+                l.max_live,
+                l.point_reduction_pct(),
+                deferral
+            ));
+        }
+        if !t.entry_root {
+            out.push_str(&format!(
+                "note: task {}: {} is also called or referenced by the program: analysed as an ABI \
+                 function (its callers may need s0-s11)\n",
+                t.task, t.entry
+            ));
+        }
+    }
+    out.push_str(
+        "point/block/max: registers saved at the switch point, for the switch block, live at the \
+         loop's worst instruction (of 29); reduction: share of the 29 the point does not save; \
+         deferral: most loop instructions before the point (+calls: callees not counted; none: a \
+         cycle of the loop avoids the point)\n",
+    );
+    out
+}
+
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let tail: String = s
+            .chars()
+            .rev()
+            .take(n - 1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        format!("…{tail}")
+    }
+}
