@@ -10,6 +10,7 @@ pub mod bench_segmented;
 pub mod build;
 pub mod cc;
 pub mod difftest;
+pub mod firmware_asm;
 pub mod fuzz;
 pub mod outputs;
 mod profile_arg;

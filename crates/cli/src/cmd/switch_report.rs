@@ -5,10 +5,10 @@
 //! 29-register state that is not saved, and how many instructions a deferred preemption waits
 //! at most before the point.
 
+use super::firmware_asm::compile;
 use anyhow::{Context, Result};
-use cactus_asm::AsmFile;
 use cactus_cc::switch::{switch_report, TaskEntry, TaskSwitches};
-use cactus_firmware::{assembly, codegen, find_root, toolchain::Toolchain, Manifest};
+use cactus_firmware::codegen;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,28 +36,12 @@ pub fn main(args: SwitchReportArgs) -> Result<ExitCode> {
 
 /// The switch report of the firmware at `path`.
 pub fn analyse(path: &Path) -> Result<Vec<TaskSwitches>> {
-    let m = Manifest::load(path)?;
-    let start = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let root = find_root(start)?;
-    let dir = tempfile::tempdir().context("creating a directory for the assembly")?;
-    let tc = Toolchain::default();
-    let files = assembly(&m, &root, &tc, dir.path())
-        .with_context(|| format!("compiling {} to assembly", path.display()))?;
+    let fw = compile(path)?;
     let glue_stem = codegen::SOURCE_NAME.trim_end_matches(".c");
-    let mut parsed = Vec::new();
-    let mut glue = None;
-    for f in &files {
-        let text =
-            std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
-        let name = f.file_name().unwrap_or_default().to_string_lossy();
-        if name.ends_with(&format!("-{glue_stem}.s")) && !name.starts_with("kernel-") {
-            glue = Some(parsed.len());
-        }
-        parsed.push(AsmFile::parse(&text, &name)?);
-    }
+    let glue = fw.files.iter().position(|f| {
+        f.origin.ends_with(&format!("-{glue_stem}.s")) && !f.origin.starts_with("kernel-")
+    });
+    let (m, parsed) = (&fw.manifest, &fw.files);
     let tasks: Vec<TaskEntry> = m
         .tasks
         .iter()
@@ -66,7 +50,7 @@ pub fn analyse(path: &Path) -> Result<Vec<TaskSwitches>> {
             entry: t.entry.clone(),
         })
         .collect();
-    switch_report(&parsed, &tasks, glue).with_context(|| format!("analysing {}", path.display()))
+    switch_report(parsed, &tasks, glue).with_context(|| format!("analysing {}", path.display()))
 }
 
 /// The report as a table: one row per loop.

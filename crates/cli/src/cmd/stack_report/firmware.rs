@@ -11,11 +11,11 @@
 
 use super::machine::machine_depths;
 use super::{depth_json, find};
-use anyhow::{bail, Context, Result};
+use crate::cmd::firmware_asm::compile;
+use anyhow::{bail, Result};
 use cactus_analysis::machine::MachineDepth;
 use cactus_analysis::{analyze_with_externals, Depth, FunctionStack};
-use cactus_asm::AsmFile;
-use cactus_firmware::{assembly, find_root, toolchain::Toolchain, Manifest, Task};
+use cactus_firmware::Task;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -34,25 +34,10 @@ fn covers(budget: u32, depth: &Depth) -> Option<bool> {
 
 /// The report of the firmware described by the manifest at `path`.
 pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<()> {
-    let m = Manifest::load(path)?;
-    let start = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let root = find_root(start)?;
-    let dir = tempfile::tempdir().context("creating a directory for the assembly")?;
-    let tc = Toolchain::default();
-    let files = assembly(&m, &root, &tc, dir.path())
-        .with_context(|| format!("compiling {} to assembly", path.display()))?;
-    let mut parsed = Vec::new();
-    for f in &files {
-        let text =
-            std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
-        let name = f.file_name().unwrap_or_default().to_string_lossy();
-        parsed.push(AsmFile::parse(&text, &name)?);
-    }
-    let machine = machine_depths(&m, &root, &tc)?;
-    let report = analyze_with_externals(&parsed, &machine.depths);
+    let fw = compile(path)?;
+    let (m, root, tc, parsed) = (&fw.manifest, &fw.root, &fw.toolchain, &fw.files);
+    let machine = machine_depths(m, root, tc)?;
+    let report = analyze_with_externals(parsed, &machine.depths);
     let used = machine_callees(&report, &machine.depths);
     let mut rows: Vec<(&Task, &FunctionStack)> = Vec::new();
     for t in &m.tasks {
