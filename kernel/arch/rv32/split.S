@@ -64,10 +64,13 @@
     .p2align 2
 port_split_request:
     sw t1, T(CTX_X(6))
-    la t1, port_kernel + PORT_TP
-    beq tp, t1, .Lrequest_in_kernel
+    /* Masked before t1 changes: a tick taken before this saves the same t1 in the same slot
+     * (tick.S, the general trap entry), one taken later would overwrite it with a scratch
+     * value the restore below would then load. */
     csrrci t1, mstatus, MSTATUS_MIE
     sw t1, T(CTX_X(5))               /* the task's mstatus, in t0's slot (t0 is the entry) */
+    la t1, port_kernel + PORT_TP
+    beq tp, t1, .Lrequest_in_kernel
     sw ra, T(CTX_RA)
     sw sp, T(CTX_SP)
     sw t2, T(CTX_X(7))
@@ -101,6 +104,9 @@ port_split_request:
     lw t6, C(t6, 31)
     mret
 .Lrequest_in_kernel:
+    lw t1, T(CTX_X(5))               /* kernel code's own interrupt state back */
+    andi t1, t1, MSTATUS_MIE
+    csrs mstatus, t1
     lw t1, T(CTX_X(6))
     lw t0, 0(t0)                     /* the site's ecall */
     jr t0
