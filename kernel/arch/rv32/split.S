@@ -23,6 +23,7 @@
  * kernel stack is in use, so the ecall's panic report is all that can be done. */
 #include "port.h"
 #include "bound.h"
+#include "entry.h"
 
 #define T(off) (off) - PORT_TP(tp) /* a slot of the running task's context, from tp */
 #define C(r, n) CTX_X(n)(t6)
@@ -45,9 +46,7 @@
  * resumes the running task at fn's result: t6 = its context, tp its descriptor, mepc the
  * result, mstatus from the task's own (in t0's slot), ra and sp from its context. */
 .macro CALL_KERNEL fn
-    la tp, port_kernel + PORT_TP
-    STACK_BOUND_FROM t1, -4, tp
-    la sp, port_kstack_top
+    ENTER_KERNEL_STACK t1
     call \fn
     lui t6, %hi(port_current)
     lw t6, %lo(port_current)(t6)

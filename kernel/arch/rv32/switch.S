@@ -7,6 +7,7 @@
  * straight-line, and keep port_resume right after the call to k_yield (it falls through). */
 #include "port.h"
 #include "bound.h"
+#include "entry.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
 #define SAVEA(r, n) sw r, CTX_X(n)(a0)
@@ -42,9 +43,7 @@ cactus_yield:
     SAVEA(s9, 25)
     SAVEA(s10, 26)
     SAVEA(s11, 27)                  /* CTX_PC is already 0: the task is running */
-    la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
-    STACK_BOUND_FROM t0, -4, tp
-    la sp, port_kstack_top
+    ENTER_KERNEL_STACK t0
     call k_yield                    /* a0 = the context to resume (port_current) */
     /* fall through */
 
@@ -82,9 +81,7 @@ port_syscall:
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
     csrw mscratch, t6               /* kept across the call: C clobbers t6 */
-    la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
-    STACK_BOUND_FROM t0, -4, tp
-    la sp, port_kstack_top
+    ENTER_KERNEL_STACK t0
     jalr a4                         /* C preserves s0-s11: they still hold the caller's values */
     lui t0, %hi(port_current)
     lw t1, %lo(port_current)(t0)

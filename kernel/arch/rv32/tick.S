@@ -18,6 +18,7 @@
  * needs no update on it. */
 #include "port.h"
 #include "bound.h"
+#include "entry.h"
 
 #define CLINT_MTIMECMP 0x02004000
 #define X(n) (CTX_X(n) - PORT_TP) /* offset of xn's slot from tp */
@@ -103,26 +104,11 @@ tick_carry:
     csrr t0, mscratch
     sw t0, CTX_X(5)(t1)
     csrw mscratch, t1               /* kept for the exit: C clobbers t1 */
-    sw ra, CTX_RA(t1)
-    sw sp, CTX_SP(t1)
-    sw t2, CTX_X(7)(t1)
-    sw a0, CTX_X(10)(t1)
-    sw a1, CTX_X(11)(t1)
-    sw a2, CTX_X(12)(t1)
-    sw a3, CTX_X(13)(t1)
-    sw a4, CTX_X(14)(t1)
-    sw a5, CTX_X(15)(t1)
-    sw a6, CTX_X(16)(t1)
-    sw a7, CTX_X(17)(t1)
-    sw t3, CTX_X(28)(t1)
-    sw t4, CTX_X(29)(t1)
-    sw t5, CTX_X(30)(t1)
+    SAVE_C_CLOBBERED t1
     sw t6, CTX_X(31)(t1)
     csrr t0, mepc
     sw t0, CTX_PC(t1)
-    la tp, port_kernel + PORT_TP    /* kernel C code checks against the kernel stack */
-    STACK_BOUND_FROM t0, -4, tp
-    la sp, port_kstack_top
+    ENTER_KERNEL_STACK t0
     call \fn
     j port_trap_exit
 .endm

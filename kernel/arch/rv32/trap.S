@@ -18,6 +18,7 @@
  * after a granted stack request, which keeps its own). */
 #include "port.h"
 #include "bound.h"
+#include "entry.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
 #define LOAD(r, n) lw r, CTX_X(n)(t6)
@@ -49,28 +50,13 @@ port_vectors:
 port_trap_entry:
     sw t6, CTX_X(31) - PORT_TP(tp)
     addi t6, tp, -PORT_TP   /* t6 = the interrupted code's context */
-    sw ra, CTX_RA(t6)
-    sw sp, CTX_SP(t6)
     SAVE(t0, 5)
     SAVE(t1, 6)
-    SAVE(t2, 7)
-    SAVE(a0, 10)
-    SAVE(a1, 11)
-    SAVE(a2, 12)
-    SAVE(a3, 13)
-    SAVE(a4, 14)
-    SAVE(a5, 15)
-    SAVE(a6, 16)
-    SAVE(a7, 17)
-    SAVE(t3, 28)
-    SAVE(t4, 29)
-    SAVE(t5, 30)
+    SAVE_C_CLOBBERED t6
     csrw mscratch, t6               /* kept for the exit: C clobbers t6 */
     csrr t5, mepc
     sw t5, CTX_PC(t6)
-    la tp, port_kernel + PORT_TP /* kernel C code checks against the kernel stack */
-    STACK_BOUND_FROM t5, -4, tp
-    la sp, port_kstack_top
+    ENTER_KERNEL_STACK t5
     csrr a0, mcause
     call port_trap
     /* The exit of every trap (tick.S comes here too): mscratch = the interrupted context, whose

@@ -108,16 +108,6 @@ impl StateLiveness {
             before,
         }
     }
-
-    /// The state right before the instruction at entry index `idx` of function `f`, or None
-    /// if it is not one of `f`'s instructions.
-    pub fn at(&self, prog: &Program, f: usize, idx: usize) -> Option<RegSet> {
-        let cfg = &prog.funcs[f].cfg;
-        cfg.blocks.iter().enumerate().find_map(|(b, block)| {
-            let k = block.insts.iter().position(|&i| i == idx)?;
-            Some(self.before[f][b][k])
-        })
-    }
 }
 
 /// What is live right after the call at entry `idx` of `info`: the state before the next
