@@ -104,6 +104,15 @@ void k_unlink(struct k_tcb *t);
 /* Yields the running task `self` (see sched.c); returns the context to resume. */
 struct port_context *k_yield(struct port_context *self);
 
+/* Interrupt handlers (irq.c). k_isr_nest: handlers running (nesting depth; 0 in task code).
+ * k_isr_resched: a handler made a task ready that may outrank the interrupted one; the outermost
+ * exit reschedules once. Both live in sched.c so that the checks on the task paths cost no
+ * link of irq.c; the functions below are weak: they exist only when irq.c is linked, which is
+ * the only way k_isr_nest can be non-zero. */
+extern uint32_t k_isr_nest;
+extern uint32_t k_isr_resched;
+/* A handler made a blocking call: a kernel panic naming the handler (never returns). */
+void k_isr_blocking_call(void) __attribute__((weak, noreturn));
 /* A kernel call run by port_syscall on the kernel stack (a0..a3 as passed). */
 #define K_SYSCALL(name)                                                                            \
     uintptr_t name(uintptr_t a0 __attribute__((unused)), uintptr_t a1 __attribute__((unused)),    \
@@ -118,7 +127,17 @@ static inline struct k_tcb *k_wait_first(const cactus_wait *w)
 
 /* time.c */
 void k_time_start(void);
+/* Waits, with interrupts masked, until a task is ready or the earliest deadline makes one
+ * ready (tickless idle); stops the system when no task can ever run again. Weak: irq.c
+ * replaces it with one that also runs interrupt handlers. */
 void k_idle(void);
+/* The steps both idles share: the mtime of the tick at which deadline n falls; the time
+ * reached it (ticks counted as idled, n's tasks made ready); a handler made a task ready at
+ * mtime `now` before any deadline; no deadline and no handler (never returns). */
+uint64_t k_idle_deadline(const struct timer_node *n);
+void k_idle_reached(const struct timer_node *n, uint64_t when);
+void k_idle_woken(uint64_t now);
+void k_idle_forever(void) __attribute__((noreturn));
 /* t's deadline passed (its timer node already popped): it leaves its wait list and becomes
  * ready with its call's timeout result. */
 void k_timeout_expired(struct k_tcb *t);

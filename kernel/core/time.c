@@ -91,26 +91,64 @@ void k_tick_slice_end(void)
     tick_end();
 }
 
-void k_idle(void)
+/* Tickless idle: nothing is ready, so time jumps to the earliest deadline. The steps are
+ * shared with the interrupt-aware idle of irq.c, which replaces k_idle when handlers exist. */
+
+uint64_t k_idle_deadline(const struct timer_node *n)
 {
-    struct timer_node *n = timerq_first(&k_timers);
-    if (!n) {
-        for (int i = 0; i < CACTUS_MAX_TASKS; i++)
-            if (k_alive(&k_tasks[i]))
-                k_stop(CACTUS_EXIT_IDLE, "idle forever: every live task is blocked without a timeout");
-        k_stop(CACTUS_EXIT_IDLE, "idle forever: every task has terminated");
-    }
     uint32_t ahead = n->deadline - k_tick; /* >= 1: expired entries never stay queued */
-    uint64_t when = next_tick() + (uint64_t)(ahead - 1) * k_tick_period;
-    port_timer_set(when);
-    while (port_time() < when)
-        port_wait_for_interrupt();
+    return next_tick() + (uint64_t)(ahead - 1) * k_tick_period;
+}
+
+void k_idle_reached(const struct timer_node *n, uint64_t when)
+{
     k_stats.idle_wakeups++;
-    k_ticks_idled += ahead;
+    k_ticks_idled += n->deadline - k_tick;
     k_tick = n->deadline;
     set_next_tick(when + k_tick_period);
     port_timer_set(next_tick());
     expire();
+}
+
+void k_idle_woken(uint64_t now)
+{
+    uint32_t passed = 0;
+    uint64_t next = next_tick();
+    if (now >= next) {
+        uint64_t d = now - next;
+        while (d >> 32) { /* idled for more than 2^32 mtime units (429 s at 10 MHz) */
+            d -= (uint64_t)k_tick_period << 16;
+            passed += 1u << 16;
+        }
+        passed += (uint32_t)d / k_tick_period + 1;
+        next += (uint64_t)passed * k_tick_period;
+    }
+    k_stats.idle_wakeups++;
+    k_ticks_idled += passed;
+    k_tick += passed;
+    set_next_tick(next);
+    port_timer_set(next);
+    expire();
+}
+
+void k_idle_forever(void)
+{
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
+        if (k_alive(&k_tasks[i]))
+            k_stop(CACTUS_EXIT_IDLE, "idle forever: every live task is blocked without a timeout");
+    k_stop(CACTUS_EXIT_IDLE, "idle forever: every task has terminated");
+}
+
+__attribute__((weak)) void k_idle(void)
+{
+    struct timer_node *n = timerq_first(&k_timers);
+    if (!n)
+        k_idle_forever();
+    uint64_t when = k_idle_deadline(n);
+    port_timer_set(when);
+    while (port_time() < when)
+        port_wait_for_interrupt();
+    k_idle_reached(n, when);
 }
 
 uint32_t cactus_now(void)

@@ -60,6 +60,8 @@
 #define MSTATUS_MPIE 0x80
 #define MSTATUS_MPP_M 0x1800
 
+#include "plic.h"
+
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 #include "cactus/stackcheck.h"
@@ -154,6 +156,13 @@ void port_trap(uint32_t mcause);
  * level rotates and its next task runs. */
 void k_tick_due(void);
 void k_tick_slice_end(void);
+/* A software (mcause 3) or external (11) interrupt taken from a task (port_irq_entry, irq.S):
+ * the interrupted registers but s0-s11 are in its context, this runs on the kernel stack with
+ * interrupts masked, and the exit resumes port_current. */
+void k_irq_from_task(uint32_t mcause);
+/* The same interrupt taken while a handler ran (nesting): the handler's registers are on the
+ * kernel stack; no task switch happens here (the outermost exit does it). */
+void k_irq_dispatch(uint32_t mcause);
 void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel);
 /* A stack check failed at `site` (its table entry): the interrupted code, whose registers the
  * trap entry saved in `ctx`, needs `need` bytes below its saved sp; `irq_on`: it ran with

@@ -76,7 +76,10 @@ port_resume:
 /* ---- Generic kernel call: a0-a3 arguments, a4 = C function; lazy save --------------------- */
     .globl port_syscall
 port_syscall:
-    csrci mstatus, MSTATUS_MIE
+    csrrci t0, mstatus, MSTATUS_MIE
+    la t1, port_kernel + PORT_TP
+    beq tp, t1, port_syscall_isr    /* called by an interrupt handler (irq.S) */
+port_syscall_task:
     addi t6, tp, -PORT_TP   /* own context */
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
@@ -112,6 +115,12 @@ port_syscall:
     SAVE(s11, 27)
 2:  mv a0, t1
     j port_resume
+
+
+/* Without irq.S (no handler attached) only a hook in kernel context can call from the kernel's
+ * descriptor; such a call takes the task path, as it always did. */
+    .weak port_syscall_isr
+    .set port_syscall_isr, port_syscall_task
 
 /* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
  * These routines leave the caller's stack (la sp, port_kstack_top / lw sp from a context)

@@ -1,5 +1,8 @@
 /* Cactus kernel public API. Blocking calls take a timeout in ticks (CACTUS_NO_WAIT or
- * CACTUS_FOREVER allowed) and must be called from task context with interrupts enabled. */
+ * CACTUS_FOREVER allowed) and must be called from task context with interrupts enabled.
+ * Interrupt handlers (cactus_irq_attach) may make any call that does not block: semaphore
+ * give, queue send/receive and event set with CACTUS_NO_WAIT, ...; a task they wake runs when
+ * the outermost handler returns. A handler's blocking call is a kernel panic naming it. */
 #ifndef CACTUS_H
 #define CACTUS_H
 
@@ -15,6 +18,18 @@ void cactus_get_stats(cactus_stats *out);
 /* Masks interrupts; returns the previous state for cactus_irq_restore. */
 uint32_t cactus_irq_save(void);
 void cactus_irq_restore(uint32_t state);
+
+/* Interrupts (docs/interrupts.md). A handler runs on the kernel's interrupt stack with
+ * interrupts enabled: a PLIC source of higher priority may nest; the timer and software
+ * interrupts wait until the outermost handler returns. */
+/* Attaches handler to PLIC `source` (1..31) at `priority` (1..7), or to the machine software
+ * interrupt (source CACTUS_IRQ_SOFTWARE, priority 0), and enables it. `name` names it in
+ * reports. CACTUS_EINVAL for a bad source, priority or NULL handler. */
+int cactus_irq_attach(uint32_t source, cactus_isr handler, uint32_t priority, const char *name);
+/* Raises the machine software interrupt (its handler runs once, even if raised again first). */
+void cactus_irq_raise_software(void);
+/* Non-zero while an interrupt handler runs (in it or in what it calls). */
+int cactus_in_isr(void);
 
 /* Tasks */
 int cactus_task_create(const cactus_task_desc *d); /* returns the id (>= 0) or a status */

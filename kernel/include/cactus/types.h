@@ -47,6 +47,11 @@ enum cactus_task_state {
     CACTUS_TASK_FAULTED, /* terminated by its fault policy */
 };
 
+/* An interrupt handler; `source` is the PLIC source it serves (CACTUS_IRQ_SOFTWARE for the
+ * machine software interrupt). */
+typedef void (*cactus_isr)(uint32_t source);
+#define CACTUS_IRQ_SOFTWARE 0u
+
 /* A task's creation parameters. The kernel keeps a pointer to it (for restarts and names):
  * it must stay valid while the task lives (use static const tables). */
 typedef struct cactus_task_desc {
