@@ -218,6 +218,7 @@ mod tests {
                 stacklet_pool: None,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
+            interrupts: vec![],
         };
         let stats = Stats {
             profile: "mcu".into(),

@@ -1,6 +1,7 @@
 //! The C glue generated from a manifest: `cactus_firmware.h` (task ids, tick rate, the
 //! end-of-run call for task code) and `manifest_gen.c` (the task table, start-delay and
-//! periodic wrappers with deadline-miss counting, the end-of-run report and `main`).
+//! periodic wrappers with deadline-miss counting, the end-of-run report and `main`, which
+//! attaches the interrupt handlers, then calls the firmware's init).
 //!
 //! Guarantees: the output is a pure function of the manifest (same manifest, same bytes);
 //! task `i` of the manifest is created `i`-th, so its kernel task id is `i`; the generated C
@@ -123,6 +124,12 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     if let Some(init) = &m.init {
         writeln!(s, "void {init}(void);")?;
     }
+    let mut handlers: Vec<&str> = m.interrupts.iter().map(|i| i.handler.as_str()).collect();
+    handlers.sort_unstable();
+    handlers.dedup();
+    for h in handlers {
+        writeln!(s, "void {h}(uint32_t source);")?;
+    }
     writeln!(s, "\nstatic volatile uint32_t fw_releases[FW_NTASKS];")?;
     writeln!(s, "static volatile uint32_t fw_misses[FW_NTASKS];\n")?;
     for (i, t) in m.tasks.iter().enumerate() {
@@ -151,6 +158,18 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     writeln!(s, "}};\n")?;
     write_report(s, m)?;
     writeln!(s, "int main(void)\n{{")?;
+    // Handlers first: init may then enable the devices (an interrupt is taken only once the
+    // first task runs).
+    for irq in &m.interrupts {
+        writeln!(
+            s,
+            "    cactus_irq_attach({}, {}, {}u, \"{}\");",
+            irq.source.c_expr(),
+            irq.handler,
+            irq.priority,
+            irq.handler
+        )?;
+    }
     if let Some(init) = &m.init {
         writeln!(s, "    {init}();")?;
     }

@@ -1,7 +1,7 @@
 //! The generated C: task numbering, wrappers in ticks, trace use by target, determinism.
 
 use super::*;
-use crate::manifest::{FaultPolicy, KernelOptions, StackStrategy};
+use crate::manifest::{FaultPolicy, Interrupt, InterruptSource, KernelOptions, StackStrategy};
 use std::path::PathBuf;
 
 fn task(name: &str, entry: &str) -> Task {
@@ -55,6 +55,18 @@ fn manifest(target: Target) -> Manifest {
             stacklet_pool: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
+        interrupts: vec![
+            Interrupt {
+                source: InterruptSource::Plic(10),
+                handler: "uart_isr".into(),
+                priority: 3,
+            },
+            Interrupt {
+                source: InterruptSource::Software,
+                handler: "kick_isr".into(),
+                priority: 0,
+            },
+        ],
     }
 }
 
@@ -123,4 +135,23 @@ fn generation_is_deterministic() {
     assert_eq!(source(&m), source(&m));
     assert_eq!(header(&m), header(&m));
     assert_eq!(task_enum("adc_1"), "FW_TASK_ADC_1");
+}
+
+#[test]
+fn main_attaches_every_interrupt_handler_before_the_kernel_starts() {
+    let s = source(&manifest(Target::Qemu));
+    for want in [
+        "void kick_isr(uint32_t source);",
+        "void uart_isr(uint32_t source);",
+        "    cactus_irq_attach(10u, uart_isr, 3u, \"uart_isr\");\n",
+        "    cactus_irq_attach(CACTUS_IRQ_SOFTWARE, kick_isr, 0u, \"kick_isr\");\n",
+    ] {
+        assert!(s.contains(want), "{want:?} missing from:\n{s}");
+    }
+    let attach = s.find("cactus_irq_attach(10u").unwrap();
+    assert!(attach < s.find("cactus_start(&cfg)").unwrap());
+    assert!(
+        s.find("    app_init();").unwrap() < attach,
+        "init runs first"
+    );
 }

@@ -2,6 +2,7 @@
 //! tasks. [`Manifest::load`] parses and validates one; a [`Manifest`] value is always valid
 //! (priorities in range, periods a whole number of ticks, sources that exist, ...).
 
+mod interrupt;
 mod raw;
 mod symbols;
 mod task;
@@ -9,6 +10,7 @@ mod validate;
 
 use crate::error::ManifestError;
 pub use cactus_cc::CheckMode;
+pub use interrupt::{Interrupt, InterruptSource};
 use std::path::{Path, PathBuf};
 pub use symbols::undefined_symbols;
 
@@ -433,6 +435,9 @@ pub struct Manifest {
     pub kernel: KernelOptions,
     /// Tasks in creation order; task `i` gets kernel task id `i`.
     pub tasks: Vec<Task>,
+    /// Interrupt handlers (`[[interrupt]]`), attached by `main` before the kernel starts;
+    /// one per source.
+    pub interrupts: Vec<Interrupt>,
 }
 
 /// Command-line overrides of manifest values (`--stack`, `--target`, `--checks`,

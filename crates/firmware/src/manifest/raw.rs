@@ -13,6 +13,8 @@ pub(crate) struct RawManifest {
     pub kernel: RawKernel,
     #[serde(default)]
     pub task: Vec<RawTask>,
+    #[serde(default)]
+    pub interrupt: Vec<RawInterrupt>,
 }
 
 /// `[firmware]`.
@@ -87,4 +89,22 @@ pub(crate) struct RawTask {
     pub cflags: Vec<String>,
     #[serde(default)]
     pub include: Vec<Spanned<String>>,
+}
+
+/// One `[[interrupt]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawInterrupt {
+    pub source: Spanned<RawSource>,
+    pub handler: Spanned<String>,
+    #[serde(default)]
+    pub priority: Option<Spanned<i64>>,
+}
+
+/// An interrupt source as written: a PLIC source number or a name (`"software"`).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum RawSource {
+    Id(i64),
+    Name(String),
 }

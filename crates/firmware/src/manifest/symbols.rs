@@ -1,4 +1,5 @@
-//! Link errors traced back to the manifest: a task `entry` or the firmware `init` that names a
+//! Link errors traced back to the manifest: a task `entry`, an interrupt `handler` or the
+//! firmware `init` that names a
 //! function no source defines fails at link time with an undefined reference from the
 //! generated glue; this turns it into a manifest error naming the file, the line, the key
 //! (`task[2].entry`), the task and the missing symbol.
@@ -28,7 +29,7 @@ pub fn undefined_symbols(linker_output: &str) -> Vec<String> {
 
 impl Manifest {
     /// The manifest error for the first of `undefined` that the manifest itself names as a
-    /// task's `entry` or the firmware's `init`, if any.
+    /// task's `entry`, an interrupt's `handler` or the firmware's `init`, if any.
     pub fn undefined_entry(&self, undefined: &[String]) -> Option<ManifestError> {
         // Spans come from the text again: the validated manifest keeps values, not places.
         let raw: Option<RawManifest> = toml::from_str(&self.text).ok();
@@ -51,6 +52,18 @@ impl Manifest {
                         t.name,
                         sources.join(", ")
                     ),
+                ));
+            }
+            if let Some(i) = self.interrupts.iter().position(|irq| &irq.handler == sym) {
+                let span = span_of(
+                    raw.as_ref()
+                        .and_then(|r| r.interrupt.get(i))
+                        .map(|x| &x.handler),
+                );
+                return Some(cx.err(
+                    span,
+                    &format!("interrupt[{i}].handler"),
+                    format!("no function `{sym}` is defined in any source of the firmware"),
                 ));
             }
             if self.init.as_deref() == Some(sym.as_str()) {

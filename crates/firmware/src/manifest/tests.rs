@@ -809,3 +809,100 @@ fn the_stack_bound_needs_the_simulator_and_selects_its_kernel_variant() {
     .unwrap();
     assert!(q.kernel.stack_bound);
 }
+
+#[test]
+fn interrupts_parse_with_their_source_and_priority() {
+    let f = Fixture::new();
+    let text = format!(
+        "{GOOD}\n[[interrupt]]\nsource = 10\nhandler = \"uart_isr\"\npriority = 3\n\n\
+         [[interrupt]]\nsource = \"software\"\nhandler = \"kick\"\n"
+    );
+    let m = f.parse(&text).unwrap();
+    assert_eq!(
+        m.interrupts,
+        vec![
+            Interrupt {
+                source: InterruptSource::Plic(10),
+                handler: "uart_isr".into(),
+                priority: 3
+            },
+            Interrupt {
+                source: InterruptSource::Software,
+                handler: "kick".into(),
+                priority: 0
+            },
+        ]
+    );
+    assert!(f.parse(GOOD).unwrap().interrupts.is_empty());
+}
+
+#[test]
+fn bad_interrupts_name_the_key_and_line() {
+    let f = Fixture::new();
+    let irq = |body: &str| format!("{GOOD}\n[[interrupt]]\n{body}");
+    // The [[interrupt]] header is line 31 (GOOD has 29 lines).
+    let cases = [
+        (
+            "source = 0\nhandler = \"h\"\npriority = 1\n",
+            32,
+            "interrupt[0].source",
+            "PLIC source 0 is out of range (1..=31)",
+        ),
+        (
+            "source = 32\nhandler = \"h\"\npriority = 1\n",
+            32,
+            "interrupt[0].source",
+            "PLIC source 32 is out of range (1..=31)",
+        ),
+        (
+            "source = \"uart\"\nhandler = \"h\"\npriority = 1\n",
+            32,
+            "interrupt[0].source",
+            "\"uart\" is not a source: give a PLIC source number or \"software\"",
+        ),
+        (
+            "source = 10\nhandler = \"h\"\npriority = 8\n",
+            34,
+            "interrupt[0].priority",
+            "8 is out of range (1..=7)",
+        ),
+        (
+            "source = 10\nhandler = \"h\"\n",
+            32,
+            "interrupt[0].priority",
+            "a PLIC source needs a priority (1..=7)",
+        ),
+        (
+            "source = \"software\"\nhandler = \"h\"\npriority = 2\n",
+            34,
+            "interrupt[0].priority",
+            "the software interrupt has no priority: it is below every PLIC source",
+        ),
+        (
+            "source = 10\nhandler = \"not a name\"\npriority = 2\n",
+            33,
+            "interrupt[0].handler",
+            "\"not a name\" is not a C function name",
+        ),
+    ];
+    for (body, want_line, want_key, want_problem) in cases {
+        let (line, key, problem) = f.error(&irq(body));
+        assert_eq!(
+            (line, key.as_str(), problem.as_str()),
+            (Some(want_line), want_key, want_problem),
+            "{body}"
+        );
+    }
+    let twice = format!(
+        "{}\n[[interrupt]]\nsource = 10\nhandler = \"g\"\npriority = 1\n",
+        irq("source = 10\nhandler = \"h\"\npriority = 1\n")
+    );
+    let (line, key, problem) = f.error(&twice);
+    assert_eq!((line, key.as_str()), (Some(37), "interrupt[1].source"));
+    assert!(problem.contains("already has a handler"), "{problem}");
+    let (_, key, problem) = f.error(&irq(
+        "source = 10\nhandler = \"h\"\npriority = 1\nvector = 3\n",
+    ));
+    assert_eq!(key, "interrupt[0].vector");
+    assert!(problem.contains("unknown field `vector`"), "{problem}");
+}

@@ -180,6 +180,18 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         check_shared_sources(&cx, &tasks, &task, i, t)?;
         tasks.push(task);
     }
+    let mut interrupts: Vec<super::Interrupt> = Vec::new();
+    for (i, raw_irq) in raw.interrupt.iter().enumerate() {
+        let irq = super::interrupt::interrupt(&cx, i, raw_irq)?;
+        if interrupts.iter().any(|other| other.source == irq.source) {
+            return Err(cx.at(
+                &raw_irq.source,
+                &format!("interrupt[{i}].source"),
+                "this source already has a handler (one handler per source)",
+            ));
+        }
+        interrupts.push(irq);
+    }
     let manifest = Manifest {
         path: path.to_path_buf(),
         text: text.to_string(),
@@ -189,6 +201,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         include,
         kernel,
         tasks,
+        interrupts,
     };
     check_pool(&manifest).map_err(|p| cx.err(None, "task", p))?;
     Ok(manifest)
