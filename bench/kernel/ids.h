@@ -12,6 +12,10 @@
 #define BID_TICK_INSNS 0x141u  /* value: instructions of the same iteration */
 #define BID_SPIN_CYCLES 0x142u /* value: cycles of an uninterrupted iteration (the least seen) */
 #define BID_SPIN_INSNS 0x143u  /* value: its instructions */
+/* irq_bench.c: values in cycles, computed by the firmware from mcycle reads */
+#define BID_ISR_ENTRY 0x150u   /* value: msip raised -> first instruction of the user's handler */
+#define BID_ISR_WAKE 0x151u    /* value: handler's give -> first instruction of the woken task */
+#define BID_ISR_CAL 0x152u     /* value: cycles of the csrr + sw pair that raises the interrupt */
 #define BID_TCB_SIZE 0x1F0u   /* value: sizeof(struct k_tcb) */
 #define BID_CTX_SIZE 0x1F1u   /* value: sizeof(struct port_context) */
 #define BID_MAX_TASKS 0x1F2u  /* value: CACTUS_MAX_TASKS */

@@ -14,10 +14,13 @@
 //! - blocking: the same from a `cactus_sem_take` that blocks to the first instruction of the
 //!   other task after its blocked `cactus_sem_take` returns (woken by a give);
 //! - timer preemption: from the first instruction at mtvec for the timer interrupt to the first
-//!   instruction of the task it wakes (after its `cactus_sleep` returns).
+//!   instruction of the task it wakes (after its `cactus_sleep` returns);
+//! - interrupts ([`irq`], its own firmware): a raised software interrupt to the user's
+//!   handler, and a handler's semaphore give to the task it wakes.
 
 pub mod events;
 pub mod footprint;
+pub mod irq;
 pub mod report;
 
 use crate::kernel::events::{firmware_facts, switch_costs};
@@ -106,12 +109,16 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     let trap_entry = u64::from(options.profile.cycles().trap_entry);
     let costs = switch_costs(&events, trap_entry)?;
     let facts = firmware_facts(&events)?;
+    let irq_events = run_firmware(&root.join(irq::IRQ_ELF), options.profile.clone())?;
+    let irq = irq::irq_costs(&irq_events)?;
     let library = sections(root, &root.join(LIBRARY))?;
     let minimal = sections(root, &root.join(MINIMAL_ELF))?;
-    let goals = goals(&costs, &facts);
+    let mut goals = goals(&costs, &facts);
+    goals.extend(irq::goals(&irq));
     Ok(KernelReport {
         profile: options.profile.name().to_string(),
         costs,
+        irq,
         facts,
         library,
         minimal,
@@ -218,6 +225,9 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                         .add("block_cycles", c.blocking.cycles.max)
                         .add("preempt_cycles", c.timer.cycles.max)
                         .add("tick_cycles", c.tick.cycles.max);
+                    summary
+                        .add("isr_entry_cycles", r.irq.entry.max)
+                        .add("isr_wake_cycles", r.irq.wake.max);
                     r.add_footprint_summary(&mut summary);
                     summary
                         .add("yield_instructions", c.yield_switch.instructions.max)

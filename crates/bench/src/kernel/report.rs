@@ -3,6 +3,7 @@
 
 use crate::kernel::events::{FirmwareFacts, PathCost, SwitchCosts};
 use crate::kernel::footprint::{Sections, SIZE_TOOL};
+use crate::kernel::irq::IrqCosts;
 use crate::kernel::LIBRARY;
 use cactus_sweep::table::Table;
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,8 @@ pub struct KernelReport {
     pub profile: String,
     /// The three switch paths.
     pub costs: SwitchCosts,
+    /// The interrupt paths (`bench/kernel/irq_bench.c`).
+    pub irq: IrqCosts,
     /// Values the firmware reported (TCB size, stack high-water marks).
     pub facts: FirmwareFacts,
     /// Section groups of the kernel library (every member, before linking).
@@ -204,6 +207,24 @@ impl KernelReport {
             "tick without a switch: first instruction at mtvec to the interrupted task's next",
             &c.tick,
         );
+        let i = &self.irq;
+        for (name, s) in [
+            (
+                "interrupt entry: msip raised to the user's handler's first instruction",
+                &i.entry,
+            ),
+            (
+                "handler wakes a task: its `cactus_sem_give` to the task's first instruction",
+                &i.wake,
+            ),
+        ] {
+            t.row([
+                name.to_string(),
+                i.samples.to_string(),
+                "–".to_string(),
+                format!("{} / {:.1} / {}", s.min, s.avg, s.max),
+            ]);
+        }
         out.push_str(&t.render());
         let mut t = Table::new(&[
             "goal",

@@ -90,6 +90,10 @@ pub struct KernelArgs {
     /// Machine profile: a built-in name (`mcu`, `ideal`) or the path of a TOML profile file.
     #[arg(long, value_name = "NAME|FILE", default_value = "mcu")]
     pub profile: String,
+    /// Size class, accepted like every bench's: the kernel benchmark has one size (its
+    /// firmware runs in under a second), so `small` and `full` measure the same.
+    #[arg(long, value_enum, default_value_t = SizeArg::Full)]
+    pub size: SizeArg,
     /// Where the results go (one point: the benchmark firmware's run; under a second).
     #[command(flatten)]
     pub sweep: SweepArgs,
