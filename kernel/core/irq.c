@@ -7,7 +7,7 @@
 static cactus_isr handlers[PORT_IRQ_SOURCES];
 static const char *names[PORT_IRQ_SOURCES];
 /* The handler running at the innermost nesting level (for misuse reports). */
-static uint32_t running = PORT_IRQ_SOURCES;
+static uint32_t running;
 
 int cactus_irq_attach(uint32_t source, cactus_isr handler, uint32_t priority, const char *name)
 {
@@ -31,46 +31,72 @@ void cactus_irq_raise_software(void)
 
 int cactus_in_isr(void)
 {
-    k_fresh();
-    return k_isr_nest != 0;
+    /* Handlers run with the kernel's stack descriptor, tasks with their own. */
+    register uintptr_t tp __asm__("tp");
+    return tp == (uintptr_t)(&port_kernel.stack + 1);
 }
 
-/* Runs one handler with interrupts enabled, so sources above the current threshold nest. */
-static void run(uint32_t source)
+/* The software interrupt's handler (cleared first: a raise while it runs is taken again). */
+static inline void run_software(void)
+{
+    port_swi_clear();
+    running = CACTUS_IRQ_SOFTWARE;
+    port_irq_enable_global();
+    handlers[CACTUS_IRQ_SOFTWARE](CACTUS_IRQ_SOFTWARE);
+    port_irq_disable_global();
+}
+
+/* Every PLIC source claimable above the current threshold, highest priority first: each
+ * handler runs with the threshold at its own priority, then the source is completed. Out of
+ * line so that the software path keeps a small frame. */
+static __attribute__((noinline)) void run_external(void)
+{
+    uint32_t source;
+    while ((source = port_irq_claim()) != 0) {
+        if (source < PORT_IRQ_SOURCES && handlers[source]) {
+            uint32_t threshold = port_irq_threshold(port_irq_priority(source));
+            running = source;
+            port_irq_enable_global();
+            handlers[source](source);
+            port_irq_disable_global();
+            port_irq_threshold(threshold);
+        }
+        port_irq_complete(source);
+    }
+}
+
+/* Runs the handlers of one interrupt with interrupts enabled, so PLIC sources above the
+ * current threshold nest; the timer and software interrupts stay masked until the outermost
+ * handler returns. Inlined into its callers: the outermost level needs neither to keep the
+ * name of an outer handler nor to mask again. */
+static inline __attribute__((always_inline)) void dispatch(uint32_t mcause, int nested)
 {
     uint32_t outer = running;
-    running = source;
-    port_irq_enable_global();
-    handlers[source](source);
-    port_irq_disable_global();
-    running = outer;
+    uint32_t mie = nested ? 0 : port_irq_mask_local();
+    if ((mcause & 0xff) == 3)
+        run_software();
+    else
+        run_external();
+    if (nested)
+        running = outer;
+    else
+        port_irq_unmask_local(mie);
 }
 
 void k_irq_dispatch(uint32_t mcause)
 {
-    k_isr_nest++;
-    uint32_t mie = port_irq_mask_local();
-    if ((mcause & 0xff) == 3) {
-        port_swi_clear();
-        run(CACTUS_IRQ_SOFTWARE);
-    } else {
-        uint32_t source;
-        while ((source = port_irq_claim()) != 0) {
-            if (source < PORT_IRQ_SOURCES && handlers[source]) {
-                uint32_t threshold = port_irq_threshold(port_irq_priority(source));
-                run(source);
-                port_irq_threshold(threshold);
-            }
-            port_irq_complete(source);
-        }
-    }
-    port_irq_unmask_local(mie);
-    k_isr_nest--;
+    dispatch(mcause, 1);
+}
+
+/* Tickless idle: the idle loop runs on the kernel stack like an outermost handler level. */
+static void idle_run(uint32_t mcause)
+{
+    dispatch(mcause, 0);
 }
 
 void k_irq_from_task(uint32_t mcause)
 {
-    k_irq_dispatch(mcause);
+    dispatch(mcause, 0);
     if (k_isr_resched) {
         k_isr_resched = 0;
         k_preempt(); /* one switch, whatever the handlers woke */
@@ -84,9 +110,9 @@ static int idle_dispatch(void)
 {
     uint32_t pending = port_irq_pending_devices();
     if (pending & MIE_MSIE)
-        k_irq_dispatch(3);
+        idle_run(3);
     if (pending & MIE_MEIE)
-        k_irq_dispatch(11);
+        idle_run(11);
     /* A handler's nested interrupt left mstatus.MPP = U with its mret; the trap this idle
      * loop may be part of leaves through mret and needs MPP = M. */
     __asm__ volatile("csrs mstatus, %0" ::"r"(MSTATUS_MPP_M));

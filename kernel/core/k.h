@@ -104,12 +104,13 @@ void k_unlink(struct k_tcb *t);
 /* Yields the running task `self` (see sched.c); returns the context to resume. */
 struct port_context *k_yield(struct port_context *self);
 
-/* Interrupt handlers (irq.c). k_isr_nest: handlers running (nesting depth; 0 in task code).
- * k_isr_resched: a handler made a task ready that may outrank the interrupted one; the outermost
- * exit reschedules once. Both live in sched.c so that the checks on the task paths cost no
- * link of irq.c; the functions below are weak: they exist only when irq.c is linked, which is
- * the only way k_isr_nest can be non-zero. */
-extern uint32_t k_isr_nest;
+/* Interrupt handlers (irq.c). k_isr_call: a handler's kernel call is running (set by the port
+ * around it: arch/rv32/irq.S, port_syscall_isr), so k_block refuses to block and
+ * k_reschedule only notes, in k_isr_resched, that a task it made ready may outrank the
+ * interrupted one; the outermost interrupt exit then reschedules once. Both live in sched.c so
+ * that the checks on the task paths cost no link of irq.c; the functions below are weak: they
+ * exist only when irq.c is linked, which is the only way k_isr_call can be set. */
+extern uint32_t k_isr_call;
 extern uint32_t k_isr_resched;
 /* A handler made a blocking call: a kernel panic naming the handler (never returns). */
 void k_isr_blocking_call(void) __attribute__((weak, noreturn));

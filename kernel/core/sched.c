@@ -8,7 +8,7 @@
 struct readyq k_ready;
 uint32_t k_slice_used;
 uint32_t k_switches;
-uint32_t k_isr_nest;
+uint32_t k_isr_call;
 uint32_t k_isr_resched;
 
 void k_make_ready(struct k_tcb *t)
@@ -154,7 +154,7 @@ static inline void reschedule(struct k_tcb *cur, int alive)
 
 uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t timeout_result)
 {
-    if (__builtin_expect(k_isr_nest != 0, 0))
+    if (__builtin_expect(k_isr_call != 0, 0))
         k_isr_blocking_call();
     struct k_tcb *cur = k_cur();
     readyq_remove(&k_ready, &cur->link, cur->prio);
@@ -187,7 +187,7 @@ void k_block_in_trap(cactus_wait *w, uint32_t timeout, uint8_t state)
 
 void k_reschedule(void)
 {
-    if (__builtin_expect(k_isr_nest != 0, 0)) {
+    if (__builtin_expect(k_isr_call != 0, 0)) {
         k_isr_resched = 1; /* the outermost interrupt exit reschedules */
         return;
     }

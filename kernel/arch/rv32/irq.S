@@ -100,7 +100,10 @@ port_irq_nested:
 port_syscall_isr:
     sw ra, CTX_RA - PORT_TP(t1)
     sw t0, CTX_PC - PORT_TP(t1)
+    li t0, 1
+    sw t0, k_isr_call, t1           /* core/k.h: no blocking, a deferred reschedule */
     jalr a4
+    sw zero, k_isr_call, t1
     la t1, port_kernel + PORT_TP
     lw ra, CTX_RA - PORT_TP(t1)
     lw t0, CTX_PC - PORT_TP(t1)
