@@ -28,7 +28,14 @@ pub fn assembly(
         files.push(asm);
     }
     let k = &m.kernel;
-    let kernel = kernel_units(tc, root, k.stack, k.target, &m.kernel_defines())?;
+    let kernel = kernel_units(
+        tc,
+        root,
+        k.stack,
+        k.target,
+        &m.kernel_defines(),
+        !m.interrupts.is_empty(),
+    )?;
     for (i, u) in kernel.iter().enumerate() {
         let asm = dir.join(format!("kernel-{i:02}-{}.s", stem(&u.source)));
         tc.compile_asm_with(&u.source, &asm, &u.flags)?;

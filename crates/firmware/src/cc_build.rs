@@ -92,7 +92,14 @@ pub(crate) fn build_objects(
         c_units.push((u.source, flags, false));
     }
     let (stack, target) = (m.kernel.stack, m.kernel.target);
-    let kernel = kernel_units(tc, root, stack, target, &m.kernel_defines())?;
+    let kernel = kernel_units(
+        tc,
+        root,
+        stack,
+        target,
+        &m.kernel_defines(),
+        !m.interrupts.is_empty(),
+    )?;
     let kernel_flags = kernel.first().map(|k| k.flags.clone()).unwrap_or_default();
     for k in kernel {
         c_units.push((k.source, k.flags, true));
@@ -126,7 +133,7 @@ pub(crate) fn build_objects(
         tc.assemble(&asm, &obj, &target_flags(flags), source)?;
         objects.push(obj);
     }
-    for source in kernel_asm_sources(tc, root)? {
+    for source in kernel_asm_sources(tc, root, !m.interrupts.is_empty())? {
         let obj = obj_dir.join(format!("k-{}.o", stem(&source)));
         tc.assemble(&source, &obj, &kernel_flags, &source)?;
         objects.push(obj);

@@ -8,6 +8,23 @@ use crate::toolchain::{run, transcript, Toolchain};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Kernel sources a firmware links only when its manifest declares an `[[interrupt]]`: their
+/// strong definitions replace weak defaults of the core (`core/irq.c` replaces `time.c`'s idle
+/// loop with one that runs handlers, `arch/rv32/irq.S` the fault default of the software and
+/// external vectors), so linking them into every firmware would change its behaviour, not only
+/// its size. The prebuilt libraries get the same choice from archive linking: nothing there
+/// pulls these members in but `cactus_irq_attach`. Paths relative to `kernel/`.
+pub const INTERRUPT_ONLY: [&str; 2] = ["core/irq.c", "arch/rv32/irq.S"];
+
+/// Whether a firmware with (`interrupts`) or without interrupt handlers links the kernel
+/// source `source` (absolute, under `kernel_dir`).
+pub fn links_source(kernel_dir: &Path, source: &Path, interrupts: bool) -> bool {
+    interrupts
+        || !INTERRUPT_ONLY
+            .iter()
+            .any(|rel| source == kernel_dir.join(rel))
+}
+
 /// One C source of the kernel library and the complete flags it is compiled with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelUnit {
@@ -21,13 +38,16 @@ pub struct KernelUnit {
 /// then `stack/<strategy>.c` and `trace/trace_<backend>.c`, as its library rules list them)
 /// with the Makefile's `CFLAGS` for that library (with `defines`, the kernel variant's
 /// `-D` options of [`crate::KernelOptions::variant_defines`], as its `EXTRA_CFLAGS`). The kernel's assembly (`.S`) sources are not C
-/// units and are not listed. Flags are split on whitespace (the tree path must hold none).
+/// units and are not listed. Without `interrupts` (the manifest declares no handler) the
+/// [`INTERRUPT_ONLY`] sources are left out. Flags are split on whitespace (the tree path must
+/// hold none).
 pub fn kernel_units(
     tc: &Toolchain,
     root: &Path,
     strategy: StackStrategy,
     target: Target,
     defines: &[String],
+    interrupts: bool,
 ) -> Result<Vec<KernelUnit>, BuildError> {
     let kernel = root.join("kernel");
     let mut make = Command::new("make");
@@ -60,6 +80,7 @@ pub fn kernel_units(
     };
     let flags: Vec<String> = cflags.split_whitespace().map(str::to_string).collect();
     let mut sources: Vec<PathBuf> = srcs.split_whitespace().map(|s| kernel.join(s)).collect();
+    sources.retain(|s| links_source(&kernel, s, interrupts));
     sources.push(kernel.join(format!("stack/{}.c", strategy.file_name())));
     sources.push(kernel.join(format!("trace/trace_{}.c", target.trace_backend())));
     Ok(sources
@@ -72,8 +93,13 @@ pub fn kernel_units(
 }
 
 /// The kernel's assembly sources (the Makefile's `COMMON_SRCS` `.S` files), absolute, in the
-/// Makefile's order: hand-written code no pass rewrites.
-pub fn kernel_asm_sources(tc: &Toolchain, root: &Path) -> Result<Vec<PathBuf>, BuildError> {
+/// Makefile's order: hand-written code no pass rewrites. Without `interrupts` the
+/// [`INTERRUPT_ONLY`] sources are left out.
+pub fn kernel_asm_sources(
+    tc: &Toolchain,
+    root: &Path,
+    interrupts: bool,
+) -> Result<Vec<PathBuf>, BuildError> {
     let kernel = root.join("kernel");
     let mut make = Command::new("make");
     make.arg("-s")
@@ -93,6 +119,7 @@ pub fn kernel_asm_sources(tc: &Toolchain, root: &Path) -> Result<Vec<PathBuf>, B
     Ok(String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .map(|s| kernel.join(s))
+        .filter(|s| links_source(&kernel, s, interrupts))
         .collect())
 }
 
@@ -107,7 +134,8 @@ mod tests {
     #[test]
     fn lists_the_library_sources_with_the_makefile_flags() {
         let tc = Toolchain::default();
-        let units = kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[]).unwrap();
+        let units =
+            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], false).unwrap();
         let names: Vec<String> = units
             .iter()
             .map(|u| u.source.display().to_string())
@@ -128,6 +156,16 @@ mod tests {
             "{names:?}"
         );
         assert!(!names.iter().any(|n| n.ends_with(".S")), "{names:?}");
+        assert!(
+            !names.iter().any(|n| n.ends_with("kernel/core/irq.c")),
+            "no [[interrupt]], no handler dispatch: {names:?}"
+        );
+        let with_irq =
+            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], true).unwrap();
+        assert!(with_irq
+            .iter()
+            .any(|u| u.source.ends_with("kernel/core/irq.c")));
+        assert_eq!(with_irq.len(), units.len() + 1);
         let flags = &units[0].flags;
         assert!(
             flags.iter().any(|f| f == "-march=rv32imac_zicsr_zifencei"),
@@ -142,7 +180,7 @@ mod tests {
     #[test]
     fn lists_the_kernel_assembly_sources() {
         let tc = Toolchain::default();
-        let srcs = kernel_asm_sources(&tc, &root()).unwrap();
+        let srcs = kernel_asm_sources(&tc, &root(), false).unwrap();
         assert!(srcs
             .iter()
             .all(|s| s.is_file() && s.extension().unwrap() == "S"));
@@ -150,6 +188,9 @@ mod tests {
             srcs.iter().any(|s| s.ends_with("arch/rv32/trap.S")),
             "{srcs:?}"
         );
+        assert!(!srcs.iter().any(|s| s.ends_with("arch/rv32/irq.S")));
+        let with_irq = kernel_asm_sources(&tc, &root(), true).unwrap();
+        assert!(with_irq.iter().any(|s| s.ends_with("arch/rv32/irq.S")));
     }
 
     #[test]
@@ -159,7 +200,15 @@ mod tests {
             "-DCACTUS_STACK_POOL_SIZE=8192".to_string(),
             "-DCACTUS_MTSS_PAGE=64".into(),
         ];
-        let units = kernel_units(&tc, &root(), StackStrategy::Mtss, Target::Sim, &defines).unwrap();
+        let units = kernel_units(
+            &tc,
+            &root(),
+            StackStrategy::Mtss,
+            Target::Sim,
+            &defines,
+            false,
+        )
+        .unwrap();
         let flags = &units[0].flags;
         assert!(
             flags.iter().any(|f| f == "-DCACTUS_STACK_POOL_SIZE=8192"),
