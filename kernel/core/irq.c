@@ -2,6 +2,7 @@
  * complete) on the kernel stack with nesting by PLIC priority, and the deferred task switch at
  * the outermost exit. Linked only by firmware that attaches a handler (docs/interrupts.md). */
 #include "k.h"
+#include "../trace/ktrace.h"
 
 /* Handler and name per source; source 0 is the machine software interrupt. */
 static cactus_isr handlers[PORT_IRQ_SOURCES];
@@ -41,9 +42,11 @@ static inline void run_software(void)
 {
     port_swi_clear();
     running = CACTUS_IRQ_SOFTWARE;
+    ktrace_isr_enter(CACTUS_IRQ_SOFTWARE);
     port_irq_enable_global();
     handlers[CACTUS_IRQ_SOFTWARE](CACTUS_IRQ_SOFTWARE);
     port_irq_disable_global();
+    ktrace_isr_leave();
 }
 
 /* Every PLIC source claimable above the current threshold, highest priority first: each
@@ -56,9 +59,11 @@ static __attribute__((noinline)) void run_external(void)
         if (source < PORT_IRQ_SOURCES && handlers[source]) {
             uint32_t threshold = port_irq_threshold(port_irq_priority(source));
             running = source;
+            ktrace_isr_enter(source);
             port_irq_enable_global();
             handlers[source](source);
             port_irq_disable_global();
+            ktrace_isr_leave();
             port_irq_threshold(threshold);
         }
         port_irq_complete(source);

@@ -25,6 +25,9 @@ void ktrace_marker(uint32_t id, uint32_t value);
 /* Bracket kernel stores into memory the running task does not own (another task's stack). */
 void ktrace_kernel_enter(void);
 void ktrace_kernel_leave(void);
+/* Bracket an interrupt handler (its stores are checked; it owns no stack byte). */
+void ktrace_isr_enter(uint32_t source);
+void ktrace_isr_leave(void);
 /* Oracle violation count; returns -1 when there is no trace device. */
 int ktrace_violations(uint32_t *out);
 

@@ -44,6 +44,13 @@ void ktrace_kernel_enter(void)
 void ktrace_kernel_leave(void)
 {
 }
+void ktrace_isr_enter(uint32_t source)
+{
+    (void)source;
+}
+void ktrace_isr_leave(void)
+{
+}
 int ktrace_violations(uint32_t *out)
 {
     (void)out;

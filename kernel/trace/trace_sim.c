@@ -47,6 +47,14 @@ void ktrace_kernel_leave(void)
 {
     cactus_trace_kernel_leave();
 }
+void ktrace_isr_enter(uint32_t source)
+{
+    cactus_trace_isr_enter(source);
+}
+void ktrace_isr_leave(void)
+{
+    cactus_trace_isr_leave();
+}
 int ktrace_violations(uint32_t *out)
 {
     *out = cactus_trace_violations();

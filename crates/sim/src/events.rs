@@ -104,6 +104,14 @@ pub enum EventKind {
     KernelEnter,
     /// `KERNEL_LEAVE`.
     KernelLeave,
+    /// `ISR_ENTER`: an interrupt handler starts (the oracle checks its stores; it owns no
+    /// stack byte).
+    IsrEnter {
+        /// The interrupt source it serves (0: the software interrupt).
+        source: u32,
+    },
+    /// `ISR_LEAVE`: the handler returned.
+    IsrLeave,
     /// An event code the protocol does not define.
     Unknown {
         /// The code written.

@@ -7,6 +7,10 @@
 use crate::events::NOBODY;
 use std::collections::BTreeMap;
 
+/// The writer of a store made by an interrupt handler: it owns no stack byte (no region is
+/// ever assigned to it), so any store of a handler into stack memory is a violation.
+pub(crate) const ISR: u32 = 0xFFFF_FFFE;
+
 /// A store the oracle rejects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Foreign {
@@ -24,6 +28,8 @@ pub(crate) struct Oracle {
     pub(crate) running: u32,
     /// Open KERNEL_ENTER count.
     pub(crate) kernel_depth: u32,
+    /// Open ISR_ENTER count: an interrupt handler runs, and it owns no stack byte.
+    pub(crate) isr_depth: u32,
     /// Violations so far.
     pub(crate) violations: u64,
 }
@@ -41,6 +47,7 @@ impl Oracle {
             map: BTreeMap::new(),
             running: NOBODY,
             kernel_depth: 0,
+            isr_depth: 0,
             violations: 0,
         }
     }
@@ -92,11 +99,22 @@ impl Oracle {
         moved as u32
     }
 
-    /// True if stores are checked now (a task runs, no kernel section open, not in a trap
-    /// handler).
+    /// True if stores are checked now: no kernel section open, and either an interrupt
+    /// handler runs (ISR_ENTER open: trap or not) or a task runs outside any trap handler.
     #[inline]
     pub(crate) fn checking(&self, in_trap: bool) -> bool {
-        self.running != NOBODY && self.kernel_depth == 0 && !in_trap
+        self.kernel_depth == 0 && (self.isr_depth > 0 || (self.running != NOBODY && !in_trap))
+    }
+
+    /// Who a checked store is made for: the running task, or [`ISR`] (nobody's bytes) while an
+    /// interrupt handler runs.
+    #[inline]
+    pub(crate) fn writer(&self) -> u32 {
+        if self.isr_depth > 0 {
+            ISR
+        } else {
+            self.running
+        }
     }
 
     /// The first byte of `[addr, addr+width)` that is stack memory not owned by the running
@@ -110,7 +128,7 @@ impl Oracle {
             .map(|(_, &(_, owner))| (start, owner))
             .into_iter()
             .chain(inside.map(|(&s, &(_, owner))| (s, owner)))
-            .find(|&(_, owner)| owner != self.running)
+            .find(|&(_, owner)| owner != self.writer())
             .map(|(a, owner)| Foreign {
                 addr: a as u32,
                 owner,
@@ -162,8 +180,33 @@ mod tests {
         assert_eq!(o.owner_of(0x1030), None);
         assert!(o.checking(false));
         assert!(!o.checking(true));
+        o.isr_depth = 1;
+        assert!(
+            o.checking(true),
+            "a handler's stores are checked inside its trap"
+        );
+        o.isr_depth = 0;
         o.kernel_depth = 1;
         assert!(!o.checking(false));
+    }
+
+    #[test]
+    fn a_handler_owns_no_stack_byte() {
+        let mut o = Oracle::new();
+        o.assign(0x1000, 16, 1);
+        o.running = 1;
+        o.isr_depth = 1;
+        assert_eq!(
+            o.check_store(0x1000, 4),
+            Some(Foreign {
+                addr: 0x1000,
+                owner: 1
+            }),
+            "the interrupted task's own stack is not the handler's"
+        );
+        assert_eq!(o.check_store(0x2000, 4), None, "outside the stacks");
+        o.isr_depth = 0;
+        assert_eq!(o.check_store(0x1000, 4), None);
     }
 
     #[test]

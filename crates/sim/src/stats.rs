@@ -115,8 +115,12 @@ impl TaskTable {
         self.entry(id).overflows += 1;
     }
 
-    /// Name of a task ("" if unknown or NOBODY).
+    /// Name of a task ("" if unknown or NOBODY; "interrupt handler" for the oracle's
+    /// handler writer).
     pub(crate) fn name(&self, id: u32) -> String {
+        if id == crate::oracle::ISR {
+            return "interrupt handler".to_string();
+        }
         self.tasks
             .get(&id)
             .map(|t| t.name.clone())

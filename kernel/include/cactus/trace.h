@@ -36,6 +36,8 @@ enum cactus_trace_event {
     CACTUS_EV_MARKER = 9,
     CACTUS_EV_KERNEL_ENTER = 10,
     CACTUS_EV_KERNEL_LEAVE = 11,
+    CACTUS_EV_ISR_ENTER = 12,
+    CACTUS_EV_ISR_LEAVE = 13,
 };
 
 static inline void cactus_trace_write(uint32_t reg, uint32_t value)
@@ -115,6 +117,17 @@ static inline void cactus_trace_kernel_enter(void)
 static inline void cactus_trace_kernel_leave(void)
 {
     cactus_trace_write(CACTUS_TRACE_EVENT, CACTUS_EV_KERNEL_LEAVE);
+}
+/* An interrupt handler for `source` starts / returned: the oracle checks its stores, and it
+ * owns no stack byte (docs/trace-device.md). */
+static inline void cactus_trace_isr_enter(uint32_t source)
+{
+    cactus_trace_write(CACTUS_TRACE_ARG0, source);
+    cactus_trace_write(CACTUS_TRACE_EVENT, CACTUS_EV_ISR_ENTER);
+}
+static inline void cactus_trace_isr_leave(void)
+{
+    cactus_trace_write(CACTUS_TRACE_EVENT, CACTUS_EV_ISR_LEAVE);
 }
 
 static inline uint32_t cactus_trace_violations(void)

@@ -148,6 +148,14 @@ impl Bus {
                 self.oracle.kernel_depth = self.oracle.kernel_depth.saturating_sub(1);
                 EventKind::KernelLeave
             }
+            12 => {
+                self.oracle.isr_depth = self.oracle.isr_depth.saturating_add(1);
+                EventKind::IsrEnter { source: a0 }
+            }
+            13 => {
+                self.oracle.isr_depth = self.oracle.isr_depth.saturating_sub(1);
+                EventKind::IsrLeave
+            }
             _ => EventKind::Unknown {
                 code,
                 args: [a0, a1, a2, a3],
@@ -178,7 +186,7 @@ impl Bus {
             return true;
         };
         self.oracle.violations += 1;
-        let task = self.oracle.running;
+        let task = self.oracle.writer();
         let v = crate::report::ViolationReport {
             pc: ctx.pc,
             addr,
