@@ -100,6 +100,10 @@ void k_reschedule(void);
 /* k_reschedule for a caller that knows the running task is alive (the tick interrupt). */
 void k_preempt(void);
 void k_set_prio(struct k_tcb *t, uint8_t prio);
+/* Makes t (on no queue: suspended, or its wait already ended) ready and runs it at once if it
+ * outranks the running task, which must be the caller of a kernel call (alive, the highest
+ * ready task). Returns CACTUS_OK, so a kernel call can end with it as a tail call. */
+uintptr_t k_ready_preempt(struct k_tcb *t);
 /* Takes t off the ready queue or its wait list and timer (before terminating it). */
 void k_unlink(struct k_tcb *t);
 /* Yields the running task `self` (see sched.c); returns the context to resume. */

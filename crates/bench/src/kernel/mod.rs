@@ -14,15 +14,20 @@
 //! - blocking: the same from a `cactus_sem_take` that blocks to the first instruction of the
 //!   other task after its blocked `cactus_sem_take` returns (woken by a give);
 //! - timer preemption: from the first instruction at mtvec for the timer interrupt to the first
-//!   instruction of the task it wakes (after its `cactus_sleep` returns).
+//!   instruction of the task it wakes (after its `cactus_sleep` returns);
+//! - notify, resume and give ([`task_control`], `bench/kernel/notify_bench.c`): from the call of
+//!   `cactus_notify`, `cactus_task_resume` or `cactus_sem_give` in a low task to the first
+//!   instruction of the higher task it wakes, after its own blocking call returns.
 
 pub mod events;
 pub mod footprint;
 pub mod report;
+pub mod task_control;
 
 use crate::kernel::events::{firmware_facts, switch_costs};
 use crate::kernel::footprint::sections;
-use crate::kernel::report::{goals, KernelReport};
+use crate::kernel::report::{goals, task_control_goals, KernelReport};
+use crate::kernel::task_control::{task_control_costs, NOTIFY_ELF};
 use cactus_sim::{Event, LoadError, Machine, MachineConfig, Profile, RunOutcome};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -108,10 +113,16 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     let facts = firmware_facts(&events)?;
     let library = sections(root, &root.join(LIBRARY))?;
     let minimal = sections(root, &root.join(MINIMAL_ELF))?;
-    let goals = goals(&costs, &facts);
+    let task_control = task_control_costs(&run_firmware(
+        &root.join(NOTIFY_ELF),
+        options.profile.clone(),
+    )?)?;
+    let mut goals = goals(&costs, &facts);
+    goals.extend(task_control_goals(&task_control));
     Ok(KernelReport {
         profile: options.profile.name().to_string(),
         costs,
+        task_control,
         facts,
         library,
         minimal,
@@ -217,7 +228,10 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                         .add("yield_cycles", c.yield_switch.cycles.max)
                         .add("block_cycles", c.blocking.cycles.max)
                         .add("preempt_cycles", c.timer.cycles.max)
-                        .add("tick_cycles", c.tick.cycles.max);
+                        .add("tick_cycles", c.tick.cycles.max)
+                        .add("notify_cycles", r.task_control.notify.cycles.max)
+                        .add("resume_cycles", r.task_control.resume.cycles.max)
+                        .add("give_cycles", r.task_control.give.cycles.max);
                     r.add_footprint_summary(&mut summary);
                     summary
                         .add("yield_instructions", c.yield_switch.instructions.max)
