@@ -180,6 +180,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         check_shared_sources(&cx, &tasks, &task, i, t)?;
         tasks.push(task);
     }
+    let (timers, timer_task) = super::timer::timers(&cx, &raw, &kernel)?;
     let manifest = Manifest {
         path: path.to_path_buf(),
         text: text.to_string(),
@@ -189,6 +190,8 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         include,
         kernel,
         tasks,
+        timers,
+        timer_task,
     };
     check_pool(&manifest).map_err(|p| cx.err(None, "task", p))?;
     Ok(manifest)
@@ -427,7 +430,9 @@ pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
     let total: u64 = m
         .tasks
         .iter()
-        .map(|t| u64::from(m.kernel.stack.region_bytes(t.stack, m.kernel.page())))
+        .map(|t| t.stack)
+        .chain(m.timer_task.map(|t| t.stack))
+        .map(|stack| u64::from(m.kernel.stack.region_bytes(stack, m.kernel.page())))
         .sum();
     let pool = m.kernel.usable_pool_bytes();
     if total > u64::from(pool) {
