@@ -104,6 +104,7 @@ test: setup
 	$(call counted,mtss-qemu,$(MAKE) --no-print-directory -s -C tests checks-mtss-qemu)
 	$(call counted,mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim)
 	$(call counted,mtss-manifest,$(MAKE) --no-print-directory -s -C tests checks-mtss-manifest)
+	$(call counted,ktask-manifest,$(MAKE) --no-print-directory -s -C tests checks-ktask-manifest)
 	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks checks-segmented checks-hybrid)
 	$(call counted,chunks-qemu,$(MAKE) --no-print-directory -s -C tests checks-chunks-qemu)
 	$(call counted,chunks-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim)

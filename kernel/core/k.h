@@ -11,7 +11,7 @@
 
 #include "limits.h"
 
-enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT, WAIT_STACK };
+enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT, WAIT_STACK, WAIT_TIMERS };
 
 /* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
  * The context must stay first: port_current points at it. The stack descriptor follows it
@@ -74,9 +74,10 @@ static inline int k_id(const struct k_tcb *t)
 {
     return (int)(t - k_tasks);
 }
+/* Live: ready (or running), blocked, sleeping or suspended; not free or terminated. */
 static inline int k_alive(const struct k_tcb *t)
 {
-    return t->state >= CACTUS_TASK_READY && t->state <= CACTUS_TASK_SLEEPING;
+    return t->state >= CACTUS_TASK_READY && t->state <= CACTUS_TASK_SUSPENDED;
 }
 /* Live task with this id, or NULL. */
 struct k_tcb *k_task(int id);
@@ -99,6 +100,10 @@ void k_reschedule(void);
 /* k_reschedule for a caller that knows the running task is alive (the tick interrupt). */
 void k_preempt(void);
 void k_set_prio(struct k_tcb *t, uint8_t prio);
+/* Makes t (on no queue: suspended, or its wait already ended) ready and runs it at once if it
+ * outranks the running task, which must be the caller of a kernel call (alive, the highest
+ * ready task). Returns CACTUS_OK, so a kernel call can end with it as a tail call. */
+uintptr_t k_ready_preempt(struct k_tcb *t);
 /* Takes t off the ready queue or its wait list and timer (before terminating it). */
 void k_unlink(struct k_tcb *t);
 /* Yields the running task `self` (see sched.c); returns the context to resume. */
@@ -146,6 +151,13 @@ void k_timeout_expired(struct k_tcb *t);
 /* task.c */
 void k_terminate(struct k_tcb *t, uint8_t state);
 int k_task_reinit(struct k_tcb *t);
+/* The last step of a task's creation (and restart): makes it ready. suspend.c replaces it (a
+ * link-time override of a weak definition) with one that leaves a task whose descriptor says
+ * CACTUS_START_SUSPENDED suspended. */
+void k_task_start(struct k_tcb *t);
+/* A task is created or restarted: its notification state is cleared (notify.c; a no-op
+ * without it, when no task can have been notified). */
+void k_notify_reset(struct k_tcb *t);
 
 /* mutex.c */
 void k_mutex_release_all(struct k_tcb *t);

@@ -38,6 +38,17 @@ static inline void readyq_insert(struct readyq *q, cactus_node *n, unsigned prio
         q->top = (int32_t)prio;
 }
 
+/* readyq_insert for a level above every non-empty one (so empty): n becomes its only entry and
+ * it becomes the top, with no load of the level's list (the short wake of a task that
+ * outranks the running one). */
+static inline void readyq_insert_top(struct readyq *q, cactus_node *n, unsigned prio)
+{
+    n->next = n->prev = n;
+    q->head[prio] = n;
+    q->bitmap |= 0x80000000u >> prio;
+    q->top = (int32_t)prio;
+}
+
 static inline void readyq_remove(struct readyq *q, cactus_node *n, unsigned prio)
 {
     list_remove(&q->head[prio], n);

@@ -228,3 +228,30 @@ struct port_context *k_yield(struct port_context *self)
     switch_to(n);
     return &n->ctx;
 }
+
+/* The short wake of resume and notify (their goals are measured: docs/kernel.md). The running
+ * task is alive and the highest ready one, so a task that outranks it is alone at its level
+ * once ready: it runs, with no ready-queue lookup. Called by an interrupt handler's kernel
+ * call, it only makes t ready: the outermost interrupt exit reschedules. */
+uintptr_t k_ready_preempt(struct k_tcb *t)
+{
+    if (__builtin_expect(k_isr_call != 0, 0)) {
+        /* From an interrupt handler: the outermost exit reschedules (once) */
+        k_make_ready(t);
+        k_isr_resched = 1;
+        return CACTUS_OK;
+    }
+    struct k_tcb *cur = k_cur();
+    t->state = CACTUS_TASK_READY;
+    if (t->prio <= cur->prio) {
+        readyq_insert(&k_ready, &t->link, t->prio);
+        return CACTUS_OK;
+    }
+    readyq_insert_top(&k_ready, &t->link, t->prio);
+    int verdict = stack_check_switch(cur);
+    if (__builtin_expect(verdict == STACK_OK, 1))
+        switch_to(t);
+    else
+        reschedule_slow(cur, verdict);
+    return CACTUS_OK;
+}

@@ -22,6 +22,20 @@ __attribute__((weak)) void k_mutex_release_all(struct k_tcb *t)
     (void)t;
 }
 
+/* Suspension and notifications are link-time options too: core/suspend.c and core/notify.c,
+ * linked only into a firmware that calls their functions, override these two. Without
+ * suspend.c no task can be resumed, so none is created suspended; without notify.c no task
+ * has a notification state to clear. */
+__attribute__((weak)) void k_task_start(struct k_tcb *t)
+{
+    k_make_ready(t);
+}
+
+__attribute__((weak)) void k_notify_reset(struct k_tcb *t)
+{
+    (void)t;
+}
+
 struct k_tcb *k_task(int id)
 {
     if (id < 0 || id >= CACTUS_MAX_TASKS || !k_alive(&k_tasks[id]))
@@ -43,7 +57,8 @@ static int setup(struct k_tcb *t, const cactus_task_desc *d)
     }
     port_context_init(&t->ctx, d->entry, d->arg, sp, cactus_task_exit);
     ktrace_task_create((uint32_t)k_id(t), d->prio, d->name);
-    k_make_ready(t);
+    k_notify_reset(t);
+    k_task_start(t);
     return k_id(t);
 }
 

@@ -1,6 +1,6 @@
 //! Build errors that come from the linker but are the manifest's fault name the manifest:
-//! a task `entry` or the firmware `init` naming no function. Skipped (with a message) only
-//! when riscv64-unknown-elf-gcc is not installed.
+//! a task `entry`, a timer `callback` or the firmware `init` naming no function. Skipped (with
+//! a message) only when riscv64-unknown-elf-gcc is not installed.
 
 use cactus_firmware::{build, BuildError, BuildOptions, Manifest, ManifestError};
 use std::path::{Path, PathBuf};
@@ -76,4 +76,23 @@ fn an_init_naming_no_function_names_the_key() {
     assert!(err.ends_with(
         "t.toml:3: `firmware.init`: no function `no_init` is defined in any source of the firmware"
     ), "{err}");
+}
+
+#[test]
+fn a_timer_callback_naming_no_function_names_the_timer_key() {
+    if !have_gcc() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "[firmware]\nname = \"t\"\n[kernel]\ntarget = \"qemu\"\n\
+        [[task]]\nname = \"a\"\nsources = [\"t.c\"]\nentry = \"body\"\npriority = 2\nstack = 512\n\
+        [[timer]]\nname = \"blink\"\nperiod_ms = 5\ncallback = \"no_blink\"\n";
+    let err = build_err(tmp.path(), text).to_string();
+    assert!(
+        err.ends_with(
+            "t.toml:14: `timer[0].callback`: timer `blink`: no function `no_blink` is defined \
+             in any source of the firmware"
+        ),
+        "{err}"
+    );
 }

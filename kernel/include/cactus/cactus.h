@@ -42,6 +42,17 @@ int cactus_task_prio(int id);    /* effective priority (with inheritance) */
 int cactus_task_stack(int id, cactus_stack_info *out);
 const char *cactus_task_name(int id);
 void cactus_yield(void);
+/* Takes task `id` (the caller included) off every queue: a ready task stops running; a blocked
+ * or sleeping task's wait ends as if its timeout had expired (it leaves the object's wait list
+ * and the timer queue), so when resumed its call returns its timeout result (CACTUS_ETIMEOUT,
+ * 0 for event and notification takes, CACTUS_OK for sleeps). It keeps the mutexes it holds.
+ * CACTUS_OK (also if already suspended; the caller returns from it only once resumed),
+ * CACTUS_ESRCH if no such live task. */
+int cactus_task_suspend(int id);
+/* Makes suspended task `id` ready; if it outranks the caller it runs at once. CACTUS_OK,
+ * CACTUS_EINVAL if it is live but not suspended (nothing changes), CACTUS_ESRCH if no such live
+ * task. A restart (cactus_task_restart) also ends a suspension. */
+int cactus_task_resume(int id);
 
 /* Time (ticks since cactus_start) */
 uint32_t cactus_now(void);
@@ -73,6 +84,47 @@ int cactus_event_set(cactus_event *e, uint32_t bits);
 int cactus_event_clear(cactus_event *e, uint32_t bits);
 uint32_t cactus_event_wait(cactus_event *e, uint32_t mask, uint32_t opts, uint32_t timeout);
 uint32_t cactus_event_get(const cactus_event *e);
+
+/* Direct-to-task notifications: every task has a 32-bit value and a pending flag, both clear
+ * when it is created. cactus_notify updates task id's value by `action` (enum
+ * cactus_notify_action) and marks a notification pending; if the task waits for one
+ * (cactus_notify_wait, or cactus_notify_take with a non-zero value) it is woken, and runs at
+ * once if it outranks the caller. CACTUS_OK, CACTUS_EFULL (SET_IF_NONE with one pending:
+ * nothing changed), CACTUS_EINVAL (bad action), CACTUS_ESRCH (no such live task). */
+int cactus_notify(int id, uint32_t value, uint32_t action);
+/* Waits for a notification to the caller. If none is pending the bits clear_on_entry of its
+ * value are cleared first. When one is (or arrives within `timeout` ticks): *value (if not
+ * NULL) receives the value, then the bits clear_on_exit are cleared and the pending flag with
+ * them; returns CACTUS_OK. Else CACTUS_ETIMEOUT (*value untouched, nothing cleared). */
+int cactus_notify_wait(uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t *value,
+                       uint32_t timeout);
+/* The counting form: waits until the caller's value is non-zero (within `timeout` ticks),
+ * then returns it and sets it to 0 (`clear` != 0) or decrements it, clearing the pending flag.
+ * Returns 0 on timeout. */
+uint32_t cactus_notify_take(uint32_t clear, uint32_t timeout);
+
+/* Software timers (core/swtimer.c). Callbacks run in the timer task, a task the firmware
+ * creates with entry cactus_timer_task (a manifest's [[timer]] or kernel.timer_task_prio makes
+ * one); they may call any kernel call but should not block (they delay every later timer).
+ * Expiry is tick-accurate: a timer started at tick s with period p fires at s + p (and, if
+ * periodic, at s + 2p, ..., drift-free) when the timer task is the highest ready task then. */
+/* Initialises a stopped timer (no kernel call: allowed before cactus_start); period >= 1,
+ * callback not NULL, else CACTUS_EINVAL. */
+int cactus_timer_init(cactus_timer *t, const char *name, uint32_t period, int periodic,
+                      void (*callback)(cactus_timer *t), void *arg);
+/* (Re)starts t: it expires `period` ticks from now. CACTUS_OK or CACTUS_EINVAL. */
+int cactus_timer_start(cactus_timer *t);
+/* Stops t (no more expiries until started again); CACTUS_OK even if it was stopped. */
+int cactus_timer_stop(cactus_timer *t);
+/* Sets t's period to `period` (>= 1) and (re)starts it from now, as FreeRTOS does. */
+int cactus_timer_change_period(cactus_timer *t, uint32_t period);
+/* 1 while t is started (a one-shot timer stops when it expires), else 0. */
+int cactus_timer_active(const cactus_timer *t);
+void *cactus_timer_arg(const cactus_timer *t);
+/* The timer task's body: `arg` is a const cactus_timer_table * (timers it starts when it first
+ * runs, from that tick: the autostart timers) or NULL. It runs each expired timer's callback,
+ * in deadline order (FIFO among equal deadlines); it never returns. */
+void cactus_timer_task(void *arg);
 
 /* Stack: entry for instrumented code that needs `requested` more bytes than the stack has. */
 int cactus_stack_overflow(uint32_t requested);

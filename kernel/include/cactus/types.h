@@ -42,6 +42,7 @@ enum cactus_task_state {
     CACTUS_TASK_RUNNING,
     CACTUS_TASK_BLOCKED,
     CACTUS_TASK_SLEEPING,
+    CACTUS_TASK_SUSPENDED, /* off every queue until cactus_task_resume (core/suspend.c) */
     CACTUS_TASK_EXITED,  /* terminated: returned or called cactus_task_exit */
     CACTUS_TASK_KILLED,  /* terminated by cactus_task_kill */
     CACTUS_TASK_FAULTED, /* terminated by its fault policy */
@@ -61,7 +62,15 @@ typedef struct cactus_task_desc {
     uint32_t stack_size; /* bytes, rounded up to 16; includes the strategy's guard */
     uint8_t prio;        /* 0 .. CACTUS_PRIO_LEVELS-1, higher runs first */
     uint8_t on_fault;    /* enum cactus_fault_policy */
+    /* CACTUS_START_SUSPENDED (any non-zero value): created suspended, it first runs after a
+     * cactus_task_resume (the flag is honoured by core/suspend.c, linked into every firmware
+     * that calls cactus_task_resume or cactus_task_suspend); CACTUS_START_READY (0, the
+     * default): created ready. */
+    uint8_t start;
 } cactus_task_desc;
+
+#define CACTUS_START_READY 0u
+#define CACTUS_START_SUSPENDED 1u
 
 /* A fault report given to the fault and halt hooks. */
 typedef struct cactus_fault {
@@ -136,6 +145,33 @@ typedef struct cactus_event {
     cactus_wait w;
     uint32_t bits;
 } cactus_event;
+
+/* Direct-to-task notification actions (cactus_notify). */
+enum cactus_notify_action {
+    CACTUS_NOTIFY_SET_BITS = 0,  /* value |= v */
+    CACTUS_NOTIFY_INCREMENT = 1, /* value += 1 (v ignored) */
+    CACTUS_NOTIFY_OVERWRITE = 2, /* value = v */
+    CACTUS_NOTIFY_SET_IF_NONE = 3, /* value = v unless a notification is pending (CACTUS_EFULL) */
+    CACTUS_NOTIFY_SIGNAL = 4,    /* value unchanged: only marks a notification pending */
+};
+
+/* A software timer (core/swtimer.c): initialised by cactus_timer_init, its callback runs in
+ * the timer task (cactus_timer_task). Fields are private. */
+typedef struct cactus_timer {
+    struct cactus_timer *next; /* active timers, by deadline */
+    uint32_t deadline;         /* tick of the next expiry while active */
+    uint32_t period;           /* ticks, >= 1 */
+    void (*callback)(struct cactus_timer *t);
+    void *arg;
+    const char *name;
+    uint8_t periodic, active;
+} cactus_timer;
+
+/* The timer task's argument: the timers it starts when it first runs (the autostart ones). */
+typedef struct cactus_timer_table {
+    cactus_timer *const *timers;
+    uint32_t n;
+} cactus_timer_table;
 
 #define CACTUS_EVENT_ALL 1u   /* wait for every bit of the mask (default: any) */
 #define CACTUS_EVENT_CLEAR 2u /* clear the matched bits on wake-up */

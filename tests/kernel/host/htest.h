@@ -19,6 +19,7 @@ void test_readyq_fifo_and_rotate(void);
 void test_readyq_remove(void);
 void test_readyq_all_levels(void);
 void test_readyq_top_cache(void);
+void test_readyq_insert_top(void);
 void test_timerq_sorted(void);
 void test_timerq_fifo_equal(void);
 void test_timerq_wraparound(void);

@@ -14,6 +14,7 @@ static const struct {
     { "readyq_remove", test_readyq_remove },
     { "readyq_all_levels", test_readyq_all_levels },
     { "readyq_top_cache", test_readyq_top_cache },
+    { "readyq_insert_top", test_readyq_insert_top },
     { "timerq_sorted", test_timerq_sorted },
     { "timerq_fifo_equal", test_timerq_fifo_equal },
     { "timerq_wraparound", test_timerq_wraparound },

@@ -94,3 +94,23 @@ void test_readyq_top_cache(void)
     }
     HT_CHECK(readyq_top(&q) == -1);
 }
+
+/* readyq_insert_top leaves the queue as readyq_insert would for a level above every non-empty
+ * one: same first entry, bitmap and top, and a level that later inserts append to. */
+void test_readyq_insert_top(void)
+{
+    struct readyq q, r;
+    readyq_init(&q);
+    readyq_init(&r);
+    readyq_insert(&q, &nodes[0], 4);
+    readyq_insert(&r, &nodes[1], 4);
+    readyq_insert_top(&q, &nodes[2], 9);
+    readyq_insert(&r, &nodes[3], 9);
+    HT_CHECK(q.bitmap == r.bitmap && q.top == r.top && q.top == 9);
+    HT_CHECK(readyq_first(&q) == &nodes[2] && readyq_first(&r) == &nodes[3]);
+    readyq_insert(&q, &nodes[4], 9);
+    HT_CHECK(readyq_first(&q) == &nodes[2] && nodes[2].next == &nodes[4] && nodes[4].next == &nodes[2]);
+    readyq_remove(&q, &nodes[2], 9);
+    readyq_remove(&q, &nodes[4], 9);
+    HT_CHECK(readyq_top(&q) == 4 && readyq_first(&q) == &nodes[0]);
+}

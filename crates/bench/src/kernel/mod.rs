@@ -16,16 +16,21 @@
 //! - timer preemption: from the first instruction at mtvec for the timer interrupt to the first
 //!   instruction of the task it wakes (after its `cactus_sleep` returns);
 //! - interrupts ([`irq`], its own firmware): a raised software interrupt to the user's
-//!   handler, and a handler's semaphore give to the task it wakes.
+//!   handler, and a handler's semaphore give to the task it wakes;
+//! - notify, resume and give ([`task_control`], `bench/kernel/notify_bench.c`): from the call of
+//!   `cactus_notify`, `cactus_task_resume` or `cactus_sem_give` in a low task to the first
+//!   instruction of the higher task it wakes, after its own blocking call returns.
 
 pub mod events;
 pub mod footprint;
 pub mod irq;
 pub mod report;
+pub mod task_control;
 
 use crate::kernel::events::{firmware_facts, switch_costs};
 use crate::kernel::footprint::sections;
-use crate::kernel::report::{goals, KernelReport};
+use crate::kernel::report::{goals, task_control_goals, KernelReport};
+use crate::kernel::task_control::{task_control_costs, NOTIFY_ELF};
 use cactus_sim::{Event, LoadError, Machine, MachineConfig, Profile, RunOutcome};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,11 +118,17 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     let irq = irq::irq_costs(&irq_events)?;
     let library = sections(root, &root.join(LIBRARY))?;
     let minimal = sections(root, &root.join(MINIMAL_ELF))?;
+    let task_control = task_control_costs(&run_firmware(
+        &root.join(NOTIFY_ELF),
+        options.profile.clone(),
+    )?)?;
     let mut goals = goals(&costs, &facts);
+    goals.extend(task_control_goals(&task_control));
     goals.extend(irq::goals(&irq));
     Ok(KernelReport {
         profile: options.profile.name().to_string(),
         costs,
+        task_control,
         irq,
         facts,
         library,
@@ -224,8 +235,10 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                         .add("yield_cycles", c.yield_switch.cycles.max)
                         .add("block_cycles", c.blocking.cycles.max)
                         .add("preempt_cycles", c.timer.cycles.max)
-                        .add("tick_cycles", c.tick.cycles.max);
-                    summary
+                        .add("tick_cycles", c.tick.cycles.max)
+                        .add("notify_cycles", r.task_control.notify.cycles.max)
+                        .add("resume_cycles", r.task_control.resume.cycles.max)
+                        .add("give_cycles", r.task_control.give.cycles.max)
                         .add("isr_entry_cycles", r.irq.entry.max)
                         .add("isr_wake_cycles", r.irq.wake.max);
                     r.add_footprint_summary(&mut summary);

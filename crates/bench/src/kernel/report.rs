@@ -4,6 +4,7 @@
 use crate::kernel::events::{FirmwareFacts, PathCost, SwitchCosts};
 use crate::kernel::footprint::{Sections, SIZE_TOOL};
 use crate::kernel::irq::IrqCosts;
+use crate::kernel::task_control::TaskControlCosts;
 use crate::kernel::LIBRARY;
 use cactus_sweep::table::Table;
 use serde::{Deserialize, Serialize};
@@ -33,6 +34,8 @@ pub struct KernelReport {
     pub costs: SwitchCosts,
     /// The interrupt paths (`bench/kernel/irq_bench.c`).
     pub irq: IrqCosts,
+    /// The notify, resume and give wake paths (`bench/kernel/notify_bench.c`).
+    pub task_control: TaskControlCosts,
     /// Values the firmware reported (TCB size, stack high-water marks).
     pub facts: FirmwareFacts,
     /// Section groups of the kernel library (every member, before linking).
@@ -90,6 +93,35 @@ pub fn goals(costs: &SwitchCosts, facts: &FirmwareFacts) -> Vec<GoalRow> {
             u64::from(facts.preempted_task_stack_used),
             0,
             "124",
+        ),
+    ]
+}
+
+/// The task-control goals (issue #22): a notification wakes a blocked higher task within 120
+/// cycles and faster than a semaphore give does, a resume within 150.
+pub fn task_control_goals(t: &TaskControlCosts) -> Vec<GoalRow> {
+    let row = |what: &str, ours: u64, limit: u64| GoalRow {
+        what: what.into(),
+        ours,
+        limit,
+        freertos: "–".into(),
+        pass: ours <= limit,
+    };
+    vec![
+        row(
+            "notify wake, cycles (`cactus_notify` to the woken task)",
+            t.notify.cycles.max,
+            120,
+        ),
+        row(
+            "notify wake below the semaphore give hand-off, cycles",
+            t.notify.cycles.max,
+            t.give.cycles.max.saturating_sub(1),
+        ),
+        row(
+            "resume, cycles (`cactus_task_resume` to the resumed task)",
+            t.resume.cycles.max,
+            150,
         ),
     ]
 }
@@ -168,7 +200,8 @@ impl KernelReport {
     pub fn reading(&self) -> String {
         let c = &self.costs;
         format!(
-            "Firmware `bench/kernel/switch_bench.c` linked with `{LIBRARY}` (the `static` stack \
+            "Firmware `bench/kernel/switch_bench.c` and `bench/kernel/notify_bench.c` (notify, \
+             resume, give) linked with `{LIBRARY}` (the `static` stack \
              strategy with both switch-time checks, no trace calls), run on cactus-sim with \
              profile `{}`. Each figure is a difference of the simulator's cycle/instret stamps on \
              trace-device markers and trap events, minus the marker stores themselves ({} cycles, \
@@ -225,6 +258,22 @@ impl KernelReport {
                 format!("{} / {:.1} / {}", s.min, s.avg, s.max),
             ]);
         }
+        let tc = &self.task_control;
+        path_row(
+            &mut t,
+            "notify: `call cactus_notify` to the woken task's return from `cactus_notify_take`",
+            &tc.notify,
+        );
+        path_row(
+            &mut t,
+            "resume: `call cactus_task_resume` to the task's return from its self-suspend",
+            &tc.resume,
+        );
+        path_row(
+            &mut t,
+            "give: `call cactus_sem_give` to the woken task's return from `cactus_sem_take`",
+            &tc.give,
+        );
         out.push_str(&t.render());
         let mut t = Table::new(&[
             "goal",

@@ -177,6 +177,7 @@ mod tests {
             start_delay_ms: 0,
             on_fault: FaultPolicy::Kill,
             arg: 0,
+            start_suspended: false,
             cflags: vec![],
             include: vec![],
         }
@@ -219,6 +220,8 @@ mod tests {
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
             interrupts: vec![],
+            timers: vec![],
+            timer_task: None,
         };
         let stats = Stats {
             profile: "mcu".into(),

@@ -1,13 +1,17 @@
-//! The C glue generated from a manifest: `cactus_firmware.h` (task ids, tick rate, the
-//! end-of-run call for task code) and `manifest_gen.c` (the task table, start-delay and
-//! periodic wrappers with deadline-miss counting, the end-of-run report and `main`, which
-//! attaches the interrupt handlers, then calls the firmware's init).
+//! The C glue generated from a manifest: `cactus_firmware.h` (task ids, timer handles, tick
+//! rate, the end-of-run call for task code) and `manifest_gen.c` (the task table, start-delay
+//! and periodic wrappers with deadline-miss counting, the software timers and the timer task,
+//! the end-of-run report and `main`, which attaches the interrupt handlers, then calls the
+//! firmware's init).
 //!
 //! Guarantees: the output is a pure function of the manifest (same manifest, same bytes);
-//! task `i` of the manifest is created `i`-th, so its kernel task id is `i`; the generated C
-//! compiles with `-Wall -Wextra -Werror`.
+//! task `i` of the manifest is created `i`-th, so its kernel task id is `i`, and the timer
+//! task, if any, is created last (id `FW_TIMER_TASK`); a `start = "suspended"` task is created
+//! suspended; timers are initialised before the kernel starts and the autostart ones started
+//! by the timer task when it first runs; the generated C compiles with
+//! `-Wall -Wextra -Werror`.
 
-use crate::manifest::{Manifest, Target, Task};
+use crate::manifest::{Manifest, Target, Task, TimerTask};
 use std::fmt::Write;
 
 /// File name of the generated header (task code includes it).
@@ -24,6 +28,12 @@ pub const MARKER_MISSES: u32 = 0xCAC7_0200;
 /// The C enumerator naming task `name` in the generated header (`FW_TASK_<NAME>`).
 pub fn task_enum(name: &str) -> String {
     format!("FW_TASK_{}", name.to_ascii_uppercase())
+}
+
+/// The C macro naming timer `name`'s `cactus_timer *` in the generated header
+/// (`FW_TIMER_<NAME>`).
+pub fn timer_macro(name: &str) -> String {
+    format!("FW_TIMER_{}", name.to_ascii_uppercase())
 }
 
 fn comment_safe(text: &str) -> String {
@@ -64,6 +74,24 @@ fn write_header(s: &mut String, m: &Manifest) -> std::fmt::Result {
         writeln!(s, "    {} = {i},", task_enum(&t.name))?;
     }
     writeln!(s, "}};\n")?;
+    if m.timer_task.is_some() {
+        writeln!(
+            s,
+            "/* The timer task (kernel.timer_task_prio, [[timer]]): created after the tasks. */"
+        )?;
+        writeln!(s, "#define FW_TIMER_TASK {}", m.tasks.len())?;
+    }
+    if !m.timers.is_empty() {
+        writeln!(
+            s,
+            "/* Software timers of the manifest, in its order (cactus_timer_start, _stop, ...). */"
+        )?;
+        writeln!(s, "extern cactus_timer fw_timers[{}];", m.timers.len())?;
+        for (i, t) in m.timers.iter().enumerate() {
+            writeln!(s, "#define {} (&fw_timers[{i}])", timer_macro(&t.name))?;
+        }
+        writeln!(s)?;
+    }
     writeln!(
         s,
         "/* Ends the run: reports every live task's stack high water and every task's release\n \
@@ -130,12 +158,24 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     for h in handlers {
         writeln!(s, "void {h}(uint32_t source);")?;
     }
+    let mut callbacks: Vec<&str> = m.timers.iter().map(|t| t.callback.as_str()).collect();
+    callbacks.sort_unstable();
+    callbacks.dedup();
+    for c in callbacks {
+        writeln!(s, "void {c}(cactus_timer *t);")?;
+    }
     writeln!(s, "\nstatic volatile uint32_t fw_releases[FW_NTASKS];")?;
     writeln!(s, "static volatile uint32_t fw_misses[FW_NTASKS];\n")?;
     for (i, t) in m.tasks.iter().enumerate() {
         write_wrapper(s, m, i, t)?;
     }
-    writeln!(s, "static const cactus_task_desc fw_tasks[FW_NTASKS] = {{")?;
+    write_timers(s, m)?;
+    let ntasks = if m.timer_task.is_some() {
+        "FW_NTASKS + 1"
+    } else {
+        "FW_NTASKS"
+    };
+    writeln!(s, "static const cactus_task_desc fw_tasks[{ntasks}] = {{")?;
     for t in &m.tasks {
         let entry = if needs_wrapper(t) {
             format!("fw_run_{}", t.name)
@@ -147,12 +187,34 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
             "    {{ .name = \"{}\", .entry = {entry}, .arg = (void *)(uintptr_t){:#x}u,",
             t.name, t.arg as u32
         )?;
+        let start = if t.start_suspended {
+            ", .start = CACTUS_START_SUSPENDED"
+        } else {
+            ""
+        };
         writeln!(
             s,
-            "      .stack_size = {}, .prio = {}, .on_fault = {} }},",
+            "      .stack_size = {}, .prio = {}, .on_fault = {}{start} }},",
             t.stack,
             t.priority,
             t.on_fault.c_name()
+        )?;
+    }
+    if let Some(tt) = &m.timer_task {
+        let arg = if m.timers.iter().any(|t| t.autostart) {
+            "(void *)&fw_timer_table"
+        } else {
+            "0"
+        };
+        writeln!(
+            s,
+            "    {{ .name = \"{}\", .entry = cactus_timer_task, .arg = {arg},",
+            TimerTask::NAME
+        )?;
+        writeln!(
+            s,
+            "      .stack_size = {}, .prio = {}, .on_fault = CACTUS_ON_FAULT_HALT }},",
+            tt.stack, tt.priority
         )?;
     }
     writeln!(s, "}};\n")?;
@@ -170,16 +232,53 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
             irq.handler
         )?;
     }
+    for (i, t) in m.timers.iter().enumerate() {
+        writeln!(
+            s,
+            "    cactus_timer_init(&fw_timers[{i}], \"{}\", {}u, {}, {}, 0); /* period_ms = {} */",
+            t.name,
+            m.ms_to_ticks(t.period_ms),
+            u8::from(t.periodic),
+            t.callback,
+            t.period_ms
+        )?;
+    }
     if let Some(init) = &m.init {
         writeln!(s, "    {init}();")?;
     }
     writeln!(s, "    static const cactus_config cfg = {{")?;
     writeln!(
         s,
-        "        .tick_hz = FW_TICK_HZ, .slice_ticks = {}, .tasks = fw_tasks, .ntasks = FW_NTASKS,",
+        "        .tick_hz = FW_TICK_HZ, .slice_ticks = {}, .tasks = fw_tasks, .ntasks = {ntasks},",
         m.kernel.slice_ticks
     )?;
     writeln!(s, "    }};\n    cactus_start(&cfg);\n}}")
+}
+
+/// The timers' storage and the timer task's table of autostart timers.
+fn write_timers(s: &mut String, m: &Manifest) -> std::fmt::Result {
+    if m.timers.is_empty() {
+        return Ok(());
+    }
+    writeln!(s, "cactus_timer fw_timers[{}];", m.timers.len())?;
+    let auto: Vec<usize> = (0..m.timers.len())
+        .filter(|&i| m.timers[i].autostart)
+        .collect();
+    if !auto.is_empty() {
+        let list: Vec<String> = auto.iter().map(|i| format!("&fw_timers[{i}]")).collect();
+        writeln!(
+            s,
+            "static cactus_timer *const fw_autostart[{}] = {{ {} }};",
+            auto.len(),
+            list.join(", ")
+        )?;
+        writeln!(
+            s,
+            "static const cactus_timer_table fw_timer_table = {{ fw_autostart, {} }};",
+            auto.len()
+        )?;
+    }
+    writeln!(s)
 }
 
 /// A task needs a generated wrapper when it is periodic or starts late.
@@ -261,6 +360,21 @@ fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
         "        cactus_marker(FW_MARKER_MISSES + (uint32_t)i, fw_misses[i]);"
     )?;
     writeln!(s, "    }}")?;
+    if m.kernel.target == Target::Sim && m.timer_task.is_some() {
+        writeln!(s, "    cactus_stack_info timer_st;")?;
+        writeln!(
+            s,
+            "    if (cactus_task_stack(FW_TIMER_TASK, &timer_st) == CACTUS_OK) /* the timer task */"
+        )?;
+        writeln!(
+            s,
+            "        cactus_trace_stack_hwm((uint32_t)FW_TIMER_TASK, timer_st.used,"
+        )?;
+        writeln!(
+            s,
+            "                               timer_st.base + timer_st.size - timer_st.limit);"
+        )?;
+    }
     writeln!(s, "    uint32_t violations;")?;
     writeln!(
         s,

@@ -16,6 +16,7 @@ fn task(name: &str, entry: &str) -> Task {
         start_delay_ms: 0,
         on_fault: FaultPolicy::Kill,
         arg: 0,
+        start_suspended: false,
         cflags: vec![],
         include: vec![],
     }
@@ -67,6 +68,8 @@ fn manifest(target: Target) -> Manifest {
                 priority: 0,
             },
         ],
+        timers: vec![],
+        timer_task: None,
     }
 }
 
@@ -154,4 +157,68 @@ fn main_attaches_every_interrupt_handler_before_the_kernel_starts() {
         attach < s.find("    app_init();").unwrap(),
         "init may enable the devices"
     );
+}
+
+#[test]
+fn timers_a_timer_task_and_suspended_tasks_are_generated() {
+    use crate::manifest::{Timer, TimerTask};
+    let mut m = manifest(Target::Sim);
+    m.tasks[2].start_suspended = true;
+    m.timers = vec![
+        Timer {
+            name: "blink".into(),
+            period_ms: 10,
+            callback: "blink_cb".into(),
+            periodic: true,
+            autostart: true,
+        },
+        Timer {
+            name: "once".into(),
+            period_ms: 4,
+            callback: "blink_cb".into(),
+            periodic: false,
+            autostart: false,
+        },
+    ];
+    m.timer_task = Some(TimerTask {
+        priority: 30,
+        stack: 768,
+    });
+    let h = header(&m);
+    for want in [
+        "#define FW_TIMER_TASK 3",
+        "extern cactus_timer fw_timers[2];",
+        "#define FW_TIMER_BLINK (&fw_timers[0])",
+        "#define FW_TIMER_ONCE (&fw_timers[1])",
+    ] {
+        assert!(h.contains(want), "{want:?} missing from:\n{h}");
+    }
+    let s = source(&m);
+    for want in [
+        "void blink_cb(cactus_timer *t);\n\n",
+        "cactus_timer fw_timers[2];",
+        "static cactus_timer *const fw_autostart[1] = { &fw_timers[0] };",
+        "static const cactus_timer_table fw_timer_table = { fw_autostart, 1 };",
+        "static const cactus_task_desc fw_tasks[FW_NTASKS + 1] = {",
+        ".on_fault = CACTUS_ON_FAULT_KILL, .start = CACTUS_START_SUSPENDED },",
+        "{ .name = \"timer_task\", .entry = cactus_timer_task, .arg = (void *)&fw_timer_table,",
+        ".stack_size = 768, .prio = 30, .on_fault = CACTUS_ON_FAULT_HALT },",
+        // At 500 Hz: 10 ms = 5 ticks, 4 ms = 2 ticks.
+        "cactus_timer_init(&fw_timers[0], \"blink\", 5u, 1, blink_cb, 0); /* period_ms = 10 */",
+        "cactus_timer_init(&fw_timers[1], \"once\", 2u, 0, blink_cb, 0); /* period_ms = 4 */",
+        ".tasks = fw_tasks, .ntasks = FW_NTASKS + 1,",
+        "if (cactus_task_stack(FW_TIMER_TASK, &timer_st) == CACTUS_OK) /* the timer task */",
+    ] {
+        assert!(s.contains(want), "{want:?} missing from:\n{s}");
+    }
+    assert_eq!(
+        s.matches("CACTUS_START_SUSPENDED").count(),
+        1,
+        "only the suspended task"
+    );
+    // Without autostart timers the timer task gets no table.
+    m.timers[0].autostart = false;
+    let s = source(&m);
+    assert!(!s.contains("fw_timer_table"), "{s}");
+    assert!(s.contains(".entry = cactus_timer_task, .arg = 0,"), "{s}");
 }

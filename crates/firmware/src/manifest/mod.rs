@@ -6,6 +6,7 @@ mod interrupt;
 mod raw;
 mod symbols;
 mod task;
+mod timer;
 mod validate;
 
 use crate::error::ManifestError;
@@ -410,6 +411,10 @@ pub struct Task {
     pub on_fault: FaultPolicy,
     /// Argument passed to the entry, as an integer.
     pub arg: i64,
+    /// `start = "suspended"`: created suspended, it first runs when another task (or a
+    /// handler) calls `cactus_task_resume` on it (`CACTUS_START_SUSPENDED`); its start delay
+    /// and periods count from then.
+    pub start_suspended: bool,
     /// Extra compiler flags for this task's sources.
     pub cflags: Vec<String>,
     /// Extra include directories for this task's sources (absolute).
@@ -438,6 +443,47 @@ pub struct Manifest {
     /// Interrupt handlers (`[[interrupt]]`), attached by `main` before the kernel starts;
     /// one per source.
     pub interrupts: Vec<Interrupt>,
+    /// Software timers (`[[timer]]`), in manifest order.
+    pub timers: Vec<Timer>,
+    /// The timer task, created after the manifest's tasks (kernel task id `tasks.len()`), when
+    /// the manifest has a `[[timer]]` or sets `kernel.timer_task_prio`.
+    pub timer_task: Option<TimerTask>,
+}
+
+/// One software timer (`[[timer]]`): its callback runs in the timer task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timer {
+    /// Name: a C identifier of at most 31 bytes, unique in the manifest ignoring case (the
+    /// generated header names it `FW_TIMER_<NAME>`).
+    pub name: String,
+    /// Period in ms, a whole number of ticks (at least one).
+    pub period_ms: u32,
+    /// `void f(cactus_timer *t)`, defined in one of the firmware's sources.
+    pub callback: String,
+    /// Re-armed every period (else one-shot).
+    pub periodic: bool,
+    /// Started by the timer task when it first runs.
+    pub autostart: bool,
+}
+
+/// The timer task of a firmware with software timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimerTask {
+    /// Priority 0..=31 (`kernel.timer_task_prio`; default [`TimerTask::DEFAULT_PRIO`]).
+    pub priority: u8,
+    /// Stack budget in bytes (`kernel.timer_task_stack`; default
+    /// [`TimerTask::DEFAULT_STACK`]), a multiple of 16.
+    pub stack: u32,
+}
+
+impl TimerTask {
+    /// The timer task's priority when the manifest does not set one: the highest, so that
+    /// callbacks run at their tick.
+    pub const DEFAULT_PRIO: u8 = 31;
+    /// The timer task's stack when the manifest does not set one, in bytes.
+    pub const DEFAULT_STACK: u32 = 1024;
+    /// Its task name in the kernel (reports, traces).
+    pub const NAME: &'static str = "timer_task";
 }
 
 /// Command-line overrides of manifest values (`--stack`, `--target`, `--checks`,
@@ -503,12 +549,18 @@ pub fn shrink_budget(budget: u32, percent: u32) -> u32 {
 impl Manifest {
     /// The `-D` options the kernel is compiled with inside this firmware: the variant's
     /// ([`KernelOptions::variant_defines`]) and `CACTUS_MAX_TASKS`, the kernel's task slots
-    /// (TCBs and per-task strategy state), one per manifest task, so that RAM follows the
-    /// task count (the prebuilt kernel libraries keep the default of 40).
+    /// (TCBs and per-task strategy state), one per manifest task and one for the timer task,
+    /// so that RAM follows the task count (the prebuilt kernel libraries keep the default of
+    /// 40).
     pub fn kernel_defines(&self) -> Vec<String> {
         let mut d = self.kernel.variant_defines();
-        d.push(format!("-DCACTUS_MAX_TASKS={}", self.tasks.len()));
+        d.push(format!("-DCACTUS_MAX_TASKS={}", self.kernel_tasks()));
         d
+    }
+
+    /// The kernel tasks the firmware creates: the manifest's tasks and the timer task, if any.
+    pub fn kernel_tasks(&self) -> usize {
+        self.tasks.len() + usize::from(self.timer_task.is_some())
     }
 
     /// Reads and validates the manifest at `path`; relative paths inside it are relative to

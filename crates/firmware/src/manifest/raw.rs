@@ -15,6 +15,8 @@ pub(crate) struct RawManifest {
     pub task: Vec<RawTask>,
     #[serde(default)]
     pub interrupt: Vec<RawInterrupt>,
+    #[serde(default)]
+    pub timer: Vec<RawTimer>,
 }
 
 /// `[firmware]`.
@@ -64,6 +66,10 @@ pub(crate) struct RawKernel {
     pub stack_bound: Option<Spanned<bool>>,
     #[serde(default)]
     pub stacklet_pool: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub timer_task_prio: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub timer_task_stack: Option<Spanned<i64>>,
 }
 
 /// One `[[task]]`.
@@ -86,6 +92,8 @@ pub(crate) struct RawTask {
     #[serde(default)]
     pub arg: Option<Spanned<i64>>,
     #[serde(default)]
+    pub start: Option<Spanned<String>>,
+    #[serde(default)]
     pub cflags: Vec<String>,
     #[serde(default)]
     pub include: Vec<Spanned<String>>,
@@ -107,4 +115,17 @@ pub(crate) struct RawInterrupt {
 pub(crate) enum RawSource {
     Id(i64),
     Name(String),
+}
+
+/// One `[[timer]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTimer {
+    pub name: Spanned<String>,
+    pub period_ms: Spanned<i64>,
+    pub callback: Spanned<String>,
+    #[serde(default)]
+    pub periodic: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub autostart: Option<Spanned<bool>>,
 }

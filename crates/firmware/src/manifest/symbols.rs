@@ -29,7 +29,8 @@ pub fn undefined_symbols(linker_output: &str) -> Vec<String> {
 
 impl Manifest {
     /// The manifest error for the first of `undefined` that the manifest itself names as a
-    /// task's `entry`, an interrupt's `handler` or the firmware's `init`, if any.
+    /// task's `entry`, an interrupt's `handler`, a timer's `callback` or the firmware's
+    /// `init`, if any.
     pub fn undefined_entry(&self, undefined: &[String]) -> Option<ManifestError> {
         // Spans come from the text again: the validated manifest keeps values, not places.
         let raw: Option<RawManifest> = toml::from_str(&self.text).ok();
@@ -64,6 +65,26 @@ impl Manifest {
                     span,
                     &format!("interrupt[{i}].handler"),
                     format!("no function `{sym}` is defined in any source of the firmware"),
+                ));
+            }
+            if let Some((i, t)) = self
+                .timers
+                .iter()
+                .enumerate()
+                .find(|(_, t)| &t.callback == sym)
+            {
+                let span = span_of(
+                    raw.as_ref()
+                        .and_then(|r| r.timer.get(i))
+                        .map(|t| &t.callback),
+                );
+                return Some(cx.err(
+                    span,
+                    &format!("timer[{i}].callback"),
+                    format!(
+                        "timer `{}`: no function `{sym}` is defined in any source of the firmware",
+                        t.name
+                    ),
                 ));
             }
             if self.init.as_deref() == Some(sym.as_str()) {

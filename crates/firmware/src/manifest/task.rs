@@ -11,7 +11,7 @@ use toml::Spanned;
 const MIN_STACK: i64 = 128;
 
 /// A duration in ms that must be a whole number of ticks (at least `min_ticks`).
-fn ms(
+pub(super) fn ms(
     cx: &Ctx,
     v: &Spanned<i64>,
     key: &str,
@@ -120,6 +120,17 @@ pub(super) fn task(
             ))
         }
     };
+    let start_suspended = match t.start.as_ref().map(|v| (v, v.get_ref().as_str())) {
+        None | Some((_, "ready")) => false,
+        Some((_, "suspended")) => true,
+        Some((v, other)) => {
+            return Err(cx.at(
+                v,
+                &key("start"),
+                format!("unknown start \"{other}\"; known: \"ready\", \"suspended\""),
+            ))
+        }
+    };
     let arg = match &t.arg {
         Some(v) => {
             let a = *v.get_ref();
@@ -141,6 +152,7 @@ pub(super) fn task(
         start_delay_ms,
         on_fault,
         arg,
+        start_suspended,
         cflags: t.cflags.clone(),
         include,
     })

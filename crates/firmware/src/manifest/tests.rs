@@ -906,3 +906,158 @@ fn bad_interrupts_name_the_key_and_line() {
     assert_eq!(key, "interrupt[0].vector");
     assert!(problem.contains("unknown field `vector`"), "{problem}");
 }
+
+/// GOOD with two timers (one periodic autostart) after its tasks.
+fn with_timers(kernel_extra: &str) -> String {
+    format!(
+        "{}\n[[timer]]\nname = \"blink\"\nperiod_ms = 10\ncallback = \"blink_cb\"\n\
+         periodic = true\nautostart = true\n\n[[timer]]\nname = \"once\"\nperiod_ms = 3\n\
+         callback = \"once_cb\"\n",
+        GOOD.replace(
+            "target = \"qemu\"",
+            &format!("target = \"qemu\"\n{kernel_extra}")
+        )
+    )
+}
+
+#[test]
+fn timers_and_their_task_parse_with_defaults() {
+    let f = Fixture::new();
+    let m = f.parse(&with_timers("")).unwrap();
+    assert_eq!(
+        m.timers,
+        [
+            Timer {
+                name: "blink".into(),
+                period_ms: 10,
+                callback: "blink_cb".into(),
+                periodic: true,
+                autostart: true,
+            },
+            Timer {
+                name: "once".into(),
+                period_ms: 3,
+                callback: "once_cb".into(),
+                periodic: false,
+                autostart: false,
+            },
+        ]
+    );
+    assert_eq!(
+        m.timer_task,
+        Some(TimerTask {
+            priority: TimerTask::DEFAULT_PRIO,
+            stack: TimerTask::DEFAULT_STACK
+        })
+    );
+    assert_eq!(m.kernel_tasks(), 3, "two tasks and the timer task");
+    assert!(m
+        .kernel_defines()
+        .contains(&"-DCACTUS_MAX_TASKS=3".to_string()));
+    let m = f
+        .parse(&with_timers("timer_task_prio = 7\ntimer_task_stack = 500"))
+        .unwrap();
+    assert_eq!(
+        m.timer_task,
+        Some(TimerTask {
+            priority: 7,
+            stack: 512
+        })
+    );
+    // A timer task for run-time timers only, and none at all without timers.
+    let m = f
+        .parse(&GOOD.replace(
+            "target = \"qemu\"",
+            "target = \"qemu\"\ntimer_task_prio = 3",
+        ))
+        .unwrap();
+    assert!(m.timers.is_empty());
+    assert_eq!(m.timer_task.map(|t| t.priority), Some(3));
+    let m = f.parse(GOOD).unwrap();
+    assert_eq!((m.timer_task, m.kernel_tasks()), (None, 2));
+}
+
+#[test]
+fn bad_timer_values_name_the_timer_key_and_line() {
+    let f = Fixture::new();
+    let text = with_timers("");
+    let line_of = |needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+    let (line, key, problem) = f.error(&text.replace("period_ms = 3\n", "period_ms = 0\n"));
+    assert_eq!(
+        (line, key.as_str(), problem.as_str()),
+        (
+            Some(line_of("period_ms = 3\n")),
+            "timer[1].period_ms",
+            "0 ms must be at least one tick"
+        )
+    );
+    let (_, key, problem) = f.error(
+        &text
+            .replace("tick_hz = 1000", "tick_hz = 100")
+            .replace("deadline_ms = 5\n", "")
+            .replace("start_delay_ms = 3\n", "")
+            .replace("period_ms = 3\n", "period_ms = 15\n"),
+    );
+    assert_eq!(key, "timer[1].period_ms");
+    assert_eq!(
+        problem,
+        "15 ms is not a whole number of ticks at tick_hz = 100"
+    );
+    let (_, key, problem) = f.error(&text.replace("name = \"once\"", "name = \"Blink\""));
+    assert_eq!(key, "timer[1].name");
+    assert!(problem.contains("used twice"), "{problem}");
+    let (_, key, problem) = f.error(&text.replace("\"once_cb\"", "\"once-cb\""));
+    assert_eq!(key, "timer[1].callback");
+    assert_eq!(problem, "\"once-cb\" is not a C function name");
+    let (_, key, problem) = f.error(&text.replace("periodic = true", "periodic = \"yes\""));
+    assert_eq!(key, "timer[0].periodic");
+    assert!(problem.contains("expected a boolean"), "{problem}");
+    let (_, key, problem) =
+        f.error(&text.replace("autostart = true", "autostart = true\nprio = 3"));
+    assert_eq!(key, "timer[0].prio");
+    assert!(problem.contains("unknown field `prio`"), "{problem}");
+    let (_, key, problem) = f.error(&with_timers("timer_task_prio = 32"));
+    assert_eq!(key, "kernel.timer_task_prio");
+    assert_eq!(problem, "32 is out of range (0..=31)");
+    let (_, key, problem) = f.error(&with_timers("timer_task_stack = 64"));
+    assert_eq!(key, "kernel.timer_task_stack");
+    assert_eq!(problem, "64 is out of range (128..=49088)");
+    let no_timers = GOOD.replace(
+        "target = \"qemu\"",
+        "target = \"qemu\"\ntimer_task_stack = 512",
+    );
+    let (line, key, problem) = f.error(&no_timers);
+    assert_eq!(key, "kernel.timer_task_stack");
+    let at = no_timers.find("timer_task_stack").unwrap();
+    assert_eq!(line, Some(no_timers[..at].matches('\n').count() + 1));
+    assert!(problem.contains("there is no timer task"), "{problem}");
+    // The timer task's stack counts against the pool.
+    let (_, key, problem) = f.error(&with_timers("timer_task_stack = 48000"));
+    assert_eq!(key, "task");
+    assert!(problem.contains("the task stacks total"), "{problem}");
+}
+
+#[test]
+fn a_task_starts_ready_or_suspended() {
+    let f = Fixture::new();
+    let m = f
+        .parse(&GOOD.replace("priority = 31", "priority = 31\nstart = \"suspended\""))
+        .unwrap();
+    assert_eq!(
+        (m.tasks[0].start_suspended, m.tasks[1].start_suspended),
+        (false, true)
+    );
+    let m = f
+        .parse(&GOOD.replace("priority = 31", "priority = 31\nstart = \"ready\""))
+        .unwrap();
+    assert!(!m.tasks[1].start_suspended);
+    let later = GOOD.replace("priority = 31", "priority = 31\nstart = \"later\"");
+    let (line, key, problem) = f.error(&later);
+    assert_eq!(key, "task[1].start");
+    let at = later.find("start = \"later\"").unwrap();
+    assert_eq!(line, Some(later[..at].matches('\n').count() + 1));
+    assert_eq!(
+        problem,
+        "unknown start \"later\"; known: \"ready\", \"suspended\""
+    );
+}

@@ -192,6 +192,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         }
         interrupts.push(irq);
     }
+    let (timers, timer_task) = super::timer::timers(&cx, &raw, &kernel)?;
     let manifest = Manifest {
         path: path.to_path_buf(),
         text: text.to_string(),
@@ -202,6 +203,8 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         kernel,
         tasks,
         interrupts,
+        timers,
+        timer_task,
     };
     check_pool(&manifest).map_err(|p| cx.err(None, "task", p))?;
     Ok(manifest)
@@ -440,7 +443,9 @@ pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
     let total: u64 = m
         .tasks
         .iter()
-        .map(|t| u64::from(m.kernel.stack.region_bytes(t.stack, m.kernel.page())))
+        .map(|t| t.stack)
+        .chain(m.timer_task.map(|t| t.stack))
+        .map(|stack| u64::from(m.kernel.stack.region_bytes(stack, m.kernel.page())))
         .sum();
     let pool = m.kernel.usable_pool_bytes();
     if total > u64::from(pool) {
