@@ -14,13 +14,17 @@
 //! - blocking: the same from a `cactus_sem_take` that blocks to the first instruction of the
 //!   other task after its blocked `cactus_sem_take` returns (woken by a give);
 //! - timer preemption: from the first instruction at mtvec for the timer interrupt to the first
-//!   instruction of the task it wakes (after its `cactus_sleep` returns).
+//!   instruction of the task it wakes (after its `cactus_sleep` returns);
+//! - the fast paths ([`fastpath`]): a message send + receive and a pool allocate + free that
+//!   switch no task, from their own firmware.
 
 pub mod events;
+pub mod fastpath;
 pub mod footprint;
 pub mod report;
 
 use crate::kernel::events::{firmware_facts, switch_costs};
+use crate::kernel::fastpath::{fast_paths, FASTPATH_ELF};
 use crate::kernel::footprint::sections;
 use crate::kernel::report::{goals, KernelReport};
 use cactus_sim::{Event, LoadError, Machine, MachineConfig, Profile, RunOutcome};
@@ -106,13 +110,19 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     let trap_entry = u64::from(options.profile.cycles().trap_entry);
     let costs = switch_costs(&events, trap_entry)?;
     let facts = firmware_facts(&events)?;
+    let fast = fast_paths(&run_firmware(
+        &root.join(FASTPATH_ELF),
+        options.profile.clone(),
+    )?)?;
     let library = sections(root, &root.join(LIBRARY))?;
     let minimal = sections(root, &root.join(MINIMAL_ELF))?;
-    let goals = goals(&costs, &facts);
+    let mut goals = goals(&costs, &facts);
+    goals.extend(fastpath::goals(&fast));
     Ok(KernelReport {
         profile: options.profile.name().to_string(),
         costs,
         facts,
+        fast,
         library,
         minimal,
         goals,
@@ -217,7 +227,9 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                         .add("yield_cycles", c.yield_switch.cycles.max)
                         .add("block_cycles", c.blocking.cycles.max)
                         .add("preempt_cycles", c.timer.cycles.max)
-                        .add("tick_cycles", c.tick.cycles.max);
+                        .add("tick_cycles", c.tick.cycles.max)
+                        .add("msg_pair_cycles", r.fast.msg_pair.cycles.max)
+                        .add("pool_pair_cycles", r.fast.pool_pair.cycles.max);
                     r.add_footprint_summary(&mut summary);
                     summary
                         .add("yield_instructions", c.yield_switch.instructions.max)
