@@ -13,6 +13,8 @@ pub(crate) struct RawManifest {
     pub kernel: RawKernel,
     #[serde(default)]
     pub task: Vec<RawTask>,
+    #[serde(default)]
+    pub pool: Vec<RawPool>,
 }
 
 /// `[firmware]`.
@@ -62,6 +64,17 @@ pub(crate) struct RawKernel {
     pub stack_bound: Option<Spanned<bool>>,
     #[serde(default)]
     pub stacklet_pool: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub switch_check: Option<Spanned<bool>>,
+}
+
+/// One `[[pool]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPool {
+    pub name: Spanned<String>,
+    pub block: Spanned<i64>,
+    pub count: Spanned<i64>,
 }
 
 /// One `[[task]]`.
