@@ -11,7 +11,15 @@
 
 #include "limits.h"
 
-enum wait_kind { WAIT_SEM = 1, WAIT_MUTEX, WAIT_QUEUE, WAIT_EVENT, WAIT_STACK, WAIT_TIMERS };
+enum wait_kind {
+    WAIT_SEM = 1,
+    WAIT_MUTEX,
+    WAIT_QUEUE,
+    WAIT_EVENT,
+    WAIT_STACK,
+    WAIT_TIMERS,
+    WAIT_POOL
+};
 
 /* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
  * The context must stay first: port_current points at it. The stack descriptor follows it

@@ -1,8 +1,11 @@
-/* Small public calls: sleeping, system exit, statistics, interrupt masking, markers and the
+/* Small public calls: sleeping, system exit, statistics, markers and the
  * out-of-stack entry for instrumented code. */
 #include "k.h"
 #include "../stack/stack.h"
 #include "../trace/ktrace.h"
+
+_Static_assert(CACTUS_MSTATUS_MIE == MSTATUS_MIE,
+               "cactus_irq_save (cactus.h) keeps the port's interrupt-enable bit");
 
 cactus_stats k_stats;
 const cactus_config *k_cfg;
@@ -67,16 +70,6 @@ void cactus_get_stats(cactus_stats *out)
     out->switches = k_switches;
     out->tick_irqs = k_tick - k_ticks_idled;
     port_irq_restore(irq);
-}
-
-uint32_t cactus_irq_save(void)
-{
-    return port_irq_save();
-}
-
-void cactus_irq_restore(uint32_t state)
-{
-    port_irq_restore(state);
 }
 
 void cactus_marker(uint32_t id, uint32_t value)

@@ -16,6 +16,15 @@
 #ifndef CACTUS_STACK_POOL_SIZE
 #define CACTUS_STACK_POOL_SIZE (48 * 1024)
 #endif
+/* The switch-time check (below) is on unless the kernel is built with CACTUS_SWITCH_CHECK=0
+ * (manifest `kernel.switch_check = false`, kernel/Makefile's nocheck_* scenarios): then the
+ * strategy stays the same in every other respect (guard, canary, painting, high water) and
+ * only stack_check_switch answers STACK_OK without looking, for measuring the switch paths
+ * without it. A constant condition, so the off build has no trace of the comparisons. */
+#ifndef CACTUS_SWITCH_CHECK
+#define CACTUS_SWITCH_CHECK 1
+#endif
+_Static_assert(CACTUS_SWITCH_CHECK == 0 || CACTUS_SWITCH_CHECK == 1, "CACTUS_SWITCH_CHECK is 0 or 1");
 #define STATIC_GUARD 16u
 #define POOL_RED_ZONE 64u /* never allocated: what lies below the pool is not stack memory */
 #define PAINT 0xA5A5A5A5u
@@ -70,6 +79,8 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
  * which compares its pattern only near the stack end too. */
 int stack_check_switch(const struct k_tcb *t)
 {
+    if (!CACTUS_SWITCH_CHECK)
+        return STACK_OK;
     uintptr_t limit = t->stack.limit;
     if (t->ctx.sp < limit)
         return STACK_SP_BELOW_LIMIT;

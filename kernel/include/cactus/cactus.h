@@ -15,9 +15,21 @@ void cactus_start(const cactus_config *cfg) __attribute__((noreturn));
 /* Ends the whole run through the finisher (0 = success). */
 void cactus_exit(uint32_t code) __attribute__((noreturn));
 void cactus_get_stats(cactus_stats *out);
-/* Masks interrupts; returns the previous state for cactus_irq_restore. */
-uint32_t cactus_irq_save(void);
-void cactus_irq_restore(uint32_t state);
+/* Critical sections, inline (no call, no stack frame): cactus_irq_save masks interrupts
+ * (mstatus.MIE) and returns the previous state, which only cactus_irq_restore may use: it
+ * re-enables interrupts if and only if they were enabled at the matching save. Sections nest.
+ * One `csrrci` + `andi` to enter, one `csrs` to leave; both are compiler barriers. */
+#define CACTUS_MSTATUS_MIE 8u
+static inline uint32_t cactus_irq_save(void)
+{
+    uint32_t old;
+    __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(old)::"memory");
+    return old & CACTUS_MSTATUS_MIE;
+}
+static inline void cactus_irq_restore(uint32_t state)
+{
+    __asm__ volatile("csrs mstatus, %0" ::"r"(state) : "memory");
+}
 
 /* Interrupts (docs/interrupts.md). A handler runs on the kernel's interrupt stack with
  * interrupts enabled: a PLIC source of higher priority may nest; the timer and software
@@ -77,6 +89,60 @@ int cactus_queue_init(cactus_queue *q, void *buf, uint32_t item_size, uint32_t c
 int cactus_queue_send(cactus_queue *q, const void *item, uint32_t timeout);
 int cactus_queue_recv(cactus_queue *q, void *item, uint32_t timeout);
 uint32_t cactus_queue_count(const cactus_queue *q);
+
+/* Fixed-block pools. Allocate and free are O(1) (no loop over blocks or waiters) and their
+ * common case is inline below: a critical section that pops or pushes the free list, with no
+ * call and no kernel entry (safe in any context: it only masks interrupts). The rest is
+ * core/pool.c, linked only when a firmware uses a pool. A block is 4-byte aligned. */
+/* Makes a pool of `count` blocks of `block_size` bytes from buf[block_size * count]: buf
+ * 4-byte aligned, block_size a non-zero multiple of 4, count >= 1 (else CACTUS_EINVAL). */
+int cactus_pool_init(cactus_pool *p, void *buf, uint32_t block_size, uint32_t count);
+/* The most blocks that were ever in use at once (the pool's high water). */
+uint32_t cactus_pool_high_water(const cactus_pool *p);
+/* The out-of-line parts of cactus_pool_alloc and cactus_pool_free (core/pool.c): the first use
+ * of a block, waiting for one, handing a freed block to a waiting task. Call those instead. */
+void *cactus_pool_alloc_slow(cactus_pool *p, uint32_t timeout);
+int cactus_pool_free_slow(cactus_pool *p, void *blk);
+/* The free list's link: the first word of a free block, whatever the block held. */
+typedef void *__attribute__((may_alias)) cactus_pool_link;
+/* Whether blk is the start of one of p's blocks (one multiply: see core/pool.c). */
+static inline int cactus_pool_is_block(const cactus_pool *p, const void *blk)
+{
+    uint32_t y = (uint32_t)((uintptr_t)blk - (uintptr_t)p->base) * p->inv;
+    return (y & p->mask) == 0 && y < p->lim;
+}
+
+/* A free block, or NULL when none came within `timeout` ticks (CACTUS_NO_WAIT: at once).
+ * Waiting tasks get freed blocks highest priority first, FIFO among equals. */
+static inline void *cactus_pool_alloc(cactus_pool *p, uint32_t timeout)
+{
+    uint32_t irq = cactus_irq_save();
+    void *b = p->free;
+    if (__builtin_expect(b != 0, 1)) {
+        p->free = *(cactus_pool_link *)b;
+        cactus_irq_restore(irq);
+        return b;
+    }
+    cactus_irq_restore(irq);
+    return cactus_pool_alloc_slow(p, timeout);
+}
+
+/* Gives `blk` back (to the first waiting task, if any). CACTUS_EINVAL, and nothing changes,
+ * when blk is not the start of one of p's blocks. Freeing a block twice is not detected. */
+static inline int cactus_pool_free(cactus_pool *p, void *blk)
+{
+    if (__builtin_expect(!cactus_pool_is_block(p, blk), 0))
+        return CACTUS_EINVAL;
+    uint32_t irq = cactus_irq_save();
+    if (__builtin_expect(p->w.head == 0, 1)) {
+        *(cactus_pool_link *)blk = p->free;
+        p->free = blk;
+        cactus_irq_restore(irq);
+        return CACTUS_OK;
+    }
+    cactus_irq_restore(irq);
+    return cactus_pool_free_slow(p, blk);
+}
 
 /* Event flags. wait returns the bits that satisfied it (before clearing), or 0 on timeout. */
 int cactus_event_init(cactus_event *e);

@@ -172,6 +172,21 @@ typedef struct cactus_timer_table {
     cactus_timer *const *timers;
     uint32_t n;
 } cactus_timer_table;
+/* A fixed-block pool: `count` blocks of `block` bytes carved from a caller's buffer. Freed
+ * blocks form a LIFO list linked through their first word; blocks never handed out yet are
+ * taken from `fresh` upwards, so `fresh - base` is the most blocks ever in use at once (a
+ * fresh block is taken only when every block handed out before is in use). */
+typedef struct cactus_pool {
+    cactus_wait w;  /* tasks waiting for a block */
+    void *free;     /* freed blocks, LIFO, linked through their first word */
+    uint8_t *fresh; /* the next block never handed out (== end: none left) */
+    uint8_t *base;  /* the first block */
+    uint8_t *end;   /* base + block * count */
+    uint32_t block; /* bytes per block, a multiple of 4 */
+    /* free's O(1) block test (core/pool.c): the inverse of block's odd part modulo 2^32, the
+     * low bits below block's lowest set bit, and count times that bit */
+    uint32_t inv, mask, lim;
+} cactus_pool;
 
 #define CACTUS_EVENT_ALL 1u   /* wait for every bit of the mask (default: any) */
 #define CACTUS_EVENT_CLEAR 2u /* clear the matched bits on wake-up */

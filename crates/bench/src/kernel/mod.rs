@@ -19,15 +19,19 @@
 //!   handler, and a handler's semaphore give to the task it wakes;
 //! - notify, resume and give ([`task_control`], `bench/kernel/notify_bench.c`): from the call of
 //!   `cactus_notify`, `cactus_task_resume` or `cactus_sem_give` in a low task to the first
-//!   instruction of the higher task it wakes, after its own blocking call returns.
+//!   instruction of the higher task it wakes, after its own blocking call returns;
+//! - the fast paths ([`fastpath`]): a message send + receive and a pool allocate + free that
+//!   switch no task, from their own firmware.
 
 pub mod events;
+pub mod fastpath;
 pub mod footprint;
 pub mod irq;
 pub mod report;
 pub mod task_control;
 
 use crate::kernel::events::{firmware_facts, switch_costs};
+use crate::kernel::fastpath::{fast_paths, FASTPATH_ELF};
 use crate::kernel::footprint::sections;
 use crate::kernel::report::{goals, task_control_goals, KernelReport};
 use crate::kernel::task_control::{task_control_costs, NOTIFY_ELF};
@@ -125,12 +129,18 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     let mut goals = goals(&costs, &facts);
     goals.extend(task_control_goals(&task_control));
     goals.extend(irq::goals(&irq));
+    let fast = fast_paths(&run_firmware(
+        &root.join(FASTPATH_ELF),
+        options.profile.clone(),
+    )?)?;
+    goals.extend(fastpath::goals(&fast));
     Ok(KernelReport {
         profile: options.profile.name().to_string(),
         costs,
         task_control,
         irq,
         facts,
+        fast,
         library,
         minimal,
         goals,
@@ -240,7 +250,9 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                         .add("resume_cycles", r.task_control.resume.cycles.max)
                         .add("give_cycles", r.task_control.give.cycles.max)
                         .add("isr_entry_cycles", r.irq.entry.max)
-                        .add("isr_wake_cycles", r.irq.wake.max);
+                        .add("isr_wake_cycles", r.irq.wake.max)
+                        .add("msg_pair_cycles", r.fast.msg_pair.cycles.max)
+                        .add("pool_pair_cycles", r.fast.pool_pair.cycles.max);
                     r.add_footprint_summary(&mut summary);
                     summary
                         .add("yield_instructions", c.yield_switch.instructions.max)

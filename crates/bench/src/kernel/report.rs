@@ -2,6 +2,7 @@
 //! the FreeRTOS anchor, as a terminal table, JSON or Markdown (docs/results/kernel.md).
 
 use crate::kernel::events::{FirmwareFacts, PathCost, SwitchCosts};
+use crate::kernel::fastpath::{self, FastPaths};
 use crate::kernel::footprint::{Sections, SIZE_TOOL};
 use crate::kernel::irq::IrqCosts;
 use crate::kernel::task_control::TaskControlCosts;
@@ -38,6 +39,8 @@ pub struct KernelReport {
     pub task_control: TaskControlCosts,
     /// Values the firmware reported (TCB size, stack high-water marks).
     pub facts: FirmwareFacts,
+    /// The message and pool pairs (bench/kernel/fastpath_bench.c).
+    pub fast: FastPaths,
     /// Section groups of the kernel library (every member, before linking).
     pub library: Sections,
     /// Section groups of the minimal firmware, two tasks and a delay (linked with LTO and
@@ -205,7 +208,9 @@ impl KernelReport {
              strategy with both switch-time checks, no trace calls), run on cactus-sim with \
              profile `{}`. Each figure is a difference of the simulator's cycle/instret stamps on \
              trace-device markers and trap events, minus the marker stores themselves ({} cycles, \
-             {} instructions per pair, measured by the firmware). docs/kernel.md defines the paths.",
+             {} instructions per pair, measured by the firmware). The fast paths come from \
+             `bench/kernel/fastpath_bench.c` (same library, one task, calls that switch no task). \
+             docs/kernel.md defines the paths.",
             self.profile, c.marker_cost.0, c.marker_cost.1
         )
     }
@@ -275,6 +280,8 @@ impl KernelReport {
             &tc.give,
         );
         out.push_str(&t.render());
+        out.push('\n');
+        out.push_str(&fastpath::table(&self.fast));
         let mut t = Table::new(&[
             "goal",
             ">ours",

@@ -29,8 +29,9 @@ pub struct BenchArgs {
 pub enum Bench {
     /// cactus-sim's MIPS against QEMU's on build/bench/sim-speed/ (target: ratio >= 0.2).
     SimSpeed(SimSpeedArgs),
-    /// Kernel context-switch cost (yield, blocking, timer preemption) and footprint on
-    /// cactus-sim, beside the goals and the FreeRTOS anchor (docs/results/kernel.md).
+    /// Kernel context-switch cost (yield, blocking, timer preemption), the message and pool
+    /// fast paths and footprint on cactus-sim, beside the goals and the FreeRTOS anchor
+    /// (docs/results/kernel.md).
     Kernel(KernelArgs),
     /// Worst-case timer interrupt latency on cactus-sim: the timer fired at every phase of
     /// seeded random kernel work, min/median/p99/max from pending to the first handler

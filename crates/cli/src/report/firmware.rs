@@ -1,10 +1,11 @@
 //! The per-task report printed after `cactus run MANIFEST.toml`: for every task of the
 //! manifest, its priority, the cycles it ran (and their share of the run), how often it was
 //! switched in, its stack high water against the manifest's budget, and, for periodic tasks,
-//! releases and deadline misses (from the markers `cactus_fw_finish` commits). The same rows
-//! go into the `--stats json` summary as its `firmware` object.
+//! releases and deadline misses (from the markers `cactus_fw_finish` commits); then every
+//! `[[pool]]`'s block size, count and high water (most blocks in use at once, from the same
+//! markers). The same rows go into the `--stats json` summary as its `firmware` object.
 
-use cactus_firmware::codegen::{MARKER_MISSES, MARKER_RELEASES};
+use cactus_firmware::codegen::{MARKER_MISSES, MARKER_POOL_HWM, MARKER_RELEASES};
 use cactus_firmware::Manifest;
 use cactus_sim::{Event, EventKind, Stats};
 use serde::Serialize;
@@ -34,6 +35,34 @@ pub struct TaskRow {
     pub deadline_misses: Option<u32>,
 }
 
+/// One pool's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PoolRow {
+    /// Manifest name.
+    pub name: String,
+    /// Bytes per block (the manifest's, rounded up to a multiple of 4).
+    pub block: u32,
+    /// Blocks.
+    pub count: u32,
+    /// Most blocks in use at once; `None` when the run did not reach `cactus_fw_finish`.
+    pub high_water: Option<u32>,
+}
+
+/// The pool rows of a firmware run, in manifest order.
+pub fn pool_rows(manifest: &Manifest, events: &[Event]) -> Vec<PoolRow> {
+    manifest
+        .pools
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PoolRow {
+            name: p.name.clone(),
+            block: p.block_bytes(),
+            count: p.count,
+            high_water: marker(events, MARKER_POOL_HWM + i as u32),
+        })
+        .collect()
+}
+
 /// The rows of a firmware run, in manifest order. Task `i` of the manifest is kernel task id
 /// `i` (the generated table creates them in order).
 pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow> {
@@ -61,7 +90,7 @@ pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow
 }
 
 /// The rows as the `firmware` object of the `--stats json` summary:
-/// `{"name", "stack", "target", "tick_hz", "tasks": [TaskRow...]}`.
+/// `{"name", "stack", "target", "tick_hz", "tasks": [TaskRow...], "pools": [PoolRow...]}`.
 pub fn to_json(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Value {
     json!({
         "name": manifest.name,
@@ -69,6 +98,7 @@ pub fn to_json(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Value {
         "target": manifest.kernel.target.name(),
         "tick_hz": manifest.kernel.tick_hz,
         "tasks": rows(manifest, stats, events),
+        "pools": pool_rows(manifest, events),
     })
 }
 
@@ -76,6 +106,7 @@ pub fn to_json(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Value {
 pub fn render(manifest: &Manifest, stats: &Stats, events: &[Event]) -> String {
     let mut out = String::new();
     let _ = write_report(&mut out, manifest, stats, &rows(manifest, stats, events));
+    let _ = write_pools(&mut out, &pool_rows(manifest, events));
     out
 }
 
@@ -158,6 +189,28 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     Ok(())
 }
 
+fn write_pools(out: &mut String, rows: &[PoolRow]) -> std::fmt::Result {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "  {:<12} {:>6} {:>6} {:>11}",
+        "pool", "block", "count", "high water"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "  {:<12} {:>6} {:>6} {:>11}",
+            r.name,
+            r.block,
+            r.count,
+            or_dash(r.high_water)
+        )?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,11 +270,24 @@ mod tests {
                 stacklet_learn: None,
                 stack_bound: false,
                 stacklet_pool: None,
+                switch_check: true,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
             interrupts: vec![],
             timers: vec![],
             timer_task: None,
+            pools: vec![
+                cactus_firmware::Pool {
+                    name: "rx".into(),
+                    block: 30,
+                    count: 8,
+                },
+                cactus_firmware::Pool {
+                    name: "tx".into(),
+                    block: 64,
+                    count: 4,
+                },
+            ],
         };
         let stats = Stats {
             profile: "mcu".into(),
@@ -253,6 +319,7 @@ mod tests {
             event(MARKER_RELEASES, 12),
             event(MARKER_MISSES, 3),
             event(MARKER_MISSES + 1, 9),
+            event(MARKER_POOL_HWM + 1, 3),
         ];
         let text = render(&m, &stats, &events);
         let periodic: Vec<&str> = text.lines().nth(2).unwrap().split_whitespace().collect();
@@ -269,5 +336,17 @@ mod tests {
             text.contains("kernel and idle") && text.contains("750"),
             "{text}"
         );
+        // Pool 0's marker is missing (shown as -); pool 1's says 3 blocks at most.
+        let pools: Vec<Vec<&str>> = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("pool "))
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(pools.len(), 3, "{text}");
+        assert_eq!(pools[1], ["rx", "32", "8", "-"]);
+        assert_eq!(pools[2], ["tx", "64", "4", "3"]);
+        let json = to_json(&m, &stats, &events);
+        assert_eq!(json["pools"][0]["block"], 32);
+        assert_eq!(json["pools"][1]["high_water"], 3);
     }
 }

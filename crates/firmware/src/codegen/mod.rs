@@ -10,6 +10,15 @@
 //! suspended; timers are initialised before the kernel starts and the autostart ones started
 //! by the timer task when it first runs; the generated C compiles with
 //! `-Wall -Wextra -Werror`.
+//! The C glue generated from a manifest: `cactus_firmware.h` (task ids, pools, tick rate, the
+//! end-of-run call for task code) and `manifest_gen.c` (the task table, the pools' memory,
+//! start-delay and periodic wrappers with deadline-miss counting, the end-of-run report and
+//! `main`).
+//!
+//! Guarantees: the output is a pure function of the manifest (same manifest, same bytes);
+//! task `i` of the manifest is created `i`-th, so its kernel task id is `i`; every `[[pool]]`
+//! is initialised before the manifest's init function and before any task runs; the generated
+//! C compiles with `-Wall -Wextra -Werror`.
 
 use crate::manifest::{Manifest, Target, Task, TimerTask};
 use std::fmt::Write;
@@ -24,6 +33,9 @@ pub const SOURCE_NAME: &str = "manifest_gen.c";
 pub const MARKER_RELEASES: u32 = 0xCAC7_0100;
 /// Marker id carrying task `i`'s count of deadline misses: `MARKER_MISSES + i`.
 pub const MARKER_MISSES: u32 = 0xCAC7_0200;
+/// Marker id carrying pool `i`'s high water (most blocks in use at once):
+/// `MARKER_POOL_HWM + i`, committed by `cactus_fw_finish`.
+pub const MARKER_POOL_HWM: u32 = 0xCAC7_0300;
 
 /// The C enumerator naming task `name` in the generated header (`FW_TASK_<NAME>`).
 pub fn task_enum(name: &str) -> String {
@@ -34,6 +46,16 @@ pub fn task_enum(name: &str) -> String {
 /// (`FW_TIMER_<NAME>`).
 pub fn timer_macro(name: &str) -> String {
     format!("FW_TIMER_{}", name.to_ascii_uppercase())
+}
+
+/// The macro naming pool `name` in the generated header (`FW_POOL_<NAME>`, a `cactus_pool *`).
+pub fn pool_macro(name: &str) -> String {
+    format!("FW_POOL_{}", name.to_ascii_uppercase())
+}
+
+/// The pool object's C name in the generated source (`fw_pool_<name>`).
+fn pool_object(name: &str) -> String {
+    format!("fw_pool_{name}")
 }
 
 fn comment_safe(text: &str) -> String {
@@ -92,11 +114,33 @@ fn write_header(s: &mut String, m: &Manifest) -> std::fmt::Result {
         }
         writeln!(s)?;
     }
+    if !m.pools.is_empty() {
+        writeln!(
+            s,
+            "/* Fixed-block pools ([[pool]]), initialised before the init function and any task. */"
+        )?;
+        for p in &m.pools {
+            writeln!(
+                s,
+                "extern cactus_pool {}; /* {} blocks of {} bytes */",
+                pool_object(&p.name),
+                p.count,
+                p.block_bytes()
+            )?;
+            writeln!(
+                s,
+                "#define {} (&{})",
+                pool_macro(&p.name),
+                pool_object(&p.name)
+            )?;
+        }
+        writeln!(s)?;
+    }
     writeln!(
         s,
-        "/* Ends the run: reports every live task's stack high water and every task's release\n \
-        * and deadline-miss counts (trace device, simulator builds), then exits through the\n \
-        * finisher with `code` (0 = success). */"
+        "/* Ends the run: reports every live task's stack high water, every task's release and\n \
+        * deadline-miss counts and every pool's high water (trace device, simulator builds),\n \
+        * then exits through the finisher with `code` (0 = success). */"
     )?;
     writeln!(
         s,
@@ -142,7 +186,8 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
         writeln!(s, "#include \"cactus/trace.h\"")?;
     }
     writeln!(s, "\n#define FW_MARKER_RELEASES {MARKER_RELEASES:#010x}u")?;
-    writeln!(s, "#define FW_MARKER_MISSES {MARKER_MISSES:#010x}u\n")?;
+    writeln!(s, "#define FW_MARKER_MISSES {MARKER_MISSES:#010x}u")?;
+    writeln!(s, "#define FW_MARKER_POOL_HWM {MARKER_POOL_HWM:#010x}u\n")?;
     let mut entries: Vec<&str> = m.tasks.iter().map(|t| t.entry.as_str()).collect();
     entries.sort_unstable();
     entries.dedup();
@@ -166,6 +211,14 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     }
     writeln!(s, "\nstatic volatile uint32_t fw_releases[FW_NTASKS];")?;
     writeln!(s, "static volatile uint32_t fw_misses[FW_NTASKS];\n")?;
+    for p in &m.pools {
+        let words = u64::from(p.block_bytes()) * u64::from(p.count) / 4;
+        writeln!(s, "static uint32_t {}_mem[{words}];", pool_object(&p.name))?;
+        writeln!(s, "cactus_pool {};", pool_object(&p.name))?;
+    }
+    if !m.pools.is_empty() {
+        writeln!(s)?;
+    }
     for (i, t) in m.tasks.iter().enumerate() {
         write_wrapper(s, m, i, t)?;
     }
@@ -241,6 +294,15 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
             u8::from(t.periodic),
             t.callback,
             t.period_ms
+        )?;
+    }
+    for p in &m.pools {
+        let obj = pool_object(&p.name);
+        writeln!(
+            s,
+            "    cactus_pool_init(&{obj}, {obj}_mem, {}u, {}u);",
+            p.block_bytes(),
+            p.count
         )?;
     }
     if let Some(init) = &m.init {
@@ -373,6 +435,13 @@ fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
         writeln!(
             s,
             "                               timer_st.base + timer_st.size - timer_st.limit);"
+        )?;
+    }
+    for (i, p) in m.pools.iter().enumerate() {
+        writeln!(
+            s,
+            "    cactus_marker(FW_MARKER_POOL_HWM + {i}u, cactus_pool_high_water(&{}));",
+            pool_object(&p.name)
         )?;
     }
     writeln!(s, "    uint32_t violations;")?;

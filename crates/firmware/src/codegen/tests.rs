@@ -54,6 +54,7 @@ fn manifest(target: Target) -> Manifest {
             stacklet_learn: None,
             stack_bound: false,
             stacklet_pool: None,
+            switch_check: true,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
         interrupts: vec![
@@ -70,6 +71,7 @@ fn manifest(target: Target) -> Manifest {
         ],
         timers: vec![],
         timer_task: None,
+        pools: vec![],
     }
 }
 
@@ -221,4 +223,46 @@ fn timers_a_timer_task_and_suspended_tasks_are_generated() {
     let s = source(&m);
     assert!(!s.contains("fw_timer_table"), "{s}");
     assert!(s.contains(".entry = cactus_timer_task, .arg = 0,"), "{s}");
+}
+
+#[test]
+fn pools_are_declared_allocated_initialised_and_reported() {
+    let mut m = manifest(Target::Sim);
+    m.pools = vec![
+        crate::manifest::Pool {
+            name: "rx".into(),
+            block: 30,
+            count: 8,
+        },
+        crate::manifest::Pool {
+            name: "Big".into(),
+            block: 64,
+            count: 2,
+        },
+    ];
+    let h = header(&m);
+    for want in [
+        "extern cactus_pool fw_pool_rx; /* 8 blocks of 32 bytes */",
+        "#define FW_POOL_RX (&fw_pool_rx)",
+        "#define FW_POOL_BIG (&fw_pool_Big)",
+    ] {
+        assert!(h.contains(want), "missing {want:?} in\n{h}");
+    }
+    let c = source(&m);
+    for want in [
+        "static uint32_t fw_pool_rx_mem[64];",
+        "cactus_pool fw_pool_rx;",
+        "static uint32_t fw_pool_Big_mem[32];",
+        "cactus_pool_init(&fw_pool_rx, fw_pool_rx_mem, 32u, 8u);",
+        "cactus_marker(FW_MARKER_POOL_HWM + 1u, cactus_pool_high_water(&fw_pool_Big));",
+    ] {
+        assert!(c.contains(want), "missing {want:?} in\n{c}");
+    }
+    // Pools exist before the init function runs.
+    let init_pool = c.find("cactus_pool_init(&fw_pool_Big").unwrap();
+    assert!(init_pool < c.find("    app_init();").unwrap(), "{c}");
+    // Without pools nothing of them is generated (the pool code is then not linked).
+    let plain = source(&manifest(Target::Sim));
+    assert!(!plain.contains("cactus_pool"), "{plain}");
+    assert!(!header(&manifest(Target::Sim)).contains("cactus_pool"));
 }

@@ -14,6 +14,7 @@ pub use cactus_cc::CheckMode;
 pub use interrupt::{Interrupt, InterruptSource};
 use std::path::{Path, PathBuf};
 pub use symbols::undefined_symbols;
+pub use validate::{MAX_POOLS, MAX_POOL_BYTES};
 
 /// Kernel stack strategies a firmware can link against (one kernel library each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,6 +293,10 @@ pub struct KernelOptions {
     /// kernel's default [`StackStrategy::STACKLET_POOL`] (`CACTUS_STACKLET_POOL`; rounded up
     /// to whole MTSS pages by the kernel).
     pub stacklet_pool: Option<u32>,
+    /// `static` only: the switch-time stack check (saved sp and canary against the limit at
+    /// every switch). On by default; `kernel.switch_check = false` builds the kernel with
+    /// `CACTUS_SWITCH_CHECK=0` (for measuring the switch paths without it).
+    pub switch_check: bool,
 }
 
 impl KernelOptions {
@@ -343,6 +348,9 @@ impl KernelOptions {
         if let Some(n) = self.stacklet_pool {
             d.push(format!("-DCACTUS_STACKLET_POOL={n}"));
         }
+        if !self.switch_check {
+            d.push("-DCACTUS_SWITCH_CHECK=0".to_string());
+        }
         d
     }
 
@@ -384,6 +392,9 @@ impl KernelOptions {
         if let Some(n) = self.stacklet_pool {
             parts.push(format!("heap-{n}"));
         }
+        if !self.switch_check {
+            parts.push("nocheck".to_string());
+        }
         (!parts.is_empty()).then(|| parts.join("-"))
     }
 }
@@ -421,6 +432,28 @@ pub struct Task {
     pub include: Vec<PathBuf>,
 }
 
+/// One fixed-block pool (`[[pool]]`): the generated C allocates its memory statically and
+/// initialises it before any task runs; task code reaches it as `FW_POOL_<NAME>` (a
+/// `cactus_pool *`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pool {
+    /// Name: a C identifier of at most 31 bytes, unique among the pools (ignoring case).
+    pub name: String,
+    /// Bytes per block as written, 1..=65536 (the kernel's blocks are this rounded up to a
+    /// multiple of 4: [`Pool::block_bytes`]).
+    pub block: u32,
+    /// Blocks, 1..=65536.
+    pub count: u32,
+}
+
+impl Pool {
+    /// The block size the kernel gets: [`Pool::block`] rounded up to a multiple of 4 (blocks
+    /// are word aligned and hold the free list's link while free).
+    pub fn block_bytes(&self) -> u32 {
+        self.block.div_ceil(4) * 4
+    }
+}
+
 /// A validated manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Manifest {
@@ -448,6 +481,8 @@ pub struct Manifest {
     /// The timer task, created after the manifest's tasks (kernel task id `tasks.len()`), when
     /// the manifest has a `[[timer]]` or sets `kernel.timer_task_prio`.
     pub timer_task: Option<TimerTask>,
+    /// Fixed-block pools, in manifest order.
+    pub pools: Vec<Pool>,
 }
 
 /// One software timer (`[[timer]]`): its callback runs in the timer task.
@@ -619,6 +654,9 @@ impl Manifest {
         }
         if next.stack != StackStrategy::MtssSplit {
             next.stacklet_pool = None;
+        }
+        if next.stack != StackStrategy::Static {
+            next.switch_check = true;
         }
         if let Some(page) = overrides.mtss_page {
             if !next.stack.has_pages() {

@@ -17,6 +17,7 @@ pub(crate) struct RawManifest {
     pub interrupt: Vec<RawInterrupt>,
     #[serde(default)]
     pub timer: Vec<RawTimer>,
+    pub pool: Vec<RawPool>,
 }
 
 /// `[firmware]`.
@@ -70,6 +71,16 @@ pub(crate) struct RawKernel {
     pub timer_task_prio: Option<Spanned<i64>>,
     #[serde(default)]
     pub timer_task_stack: Option<Spanned<i64>>,
+    pub switch_check: Option<Spanned<bool>>,
+}
+
+/// One `[[pool]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPool {
+    pub name: Spanned<String>,
+    pub block: Spanned<i64>,
+    pub count: Spanned<i64>,
 }
 
 /// One `[[task]]`.

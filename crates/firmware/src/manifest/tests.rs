@@ -132,6 +132,7 @@ fn defaults_fill_an_absent_kernel_table() {
             stacklet_learn: None,
             stacklet_pool: None,
             stack_bound: false,
+            switch_check: true,
         }
     );
 }
@@ -1060,4 +1061,129 @@ fn a_task_starts_ready_or_suspended() {
         problem,
         "unknown start \"later\"; known: \"ready\", \"suspended\""
     );
+}
+
+/// GOOD with `extra` appended (pools and the like go after the tasks).
+fn with(extra: &str) -> String {
+    format!("{GOOD}{extra}")
+}
+
+#[test]
+fn pools_parse_in_order_with_blocks_rounded_to_words() {
+    let f = Fixture::new();
+    let m = f
+        .parse(&with(
+            "\n[[pool]]\nname = \"rx\"\nblock = 32\ncount = 8\n\n[[pool]]\nname = \"odd\"\n\
+             block = 5\ncount = 1\n",
+        ))
+        .unwrap();
+    assert_eq!(
+        m.pools,
+        [
+            Pool {
+                name: "rx".into(),
+                block: 32,
+                count: 8
+            },
+            Pool {
+                name: "odd".into(),
+                block: 5,
+                count: 1
+            }
+        ]
+    );
+    assert_eq!(
+        (m.pools[0].block_bytes(), m.pools[1].block_bytes()),
+        (32, 8)
+    );
+    assert!(f.parse(GOOD).unwrap().pools.is_empty());
+}
+
+#[test]
+fn bad_pools_name_their_line_and_key() {
+    let f = Fixture::new();
+    let pool = |body: &str| with(&format!("\n[[pool]]\n{body}\n"));
+    // GOOD has 29 lines; "[[pool]]" is line 31.
+    let (line, key, problem) = f.error(&pool("name = \"rx\"\nblock = 0\ncount = 8"));
+    assert_eq!((line, key.as_str()), (Some(33), "pool[0].block"));
+    assert!(
+        problem.contains("0 is out of range (1..=65536)"),
+        "{problem}"
+    );
+    let (line, key, problem) = f.error(&pool("name = \"rx\"\nblock = 32\ncount = 0"));
+    assert_eq!((line, key.as_str()), (Some(34), "pool[0].count"));
+    assert!(
+        problem.contains("0 is out of range (1..=65536)"),
+        "{problem}"
+    );
+    let (_, key, problem) = f.error(&pool("name = \"rx\"\nblock = 32\ncount = -3"));
+    assert_eq!(key, "pool[0].count");
+    assert!(problem.contains("-3 is out of range"), "{problem}");
+    let (_, key, problem) = f.error(&pool("name = \"rx\"\nblock = 65537\ncount = 1"));
+    assert_eq!(key, "pool[0].block");
+    assert!(problem.contains("65537 is out of range"), "{problem}");
+    let (_, key, problem) = f.error(&pool("name = \"rx\"\nblock = 65536\ncount = 65536"));
+    assert_eq!(key, "pool[0].count");
+    assert!(
+        problem.contains("a pool takes at most 16777216"),
+        "{problem}"
+    );
+    let (line, key, problem) = f.error(&pool("name = \"2rx\"\nblock = 32\ncount = 1"));
+    assert_eq!((line, key.as_str()), (Some(32), "pool[0].name"));
+    assert!(problem.contains("not a C identifier"), "{problem}");
+    let (_, key, problem) = f.error(&pool("name = \"rx\"\nblock = 32"));
+    assert_eq!(key, "pool[0]");
+    assert!(problem.contains("missing field `count`"), "{problem}");
+    let (_, key, problem) = f.error(&pool("name = \"rx\"\nblock = 32\ncount = 1\nsize = 4"));
+    assert_eq!(key, "pool[0].size");
+    assert!(problem.contains("unknown field `size`"), "{problem}");
+    let (line, key, problem) = f.error(&with(
+        "\n[[pool]]\nname = \"rx\"\nblock = 32\ncount = 1\n\n[[pool]]\nname = \"RX\"\nblock = 8\n\
+         count = 2\n",
+    ));
+    assert_eq!((line, key.as_str()), (Some(37), "pool[1].name"));
+    assert!(
+        problem.contains("pool name \"RX\" is used twice (pool[0]"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn switch_check_off_selects_a_kernel_variant_of_static_only() {
+    let f = Fixture::new();
+    let m = f.parse(GOOD).unwrap();
+    assert!(m.kernel.switch_check);
+    assert!(!m
+        .kernel_defines()
+        .iter()
+        .any(|d| d.contains("SWITCH_CHECK")));
+    let off = GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nswitch_check = false");
+    let m = f.parse(&off).unwrap();
+    assert!(!m.kernel.switch_check);
+    assert!(m
+        .kernel
+        .variant_defines()
+        .contains(&"-DCACTUS_SWITCH_CHECK=0".to_string()));
+    assert_eq!(m.kernel.variant_dir().as_deref(), Some("nocheck"));
+    let on = GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nswitch_check = true");
+    assert_eq!(f.parse(&on).unwrap().kernel.variant_dir(), None);
+    let mtss = off.replace("stack = \"static\"", "stack = \"mtss\"\nchecks = \"mtss\"");
+    let (line, key, problem) = f.error(&mtss);
+    assert_eq!((line, key.as_str()), (Some(11), "kernel.switch_check"));
+    assert!(
+        problem.contains("only the static stack strategy has a switch-time check"),
+        "{problem}"
+    );
+    let (_, key, problem) =
+        f.error(&GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nswitch_check = \"off\""));
+    assert_eq!(key, "kernel.switch_check");
+    assert!(problem.contains("invalid type"), "{problem}");
+    // Another strategy on the command line turns the static-only option back on.
+    let mut m = f.parse(&off).unwrap();
+    m.apply(&Overrides {
+        stack: Some("mtss".into()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert!(m.kernel.switch_check);
 }

@@ -1,8 +1,8 @@
 //! From the written manifest ([`super::raw`]) to a valid [`Manifest`]: every check names the
 //! key path and the line of the offending value.
 
-use super::raw::{RawManifest, RawTask};
-use super::{CheckMode, KernelOptions, Manifest, StackStrategy, Target, Task};
+use super::raw::{RawManifest, RawPool, RawTask};
+use super::{CheckMode, KernelOptions, Manifest, Pool, StackStrategy, Target, Task};
 use crate::error::ManifestError;
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -13,6 +13,10 @@ use toml::Spanned;
 /// many task slots as the manifest has tasks (`CACTUS_MAX_TASKS`,
 /// [`super::Manifest::kernel_defines`]); the bound only makes a mistaken manifest fail early.
 pub const MAX_TASKS: usize = 256;
+/// Most pools a manifest may declare.
+pub const MAX_POOLS: usize = 64;
+/// Most bytes one pool may take (block size rounded up to 4, times the count).
+pub const MAX_POOL_BYTES: u64 = 16 << 20;
 /// The kernel's timer frequency (`PORT_TIMER_HZ`): `tick_hz` must divide it.
 const TIMER_HZ: i64 = 10_000_000;
 
@@ -193,6 +197,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         interrupts.push(irq);
     }
     let (timers, timer_task) = super::timer::timers(&cx, &raw, &kernel)?;
+    let pools = pools(&cx, &raw.pool)?;
     let manifest = Manifest {
         path: path.to_path_buf(),
         text: text.to_string(),
@@ -205,6 +210,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         interrupts,
         timers,
         timer_task,
+        pools,
     };
     check_pool(&manifest).map_err(|p| cx.err(None, "task", p))?;
     Ok(manifest)
@@ -376,6 +382,21 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         Some(v) => Some(cx.int(v, "kernel.stacklet_pool", 256..524_289)?),
         None => None,
     };
+    let switch_check = match &k.switch_check {
+        Some(v) if !*v.get_ref() && stack != StackStrategy::Static => {
+            return Err(cx.at(
+                v,
+                "kernel.switch_check",
+                format!(
+                    "only the static stack strategy has a switch-time check to turn off; this \
+                     manifest uses \"{}\"",
+                    stack.name()
+                ),
+            ));
+        }
+        Some(v) => *v.get_ref(),
+        None => true,
+    };
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -392,7 +413,58 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         stacklet_learn: k.stacklet_learn.as_ref().map(|v| *v.get_ref()),
         stack_bound,
         stacklet_pool,
+        switch_check,
     })
+}
+
+/// The `[[pool]]` tables: names C identifiers unique ignoring case (they become `FW_POOL_<NAME>`),
+/// block and count in range, each pool at most [`MAX_POOL_BYTES`].
+fn pools(cx: &Ctx, raw: &[RawPool]) -> Result<Vec<Pool>, ManifestError> {
+    if raw.len() > MAX_POOLS {
+        return Err(cx.at(
+            &raw[MAX_POOLS].name,
+            "pool",
+            format!("{} pools; a firmware has at most {MAX_POOLS}", raw.len()),
+        ));
+    }
+    let mut out: Vec<Pool> = Vec::new();
+    for (i, p) in raw.iter().enumerate() {
+        let name = p.name.get_ref().clone();
+        if !is_c_ident(&name) {
+            return Err(cx.at(
+                &p.name,
+                &format!("pool[{i}].name"),
+                format!("\"{name}\" is not a C identifier of at most 31 characters"),
+            ));
+        }
+        if let Some(j) = out.iter().position(|o| o.name.eq_ignore_ascii_case(&name)) {
+            return Err(cx.at(
+                &p.name,
+                &format!("pool[{i}].name"),
+                format!(
+                    "pool name \"{name}\" is used twice (pool[{j}]; names are compared ignoring \
+                     case)"
+                ),
+            ));
+        }
+        let block = cx.int(&p.block, &format!("pool[{i}].block"), 1..65_537)?;
+        let count = cx.int(&p.count, &format!("pool[{i}].count"), 1..65_537)?;
+        let pool = Pool { name, block, count };
+        let bytes = u64::from(pool.block_bytes()) * u64::from(count);
+        if bytes > MAX_POOL_BYTES {
+            return Err(cx.at(
+                &p.count,
+                &format!("pool[{i}].count"),
+                format!(
+                    "{count} blocks of {} bytes take {bytes} bytes; a pool takes at most \
+                     {MAX_POOL_BYTES}",
+                    pool.block_bytes()
+                ),
+            ));
+        }
+        out.push(pool);
+    }
+    Ok(out)
 }
 
 /// A source listed by several tasks is compiled once: their flags for it must agree.
