@@ -17,6 +17,7 @@ pub(crate) struct RawManifest {
     pub interrupt: Vec<RawInterrupt>,
     #[serde(default)]
     pub timer: Vec<RawTimer>,
+    #[serde(default)]
     pub pool: Vec<RawPool>,
 }
 
