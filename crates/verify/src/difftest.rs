@@ -17,7 +17,8 @@ pub struct DiffOptions {
     /// Simulated-cycle limit for the cactus-sim run.
     pub max_cycles: u64,
     /// A file whose bytes both machines receive on the UART: cactus-sim at its default input
-    /// rate, QEMU as the serial port's standard input. None = no input.
+    /// rate, QEMU as the serial port's standard input. None = the ELF's own input file
+    /// ([`declared_input`]) if it has one, else no input.
     pub uart_input: Option<PathBuf>,
 }
 
@@ -74,8 +75,14 @@ pub fn difftest_profile() -> Profile {
     profile
 }
 
+/// The UART input a program declares: the file `NAME.in` beside `NAME.elf`, if it exists (the
+/// tests Makefile copies `tests/isa/NAME.in` there).
+pub fn declared_input(elf: &Path) -> Option<PathBuf> {
+    Some(elf.with_extension("in")).filter(|p| p.is_file())
+}
+
 /// Runs `elf` on cactus-sim ([`difftest_profile`]) and on QEMU, both with the UART input of
-/// `options` if any.
+/// `options`, or else the one `elf` declares ([`declared_input`]), if any.
 pub fn difftest_elf(elf: &Path, options: &DiffOptions) -> Result<DiffReport, DifftestError> {
     let read = |path: &Path| {
         std::fs::read(path).map_err(|error| DifftestError::Read {
@@ -84,7 +91,8 @@ pub fn difftest_elf(elf: &Path, options: &DiffOptions) -> Result<DiffReport, Dif
         })
     };
     let bytes = read(elf)?;
-    let input = match &options.uart_input {
+    let input_file = options.uart_input.clone().or_else(|| declared_input(elf));
+    let input = match &input_file {
         Some(path) => read(path)?,
         None => Vec::new(),
     };
@@ -97,7 +105,7 @@ pub fn difftest_elf(elf: &Path, options: &DiffOptions) -> Result<DiffReport, Dif
         elf,
         options.timeout,
         QemuClock::Icount,
-        options.uart_input.as_deref(),
+        input_file.as_deref(),
     ) {
         Err(QemuError::NotInstalled) => {
             return Err(DifftestError::QemuMissing(QemuError::NotInstalled))
@@ -194,6 +202,19 @@ mod tests {
             status,
             wall: Duration::ZERO,
         })
+    }
+
+    #[test]
+    fn an_elf_declares_input_with_a_file_beside_it() {
+        let dir =
+            std::env::temp_dir().join(format!("cactus-declared-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let elf = dir.join("rx.elf");
+        assert_eq!(declared_input(&elf), None);
+        std::fs::write(dir.join("rx.in"), b"hi\n").unwrap();
+        assert_eq!(declared_input(&elf), Some(dir.join("rx.in")));
+        assert_eq!(declared_input(&dir.join("other.elf")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -51,7 +51,8 @@ pub struct DifftestArgs {
     pub max_cycles: u64,
     /// UART input for every ELF compared: cactus-sim receives the bytes of FILE at its default
     /// input rate (`cactus run --uart-in`), QEMU reads FILE as the serial port's standard input.
-    /// Only programs whose output does not depend on when bytes arrive compare equal.
+    /// Without it, an ELF NAME.elf with a file NAME.in beside it receives that file. Only
+    /// programs whose output does not depend on when bytes arrive compare equal.
     #[arg(long, value_name = "FILE", conflicts_with = "random")]
     pub uart_in: Option<PathBuf>,
 }

@@ -50,7 +50,8 @@ pub struct RunArgs {
     pub no_stack_bound: bool,
     /// Bytes the guest's UART receives: the whole of FILE (`-` = standard input), read before
     /// the run starts. Byte i arrives at cycle (i+1)*RATE (see --uart-in-rate), or later if the
-    /// guest has not read the previous one: input waits for room and is never lost.
+    /// receiver (RBR, or the 16-byte FIFO) is still full: input waits for the guest and is
+    /// never lost.
     #[arg(long, value_name = "FILE")]
     pub uart_in: Option<PathBuf>,
     /// Cycles between UART input bytes (at least 1) [default: 10 µs at the profile's clock,
