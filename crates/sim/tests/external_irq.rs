@@ -69,6 +69,8 @@ fn machine_with_input(prog: &[Inst], input: &[u8], rate: u64) -> Machine {
     config.record_events = true;
     config.uart_input = input.to_vec();
     config.uart_input_rate = Some(rate);
+    // A missed arrival would leave the guest spinning: end such a run as a failure.
+    config.max_cycles = Some(10_000_000);
     let mut m = Machine::new(config);
     load(&mut m, RAM, prog);
     load(&mut m, HANDLER, &rx_handler());
