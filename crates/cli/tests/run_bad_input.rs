@@ -98,6 +98,15 @@ fn a_profile_file_with_an_unknown_key() {
 }
 
 #[test]
+fn a_missing_uart_input_file() {
+    let dir = scratch("uart-in");
+    let elf = build(&dir, "hello");
+    let input = dir.join("no-such.in");
+    let out = cactus_run(&elf, &["--uart-in", path_str(&input)]);
+    assert_bad_input(&out, path_str(&input), "cannot read the UART input file");
+}
+
+#[test]
 fn a_missing_profile_file() {
     let dir = scratch("missing-profile");
     let elf = build(&dir, "hello");

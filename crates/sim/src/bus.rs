@@ -1,10 +1,12 @@
 //! The system bus: routes data accesses that miss the RAM fast path to memory regions and
 //! device windows, applies the page-flag slow paths for stores (code invalidation, oracle,
-//! HTIF, LR reservation) and reports access faults as (cause, tval).
+//! HTIF, LR reservation) and reports access faults as (cause, tval). It also wires the UART's
+//! interrupt line to the PLIC and flags device accesses that may change a pending interrupt.
 
 use crate::devices::clint::{Clint, CLINT_BASE, CLINT_SIZE};
 use crate::devices::finisher::{finisher_write, FinisherAction, FINISHER_BASE, FINISHER_SIZE};
 use crate::devices::htif::htif_exit;
+use crate::devices::plic::{Plic, PLIC_BASE, PLIC_SIZE, UART_IRQ};
 use crate::devices::trace::{TraceDevice, TRACE_BASE, TRACE_SIZE};
 use crate::devices::uart::{Uart, UART_BASE, UART_SIZE};
 use crate::devices::DEVICE_LATENCY;
@@ -57,6 +59,7 @@ pub(crate) enum Pending {
 enum Window {
     Uart(u32),
     Clint(u32),
+    Plic(u32),
     Finisher(u32),
     Trace(u32),
 }
@@ -70,6 +73,8 @@ fn window(addr: u32) -> Option<Window> {
         Some(Window::Uart(o))
     } else if let Some(o) = inside(CLINT_BASE, CLINT_SIZE) {
         Some(Window::Clint(o))
+    } else if let Some(o) = inside(PLIC_BASE, PLIC_SIZE) {
+        Some(Window::Plic(o))
     } else if let Some(o) = inside(FINISHER_BASE, FINISHER_SIZE) {
         Some(Window::Finisher(o))
     } else {
@@ -82,6 +87,7 @@ pub(crate) struct Bus {
     pub(crate) mem: Memory,
     pub(crate) uart: Uart,
     pub(crate) clint: Clint,
+    pub(crate) plic: Plic,
     pub(crate) trace: TraceDevice,
     pub(crate) oracle: Oracle,
     pub(crate) oracle_stop: bool,
@@ -92,7 +98,8 @@ pub(crate) struct Bus {
     pub(crate) events: Vec<crate::events::Event>,
     pub(crate) violations: Vec<ViolationReport>,
     pub(crate) pending: Option<Pending>,
-    /// A CLINT register changed: the next-event cycle must be recomputed.
+    /// A CLINT register changed, or a UART or PLIC access changed MEIP or the next UART
+    /// arrival: the next-event cycle must be recomputed.
     pub(crate) irq_dirty: bool,
     /// A store hit predecoded code: the block cache must be flushed.
     pub(crate) code_dirty: bool,
@@ -140,13 +147,23 @@ impl Bus {
         }
         let fault = Err((CAUSE_LOAD_FAULT, self.fault_addr(addr)));
         let value = match window(addr) {
-            Some(Window::Uart(off)) if off + width <= UART_SIZE => (0..width).fold(0u32, |v, k| {
-                v | u32::from(self.uart.read_u8(off + k)) << (8 * k)
-            }),
+            Some(Window::Uart(off)) if off + width <= UART_SIZE => {
+                self.irq_access(ctx.cycle, |bus| {
+                    (0..width).fold(0u32, |v, k| {
+                        v | u32::from(bus.uart.read_u8(off + k, ctx.cycle)) << (8 * k)
+                    })
+                })
+            }
             Some(Window::Clint(off)) => match self.clint.read(off, width, ctx.cycle) {
                 Some(v) => v,
                 None => return fault,
             },
+            Some(Window::Plic(off)) => {
+                match self.irq_access(ctx.cycle, |bus| bus.plic.read(off, width)) {
+                    Some(v) => v,
+                    None => return fault,
+                }
+            }
             Some(Window::Finisher(_)) if width >= 2 => 0,
             Some(Window::Trace(off)) => {
                 return match self.trace_read(off, width, ctx) {
@@ -216,8 +233,19 @@ impl Bus {
         let fault = Err((CAUSE_STORE_FAULT, self.fault_addr(addr)));
         match window(addr) {
             Some(Window::Uart(off)) if off + width <= UART_SIZE => {
-                for k in 0..width {
-                    self.uart.write_u8(off + k, (value >> (8 * k)) as u8);
+                self.irq_access(ctx.cycle, |bus| {
+                    for k in 0..width {
+                        bus.uart
+                            .write_u8(off + k, (value >> (8 * k)) as u8, ctx.cycle);
+                    }
+                });
+            }
+            Some(Window::Plic(off)) => {
+                if self
+                    .irq_access(ctx.cycle, |bus| bus.plic.write(off, width, value))
+                    .is_none()
+                {
+                    return fault;
                 }
             }
             Some(Window::Clint(off)) => {
@@ -251,6 +279,29 @@ impl Bus {
             self.device_delta(),
             self.pending.is_some() || self.irq_dirty,
         ))
+    }
+
+    /// Delivers the UART input due by `cycle` and raises PLIC source 10 if the UART raised its
+    /// line since the last call.
+    pub(crate) fn sync_irq(&mut self, cycle: u64) {
+        self.uart.sync(cycle);
+        if std::mem::take(&mut self.uart.raised) {
+            self.plic.raise(UART_IRQ);
+        }
+    }
+
+    /// Runs a UART or PLIC access `f` at `cycle` between two [`Bus::sync_irq`] calls, and
+    /// sets `irq_dirty` if it changed MEIP or the next UART arrival (a change that can make an
+    /// interrupt pending sooner than the run loop expects).
+    fn irq_access<T>(&mut self, cycle: u64, f: impl FnOnce(&mut Bus) -> T) -> T {
+        self.sync_irq(cycle);
+        let before = (self.plic.meip(), self.uart.next_arrival());
+        let out = f(self);
+        self.sync_irq(cycle);
+        if (self.plic.meip(), self.uart.next_arrival()) != before {
+            self.irq_dirty = true;
+        }
+        out
     }
 
     /// mtval for an access at `addr` that no region holds entirely: if it starts inside a

@@ -1,5 +1,5 @@
 //! Run configuration: profile, oracle mode, cycle limit, event recording, optional hart
-//! extensions.
+//! extensions, UART input.
 
 use crate::profile::Profile;
 
@@ -35,11 +35,18 @@ pub struct MachineConfig {
     /// after it (needs `record_events`; default off). Cycles, instructions and the other
     /// events are the same with it on or off.
     pub watch_timer_pending: bool,
+    /// Bytes the UART receives, in order (default none). Byte `i` (from 0) arrives at cycle
+    /// `(i + 1) * rate` ([`MachineConfig::uart_input_rate`]), or later if the receiver is
+    /// full then: it waits until the guest makes room, and is never lost to an overrun.
+    pub uart_input: Vec<u8>,
+    /// Cycles between UART input bytes (at least 1); None = [`MachineConfig::uart_input_rate`]'s
+    /// default, 10 µs at the profile's clock.
+    pub uart_input_rate: Option<u64>,
 }
 
 impl MachineConfig {
     /// Defaults: oracle Record, no cycle limit, no event list, stack-bound extension on, no
-    /// timer-pending watch.
+    /// timer-pending watch, no UART input.
     pub fn new(profile: Profile) -> Self {
         MachineConfig {
             profile,
@@ -48,6 +55,16 @@ impl MachineConfig {
             record_events: false,
             stack_bound: true,
             watch_timer_pending: false,
+            uart_input: Vec::new(),
+            uart_input_rate: None,
         }
+    }
+
+    /// Cycles between UART input bytes: `uart_input_rate` if set, else 10 µs at the
+    /// profile's clock (`clock_hz / 100_000`); never less than 1.
+    pub fn uart_input_rate(&self) -> u64 {
+        self.uart_input_rate
+            .unwrap_or(self.profile.clock_hz() / 100_000)
+            .max(1)
     }
 }

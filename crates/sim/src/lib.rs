@@ -1,6 +1,7 @@
 //! cactus-sim: a deterministic RV32IMAC + Zicsr + Zifencei machine with M and U modes, QEMU
-//! virt's memory map (RAM, 16550 UART, CLINT, test finisher), HTIF `tohost`, the
-//! simulation-only trace device and ownership oracle (docs/trace-device.md), an optional
+//! virt's memory map (RAM, 16550 UART with interrupts and scheduled input, CLINT, PLIC, test
+//! finisher), HTIF `tohost`, the simulation-only trace device and ownership oracle
+//! (docs/trace-device.md), an optional
 //! stack-bound CSR (`mstackbound`, [`MachineConfig::stack_bound`]), and a per-class cycle and
 //! energy model read from TOML profiles (docs/profiles.md).
 //!
@@ -30,6 +31,7 @@ pub use config::{MachineConfig, OracleMode};
 pub use cost::{CostClass, COST_CLASSES, NUM_CLASSES};
 pub use devices::clint::CLINT_BASE;
 pub use devices::finisher::FINISHER_BASE;
+pub use devices::plic::{PLIC_BASE, PLIC_SOURCES, UART_IRQ};
 pub use devices::trace::{TRACE_BASE, TRACE_ID, TRACE_VERSION};
 pub use devices::uart::UART_BASE;
 pub use devices::DEVICE_LATENCY;

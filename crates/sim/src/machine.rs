@@ -10,8 +10,10 @@ use crate::bus::{Bus, Ctx, Pending};
 use crate::config::{MachineConfig, OracleMode};
 use crate::cost::{CostClass, COST_CLASSES, NUM_CLASSES};
 use crate::devices::clint::Clint;
+use crate::devices::plic::Plic;
 use crate::devices::trace::TraceDevice;
 use crate::devices::uart::Uart;
+use crate::devices::uart_input::UartInput;
 use crate::error::LoadError;
 use crate::hart::block::{static_class, BlockCache, FetchTrap, StaticCosts, MAX_BODY};
 use crate::hart::exec::{run_blocks, Bounds, DynCosts, Exit};
@@ -80,6 +82,8 @@ pub struct Machine {
 impl Machine {
     /// A machine after reset (pc 0, M-mode, zeroed memory) for `config`.
     pub fn new(config: MachineConfig) -> Machine {
+        let rate = config.uart_input_rate();
+        let uart_input = UartInput::new(config.uart_input, rate);
         let profile = config.profile;
         let mut class_cycles = [0u32; NUM_CLASSES];
         for c in COST_CLASSES {
@@ -92,8 +96,9 @@ impl Machine {
         };
         let bus = Bus {
             mem: Memory::new(profile.memory()),
-            uart: Uart::new(),
+            uart: Uart::new(uart_input),
             clint: Clint::new(profile.clock_hz(), profile.timebase_hz()),
+            plic: Plic::new(),
             trace: TraceDevice::new(),
             oracle: Oracle::new(),
             oracle_stop: config.oracle == OracleMode::Stop,
@@ -254,6 +259,7 @@ impl Machine {
                 )));
             }
         }
+        self.bus.sync_irq(self.hart.cycle);
         if let Some(cause) = self.pending_interrupt() {
             let pc = self.hart.pc;
             return self.take_trap(cause, 0, pc);

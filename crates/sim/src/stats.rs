@@ -186,7 +186,7 @@ pub struct Stats {
     pub classes: Vec<ClassStats>,
     /// Per-region accesses and energy, in profile order.
     pub regions: Vec<RegionStats>,
-    /// Device-window accesses (UART, CLINT, finisher; trace accesses are a class).
+    /// Device-window accesses (UART, CLINT, PLIC, finisher; trace accesses are a class).
     pub device_accesses: u64,
     /// M-mode figures.
     pub machine_mode: ModeStats,
@@ -194,8 +194,12 @@ pub struct Stats {
     pub user_mode: ModeStats,
     /// Traps taken by mcause (interrupts have bit 31 set), ascending.
     pub traps_by_cause: BTreeMap<u32, u64>,
-    /// Interrupts taken.
+    /// Interrupts taken (by cause: the entries of `traps_by_cause` with bit 31 set).
     pub interrupts: u64,
+    /// PLIC claims that returned a source (external interrupts served).
+    pub plic_claims: u64,
+    /// UART input bytes the guest never received (still due or waiting for room at the end).
+    pub uart_input_left: u64,
     /// Cycles skipped by `wfi` sleeping until the timer deadline (included in `cycles`).
     pub sleep_cycles: u64,
     /// Oracle violations (all of them).

@@ -67,6 +67,8 @@ impl Machine {
             user_mode: modes[0],
             traps_by_cause: self.traps_by_cause.clone(),
             interrupts: self.interrupts,
+            plic_claims: self.bus.plic.claims,
+            uart_input_left: self.bus.uart.input_remaining() as u64,
             sleep_cycles: self.sleep_cycles,
             oracle_violations: self.bus.oracle.violations,
             violations: self.bus.violations.clone(),

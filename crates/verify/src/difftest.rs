@@ -2,8 +2,8 @@
 //! exit code.
 
 use crate::diff_render::render_diff;
-use crate::qemu::{run_qemu_with, QemuClock, QemuError, QemuRun};
-use crate::sim_run::{run_on_sim, SimEnding, SimRun};
+use crate::qemu::{run_qemu_input, QemuClock, QemuError, QemuRun};
+use crate::sim_run::{run_on_sim_with_input, SimEnding, SimRun};
 use cactus_sim::{LoadError, Misaligned, Profile};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -16,6 +16,10 @@ pub struct DiffOptions {
     pub timeout: Duration,
     /// Simulated-cycle limit for the cactus-sim run.
     pub max_cycles: u64,
+    /// A file whose bytes both machines receive on the UART: cactus-sim at its default input
+    /// rate, QEMU as the serial port's standard input. None = the ELF's own input file
+    /// ([`declared_input`]) if it has one, else no input.
+    pub uart_input: Option<PathBuf>,
 }
 
 impl Default for DiffOptions {
@@ -23,6 +27,7 @@ impl Default for DiffOptions {
         DiffOptions {
             timeout: Duration::from_secs(10),
             max_cycles: 2_000_000_000,
+            uart_input: None,
         }
     }
 }
@@ -70,19 +75,38 @@ pub fn difftest_profile() -> Profile {
     profile
 }
 
-/// Runs `elf` on cactus-sim ([`difftest_profile`]) and on QEMU.
+/// The UART input a program declares: the file `NAME.in` beside `NAME.elf`, if it exists (the
+/// tests Makefile copies `tests/isa/NAME.in` there).
+pub fn declared_input(elf: &Path) -> Option<PathBuf> {
+    Some(elf.with_extension("in")).filter(|p| p.is_file())
+}
+
+/// Runs `elf` on cactus-sim ([`difftest_profile`]) and on QEMU, both with the UART input of
+/// `options`, or else the one `elf` declares ([`declared_input`]), if any.
 pub fn difftest_elf(elf: &Path, options: &DiffOptions) -> Result<DiffReport, DifftestError> {
-    let bytes = std::fs::read(elf).map_err(|error| DifftestError::Read {
-        path: elf.into(),
-        error,
-    })?;
-    let sim = run_on_sim(&bytes, difftest_profile(), options.max_cycles).map_err(|error| {
-        DifftestError::Load {
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|error| DifftestError::Read {
+            path: path.into(),
+            error,
+        })
+    };
+    let bytes = read(elf)?;
+    let input_file = options.uart_input.clone().or_else(|| declared_input(elf));
+    let input = match &input_file {
+        Some(path) => read(path)?,
+        None => Vec::new(),
+    };
+    let sim = run_on_sim_with_input(&bytes, difftest_profile(), options.max_cycles, input)
+        .map_err(|error| DifftestError::Load {
             path: elf.into(),
             error,
-        }
-    })?;
-    let qemu = match run_qemu_with(elf, options.timeout, QemuClock::Icount) {
+        })?;
+    let qemu = match run_qemu_input(
+        elf,
+        options.timeout,
+        QemuClock::Icount,
+        input_file.as_deref(),
+    ) {
         Err(QemuError::NotInstalled) => {
             return Err(DifftestError::QemuMissing(QemuError::NotInstalled))
         }
@@ -178,6 +202,19 @@ mod tests {
             status,
             wall: Duration::ZERO,
         })
+    }
+
+    #[test]
+    fn an_elf_declares_input_with_a_file_beside_it() {
+        let dir =
+            std::env::temp_dir().join(format!("cactus-declared-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let elf = dir.join("rx.elf");
+        assert_eq!(declared_input(&elf), None);
+        std::fs::write(dir.join("rx.in"), b"hi\n").unwrap();
+        assert_eq!(declared_input(&elf), Some(dir.join("rx.in")));
+        assert_eq!(declared_input(&dir.join("other.elf")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -29,8 +29,20 @@ pub struct SimRun {
 /// Loads `elf` into a fresh machine with `profile` and runs it to an outcome, stopping after
 /// `max_cycles` simulated cycles. Errors only if the ELF cannot be loaded.
 pub fn run_on_sim(elf: &[u8], profile: Profile, max_cycles: u64) -> Result<SimRun, LoadError> {
+    run_on_sim_with_input(elf, profile, max_cycles, Vec::new())
+}
+
+/// [`run_on_sim`] with `uart_input` fed to the UART at the default input rate
+/// ([`MachineConfig::uart_input_rate`]).
+pub fn run_on_sim_with_input(
+    elf: &[u8],
+    profile: Profile,
+    max_cycles: u64,
+    uart_input: Vec<u8>,
+) -> Result<SimRun, LoadError> {
     let mut config = MachineConfig::new(profile);
     config.max_cycles = Some(max_cycles);
+    config.uart_input = uart_input;
     let mut machine = Machine::new(config);
     machine.load_elf(elf)?;
     let start = Instant::now();

@@ -17,6 +17,7 @@ fn options(keep: &std::path::Path, count: u64, max_cycles: u64) -> RandomOptions
         diff: DiffOptions {
             timeout: Duration::from_secs(20),
             max_cycles,
+            uart_input: None,
         },
         jobs: 2,
     }

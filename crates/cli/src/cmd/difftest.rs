@@ -49,6 +49,12 @@ pub struct DifftestArgs {
     /// Simulated-cycle limit for each cactus-sim run.
     #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
     pub max_cycles: u64,
+    /// UART input for every ELF compared: cactus-sim receives the bytes of FILE at its default
+    /// input rate (`cactus run --uart-in`), QEMU reads FILE as the serial port's standard input.
+    /// Without it, an ELF NAME.elf with a file NAME.in beside it receives that file. Only
+    /// programs whose output does not depend on when bytes arrive compare equal.
+    #[arg(long, value_name = "FILE", conflicts_with = "random")]
+    pub uart_in: Option<PathBuf>,
 }
 
 /// Runs `cactus difftest`.
@@ -62,6 +68,7 @@ pub fn main(args: DifftestArgs) -> Result<ExitCode> {
     let diff = DiffOptions {
         timeout: Duration::from_secs_f64(args.timeout),
         max_cycles: args.max_cycles,
+        uart_input: args.uart_in.clone(),
     };
     let (passed, failed) = match args.random {
         Some(count) => random(&args, count, diff)?,

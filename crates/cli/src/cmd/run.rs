@@ -1,5 +1,6 @@
 //! `cactus run`: load an RV32 ELF into cactus-sim, stream its UART output to stdout, run it
-//! (freely or under gdb), then report statistics and how the run ended. Given a workload
+//! (freely or under gdb), optionally feeding its UART input from a file, then report statistics
+//! and how the run ended. Given a workload
 //! manifest (`.toml`), it first builds the firmware (cached, like `cactus build`) and ends with
 //! the per-task report.
 
@@ -9,9 +10,9 @@ use crate::report::{self, Ending, StatsFormat};
 use anyhow::{bail, Context, Result};
 use cactus_sim::{Machine, MachineConfig, OracleMode, RunOutcome};
 use clap::{Args, ValueEnum};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Options of `cactus run` (docs/cli.md documents each one and the exit codes).
@@ -47,6 +48,16 @@ pub struct RunArgs {
     /// not exist and accessing it is an illegal instruction.
     #[arg(long)]
     pub no_stack_bound: bool,
+    /// Bytes the guest's UART receives: the whole of FILE (`-` = standard input), read before
+    /// the run starts. Byte i arrives at cycle (i+1)*RATE (see --uart-in-rate), or later if the
+    /// receiver (RBR, or the 16-byte FIFO) is still full: input waits for the guest and is
+    /// never lost.
+    #[arg(long, value_name = "FILE")]
+    pub uart_in: Option<PathBuf>,
+    /// Cycles between UART input bytes (at least 1) [default: 10 µs at the profile's clock,
+    /// 1000 for `mcu`].
+    #[arg(long, value_name = "CYCLES", requires = "uart_in", value_parser = clap::value_parser!(u64).range(1..))]
+    pub uart_in_rate: Option<u64>,
 }
 
 /// `--oracle` values.
@@ -81,6 +92,10 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
     };
     config.max_cycles = args.max_cycles;
     config.stack_bound = !args.no_stack_bound;
+    if let Some(path) = &args.uart_in {
+        config.uart_input = read_uart_input(path)?;
+    }
+    config.uart_input_rate = args.uart_in_rate;
     // A manifest run reads its deadline-miss markers from the events.
     config.record_events = args.trace.is_some() || manifest.is_some();
     let mut machine = Machine::new(config);
@@ -115,6 +130,23 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
     }
     report::print_ending(&ending);
     Ok(ExitCode::from(ending.exit_code()))
+}
+
+/// The whole of the `--uart-in` file, or of standard input for `-`.
+fn read_uart_input(path: &Path) -> Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read the UART input (--uart-in -) from standard input")?;
+        return Ok(bytes);
+    }
+    std::fs::read(path).with_context(|| {
+        format!(
+            "cannot read the UART input file (--uart-in) {}",
+            path.display()
+        )
+    })
 }
 
 /// Runs until an outcome other than a breakpoint (no breakpoints are set on a free run).

@@ -302,6 +302,8 @@ mod tests {
             user_mode: ModeStats::default(),
             traps_by_cause: Default::default(),
             interrupts: 0,
+            plic_claims: 0,
+            uart_input_left: 0,
             sleep_cycles: 600,
             oracle_violations: 0,
             violations: vec![],

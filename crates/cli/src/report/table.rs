@@ -68,6 +68,12 @@ fn write_table(out: &mut String, s: &Stats) -> std::fmt::Result {
         }
     }
     writeln!(out, "  interrupts         {:>14}", s.interrupts)?;
+    if s.plic_claims > 0 {
+        writeln!(out, "  plic claims        {:>14}", s.plic_claims)?;
+    }
+    if s.uart_input_left > 0 {
+        writeln!(out, "  uart input unread  {:>14}", s.uart_input_left)?;
+    }
     writeln!(out, "  oracle violations  {:>14}", s.oracle_violations)?;
     for v in s.violations.iter().take(5) {
         writeln!(
@@ -217,6 +223,8 @@ mod tests {
             },
             traps_by_cause: BTreeMap::from([(2, 1), (0x8000_0007, 3)]),
             interrupts: 3,
+            plic_claims: 0,
+            uart_input_left: 0,
             sleep_cycles: 0,
             oracle_violations: 0,
             violations: vec![],

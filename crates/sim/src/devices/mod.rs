@@ -1,12 +1,15 @@
-//! Memory-mapped devices of the default machine (QEMU virt's addresses) plus the
-//! simulation-only trace device. Each device decodes offsets inside its own window; the bus
-//! (`bus.rs`) routes addresses to windows.
+//! Memory-mapped devices of the default machine (QEMU virt's addresses: UART, CLINT, PLIC,
+//! test finisher) plus the simulation-only trace device. Each device decodes offsets inside
+//! its own window; the bus (`bus.rs`) routes addresses to windows and the UART's interrupt
+//! line to the PLIC.
 
 pub(crate) mod clint;
 pub(crate) mod finisher;
 pub(crate) mod htif;
+pub(crate) mod plic;
 pub(crate) mod trace;
 pub(crate) mod uart;
+pub(crate) mod uart_input;
 
 /// Extra cycles charged for any access to a device window (except the trace device, which is
 /// free): a fixed small bus latency, independent of the profile.

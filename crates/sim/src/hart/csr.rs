@@ -28,7 +28,8 @@ const COUNTINHIBIT_IR: u32 = 1 << 2;
 const MSTATUS_WRITABLE: u32 = MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_TW;
 
 impl Machine {
-    /// mip as the hart sees it now.
+    /// mip as the hart sees it now (MEIP from the PLIC as of the last device sync, which the
+    /// run loop makes at every UART arrival and device access).
     pub(crate) fn mip(&self) -> u32 {
         let mut v = 0;
         if self.bus.clint.msip {
@@ -36,6 +37,9 @@ impl Machine {
         }
         if self.bus.clint.mtip(self.hart.cycle) {
             v |= MIP_MTIP;
+        }
+        if self.bus.plic.meip() {
+            v |= MIP_MEIP;
         }
         v
     }

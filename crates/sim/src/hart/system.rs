@@ -3,14 +3,15 @@
 //! with exact counters (the block body before them is already accounted).
 //!
 //! `wfi` never spins: if an enabled interrupt is pending it is a no-op; otherwise the hart
-//! sleeps until the CLINT timer deadline (cycles jump there). With MTIE clear nothing can wake
-//! the hart and the run ends as [`FaultKind::Deadlock`]. In U-mode `wfi` is illegal (QEMU).
+//! sleeps until the CLINT timer deadline (with MTIE) or the UART arrival (with MEIE) that makes
+//! an enabled interrupt pending (cycles jump there). When neither can wake the hart the run
+//! ends as [`FaultKind::Deadlock`]. In U-mode `wfi` is illegal (QEMU).
 
 use crate::cost::CostClass;
 use crate::hart::block::CInst;
 use crate::hart::csr::{CsrFault, CsrKind};
 use crate::hart::spbound::CAUSE_STACK_BOUND;
-use crate::hart::{Mode, MIP_MTIP};
+use crate::hart::{Mode, MIP_MEIP, MIP_MTIP};
 use crate::machine::{Machine, RunOutcome};
 use crate::report::FaultKind;
 use cactus_isa::Op;
@@ -19,6 +20,50 @@ use cactus_isa::Op;
 const CAUSE_ILLEGAL: u32 = 2;
 
 impl Machine {
+    /// The sleep of a retired `wfi` at `pc`: returns at once if an enabled interrupt is
+    /// pending; otherwise advances the cycles to the first timer deadline (with MTIE) or UART
+    /// arrival (with MEIE) that makes one pending. Ends the run if nothing can (deadlock) or
+    /// the wake-up lies beyond the cycle limit.
+    fn sleep(&mut self, pc: u32) -> Option<RunOutcome> {
+        loop {
+            self.bus.sync_irq(self.hart.cycle);
+            if self.mip() & self.hart.mie != 0 {
+                return None;
+            }
+            let timer = (self.hart.mie & MIP_MTIP != 0)
+                .then(|| self.bus.clint.timer_deadline(self.hart.cycle))
+                .flatten();
+            let arrival = (self.hart.mie & MIP_MEIP != 0)
+                .then(|| self.bus.uart.next_arrival())
+                .flatten();
+            let Some(d) = timer.into_iter().chain(arrival).min() else {
+                return Some(RunOutcome::Fault(self.fault_report(
+                    FaultKind::Deadlock,
+                    0,
+                    0,
+                    pc,
+                )));
+            };
+            if let Some(max) = self.max_cycles {
+                if d > max {
+                    self.hart.cycle = self.hart.cycle.max(max);
+                    let pc = self.hart.pc;
+                    return Some(RunOutcome::CycleLimit(self.fault_report(
+                        FaultKind::CycleLimit,
+                        0,
+                        0,
+                        pc,
+                    )));
+                }
+            }
+            self.sleep_cycles += d - self.hart.cycle;
+            self.hart.cycle = d;
+            if timer == Some(d) {
+                return None;
+            }
+        }
+    }
+
     /// Retires one terminator of `class` and moves to `next`.
     fn retire_one(&mut self, class: CostClass, next: u32) {
         self.hart.cycle += u64::from(self.class_cycles[class as usize]);
@@ -101,39 +146,7 @@ impl Machine {
                 }
                 self.retire_one(CostClass::System, next);
                 self.next_event = 0;
-                if self.mip() & self.hart.mie != 0 {
-                    return None;
-                }
-                let deadline = if self.hart.mie & MIP_MTIP != 0 {
-                    self.bus.clint.timer_deadline(self.hart.cycle)
-                } else {
-                    None
-                };
-                match deadline {
-                    Some(d) => {
-                        if let Some(max) = self.max_cycles {
-                            if d > max {
-                                self.hart.cycle = self.hart.cycle.max(max);
-                                let pc = self.hart.pc;
-                                return Some(RunOutcome::CycleLimit(self.fault_report(
-                                    FaultKind::CycleLimit,
-                                    0,
-                                    0,
-                                    pc,
-                                )));
-                            }
-                        }
-                        self.sleep_cycles += d - self.hart.cycle;
-                        self.hart.cycle = d;
-                        None
-                    }
-                    None => Some(RunOutcome::Fault(self.fault_report(
-                        FaultKind::Deadlock,
-                        0,
-                        0,
-                        pc,
-                    ))),
-                }
+                self.sleep(pc)
             }
             Op::FenceI => {
                 self.retire_one(CostClass::Fence, next);

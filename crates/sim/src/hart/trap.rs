@@ -163,12 +163,16 @@ impl Machine {
             .map(|(_, code)| 0x8000_0000 | code)
     }
 
-    /// Recomputes the cycle at which the run loop must next look at interrupts or the limit.
+    /// Recomputes the cycle at which the run loop must next look at interrupts, UART arrivals
+    /// or the limit.
     pub(crate) fn update_next_event(&mut self) {
         let mut ne = self.max_cycles.unwrap_or(u64::MAX);
         let enabled = self.hart.mode == Mode::User || self.hart.mstatus & MSTATUS_MIE != 0;
         if enabled {
             if self.bus.clint.msip && self.hart.mie & MIP_MSIP != 0 {
+                ne = self.hart.cycle;
+            }
+            if self.bus.plic.meip() && self.hart.mie & MIP_MEIP != 0 {
                 ne = self.hart.cycle;
             }
             if self.hart.mie & MIP_MTIP != 0 {
@@ -177,6 +181,11 @@ impl Machine {
                 }
             }
         }
+        // Every UART arrival is an event, masked or not, so that device state (LSR, IIR, the
+        // PLIC's pending bits, mip) is current at every instruction.
+        if let Some(d) = self.bus.uart.next_arrival() {
+            ne = ne.min(d);
+        }
         if let Some(d) = self.watch_deadline() {
             ne = ne.min(d);
         }
@@ -184,7 +193,7 @@ impl Machine {
     }
 
     /// The run loop's check when the cycle counter reached `next_event`: cycle limit, then
-    /// interrupts. Returns an outcome if the run ends.
+    /// UART arrivals, then interrupts. Returns an outcome if the run ends.
     pub(crate) fn check_events(&mut self) -> Option<RunOutcome> {
         if let Some(max) = self.max_cycles {
             if self.hart.cycle >= max {
@@ -197,6 +206,7 @@ impl Machine {
                 )));
             }
         }
+        self.bus.sync_irq(self.hart.cycle);
         self.note_timer_pending();
         if let Some(cause) = self.pending_interrupt() {
             let pc = self.hart.pc;
