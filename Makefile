@@ -127,6 +127,7 @@ test: setup
 	$(call counted,bound-segmented-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
+	$(call counted,irq-workloads,scripts/irq-check $(CACTUS))
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
 	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)
