@@ -100,6 +100,11 @@ port_irq_nested:
 port_syscall_isr:
     sw ra, CTX_RA - PORT_TP(t1)
     sw t0, CTX_PC - PORT_TP(t1)
+    /* Stored and reloaded: the caller is on the kernel stack already; for the static stack
+     * analysis the reload is this path's switch, so no task's bound includes fn (no task
+     * reaches this path: tasks run with their own descriptor). */
+    sw sp, CTX_SP - PORT_TP(t1)
+    lw sp, CTX_SP - PORT_TP(t1)
     li t0, 1
     sw t0, k_isr_call, t1           /* core/k.h: no blocking, a deferred reschedule */
     jalr a4
@@ -142,4 +147,5 @@ port_irq_route:
  * before it calls anything; the nested entry runs on the kernel stack already. */
     .pushsection .cactus.stack_depth, "", @progbits
     .asciz "port_irq_entry 0"
+    .asciz "port_syscall_isr 0"
     .popsection

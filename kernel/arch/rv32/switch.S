@@ -79,7 +79,6 @@ port_syscall:
     csrrci t0, mstatus, MSTATUS_MIE
     la t1, port_kernel + PORT_TP
     beq tp, t1, port_syscall_isr    /* called by an interrupt handler (irq.S) */
-port_syscall_task:
     addi t6, tp, -PORT_TP   /* own context */
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
@@ -117,10 +116,15 @@ port_syscall_task:
     j port_resume
 
 
-/* Without irq.S (no handler attached) only a hook in kernel context can call from the kernel's
- * descriptor; such a call takes the task path, as it always did. */
+/* Without irq.S (no handler attached) only kernel code (a hook) can make a kernel call from the
+ * kernel's descriptor, which no task path supports: it is a kernel panic (the illegal
+ * instruction below, reported as an exception in kernel code). The sp reload is what the static
+ * stack analysis takes for this path's stack switch, as in irq.S's version. */
     .weak port_syscall_isr
-    .set port_syscall_isr, port_syscall_task
+port_syscall_isr:
+    sw sp, CTX_SP - PORT_TP(t1)
+    lw sp, CTX_SP - PORT_TP(t1)
+    unimp
 
 /* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
  * These routines leave the caller's stack (la sp, port_kstack_top / lw sp from a context)
@@ -129,6 +133,7 @@ port_syscall_task:
  * switch. The section is not allocated: it does not change the image. */
     .pushsection .cactus.stack_depth, "", @progbits
     .asciz "port_syscall 0"
+    .asciz "port_syscall_isr 0"
     .asciz "port_yield 0"
     .asciz "port_start 0"
     .asciz "port_resume 0"
