@@ -6,7 +6,7 @@
  *   2. resume: the low task's cactus_task_resume ends the high one's cactus_task_suspend(self);
  *   3. give: the low task's cactus_sem_give ends the high one's cactus_sem_take (the semaphore
  *      hand-off notify must beat).
- * Linked against the no-trace library like switch_bench.c; MARKED_CALL3 is marked.h's
+ * Linked against the no-trace library like switch_bench.c; MARKED_CALL3 (marked.h) is
  * MARKED_CALL with a third argument (a2). Marker ids (crates/bench/src/kernel/task_control.rs
  * decodes the same): a measured pair is CALL(kind) of the low task directly followed by
  * BACK(kind) of the high task; the high task's own calls use other kinds, so the hand-back
@@ -25,27 +25,6 @@
 
 enum { HIGH, LOW };
 
-#define MARKED_CALL3(fn, x0, x1, x2, before, after)                                               \
-    do {                                                                                           \
-        register uintptr_t a0_ __asm__("a0") = (uintptr_t)(x0);                                    \
-        register uintptr_t a1_ __asm__("a1") = (uintptr_t)(x1);                                    \
-        register uintptr_t a2_ __asm__("a2") = (uintptr_t)(x2);                                    \
-        register uint32_t tb_ __asm__("s2") = CACTUS_TRACE_BASE;                                   \
-        register uint32_t ev_ __asm__("s3") = CACTUS_EV_MARKER;                                    \
-        register uint32_t idb_ __asm__("s4") = (before);                                           \
-        register uint32_t ida_ __asm__("s5") = (after);                                            \
-        register uintptr_t fn_ __asm__("s6") = (uintptr_t)(fn);                                    \
-        __asm__ volatile("sw %[idb], 0x10(%[tb])\n\t"                                             \
-                         "sw %[ev], 0x20(%[tb])\n\t"                                              \
-                         "jalr %[callee]\n\t"                                                      \
-                         "sw %[ida], 0x10(%[tb])\n\t"                                             \
-                         "sw %[ev], 0x20(%[tb])"                                                  \
-                         : "+r"(a0_), "+r"(a1_), "+r"(a2_)                                         \
-                         : [tb] "r"(tb_), [ev] "r"(ev_), [idb] "r"(idb_), [ida] "r"(ida_),         \
-                           [callee] "r"(fn_)                                                       \
-                         : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a3", "a4", "a5", "a6", \
-                           "a7", "memory");                                                        \
-    } while (0)
 
 static cactus_sem sem;
 
