@@ -32,6 +32,8 @@ FUZZ_SEED    ?= 1
 RUN_ID := $(shell echo $$PPID)
 LOGS   := build/test-logs/run-$(RUN_ID)
 SUMMARY := $(LOGS)/summary
+# Seconds per step ("S NAME" lines), printed slowest first before the result line.
+TIMES   := $(LOGS)/times
 # A comma inside $(call ...) arguments.
 comma := ,
 
@@ -57,8 +59,9 @@ demo: setup cactus
 # step NAME, COMMAND: runs COMMAND and records one passed or failed step.
 define step
 	@echo "== $(1): $(2)"
-	@if $(2); then echo "1 0 $(1)" >> $(SUMMARY); \
-	 else echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): FAILED"; fi
+	@t0=$$(date +%s); if $(2); then echo "1 0 $(1)" >> $(SUMMARY); \
+	 else echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): FAILED"; fi; \
+	 echo "$$(( $$(date +%s) - t0 )) $(1)" >> $(TIMES)
 endef
 
 # counted NAME, COMMAND: runs a difftest COMMAND and records its own "N passed, M failed"
@@ -69,7 +72,8 @@ define counted
 	@echo "== $(1): $(2)"
 	@if grep -qx "0 1 cactus" $(SUMMARY); then \
 	   echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): SKIPPED (cactus did not build)"; exit 0; fi; \
-	 set -o pipefail; $(2) | tee $(LOGS)/$(1).log || true; \
+	 t0=$$(date +%s); set -o pipefail; $(2) | tee $(LOGS)/$(1).log || true; \
+	 echo "$$(( $$(date +%s) - t0 )) $(1)" >> $(TIMES); \
 	 last=$$(tail -n 1 $(LOGS)/$(1).log); \
 	 if [[ "$$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$$ ]] || \
 	    [[ "$$last" =~ \ passed=([0-9]+)\ failed=([0-9]+)$$ ]]; then \
@@ -79,7 +83,7 @@ endef
 
 # Every step runs even if an earlier one failed, so one run shows everything that is wrong.
 test: setup
-	@mkdir -p $(LOGS) && rm -f $(SUMMARY) && echo "== logs: $(LOGS)"
+	@mkdir -p $(LOGS) && rm -f $(SUMMARY) $(TIMES) && echo "== logs: $(LOGS)"
 	$(call step,fmt,$(CARGO) fmt --all -- --check)
 	$(call step,clippy,$(CARGO) clippy --workspace --all-targets -- -D warnings)
 	$(call step,firmware,$(MAKE) -C tests && $(MAKE) -C kernel && $(MAKE) -C workloads qemu)
@@ -146,6 +150,7 @@ test: setup
 	    --k-sweep none workloads/*/*-small.toml workloads/demo/demo.toml)
 	$(call counted,shard-merge,scripts/shard-check $(CACTUS) 3 checks --variants unopt$(comma)opt \
 	    --k-sweep none workloads/mtss/telecomm-small.toml workloads/demo/demo.toml)
+	@echo "== slowest steps (seconds; all in $(TIMES)):"; sort -rn $(TIMES) | head -n 8 | sed 's/^/   /'
 	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
 	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
 	     $(SUMMARY)
