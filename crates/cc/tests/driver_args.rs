@@ -230,7 +230,7 @@ fn unusable_command_lines_are_errors_that_say_why() {
 fn response_files_are_read_like_gcc_reads_them() {
     let text = "-c  'my dir/a.c' \"-DMSG=\\\"hi there\\\"\"\n-o\tobj/a\\ b.o @more ''";
     assert_eq!(
-        response::split(text),
+        response::split(text, Path::new("a.rsp")).unwrap(),
         [
             "-c",
             "my dir/a.c",
@@ -241,6 +241,9 @@ fn response_files_are_read_like_gcc_reads_them() {
             ""
         ]
     );
+    let err = response::split("-c 'a.c", Path::new("dir/b.rsp")).unwrap_err();
+    assert!(err.to_string().contains("dir/b.rsp"), "{err}");
+    assert!(err.to_string().contains("unclosed quote"), "{err}");
     let dir = std::env::temp_dir().join(format!("cactus-rsp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("outer.rsp"), "-c @inner.rsp -o x.o").unwrap();

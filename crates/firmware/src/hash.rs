@@ -1,39 +1,23 @@
-//! The build cache key: a 128-bit FNV-1a hash over length-prefixed pieces, so that
-//! ("ab", "c") and ("a", "bc") differ. Not cryptographic: it only has to change whenever an
-//! input changes, and be the same on every run and machine for the same inputs.
-
-const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+//! The build cache key: a BLAKE3 hash over length-prefixed pieces, so that ("ab", "c") and
+//! ("a", "bc") differ. The same on every run and machine for the same inputs; a cryptographic
+//! hash, so two different inputs never share a cache directory in practice.
 
 /// An incremental content hash.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ContentHash {
-    state: u128,
-}
-
-impl Default for ContentHash {
-    fn default() -> Self {
-        ContentHash::new()
-    }
+    state: blake3::Hasher,
 }
 
 impl ContentHash {
     /// The hash of nothing.
     pub fn new() -> ContentHash {
-        ContentHash { state: OFFSET }
-    }
-
-    fn bytes(&mut self, data: &[u8]) {
-        for &b in data {
-            self.state ^= u128::from(b);
-            self.state = self.state.wrapping_mul(PRIME);
-        }
+        ContentHash::default()
     }
 
     /// Adds one piece (its length first, then its bytes).
     pub fn piece(&mut self, data: &[u8]) {
-        self.bytes(&(data.len() as u64).to_le_bytes());
-        self.bytes(data);
+        self.state.update(&(data.len() as u64).to_le_bytes());
+        self.state.update(data);
     }
 
     /// Adds a labelled piece, e.g. a file's path and then its content.
@@ -44,7 +28,7 @@ impl ContentHash {
 
     /// The first 16 hex digits of the hash (the cache directory suffix).
     pub fn short_hex(&self) -> String {
-        format!("{:016x}", (self.state >> 64) as u64 ^ self.state as u64)
+        self.state.finalize().to_hex()[..16].to_string()
     }
 }
 

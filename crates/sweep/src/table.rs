@@ -107,6 +107,17 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
+/// Energy given in nJ, in whichever of nJ, µJ, mJ and J keeps the number at least 1 (below
+/// 1 nJ: nJ), with three decimals. The one energy format of every Cactus table.
+pub fn energy(nj: f64) -> String {
+    match nj {
+        x if x >= 1e9 => format!("{:.3} J", x / 1e9),
+        x if x >= 1e6 => format!("{:.3} mJ", x / 1e6),
+        x if x >= 1e3 => format!("{:.3} µJ", x / 1e3),
+        x => format!("{x:.3} nJ"),
+    }
+}
+
 /// `part` as a percentage of `whole` (None when `whole` is 0).
 pub fn percent(part: f64, whole: f64) -> Option<f64> {
     (whole != 0.0).then(|| part * 100.0 / whole)
@@ -115,6 +126,15 @@ pub fn percent(part: f64, whole: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn energy_scales_with_the_value() {
+        assert_eq!(energy(0.5), "0.500 nJ");
+        assert_eq!(energy(12.0), "12.000 nJ");
+        assert_eq!(energy(1_500.0), "1.500 µJ");
+        assert_eq!(energy(2.0e6), "2.000 mJ");
+        assert_eq!(energy(3.0e9), "3.000 J");
+    }
 
     #[test]
     fn renders_header_alignment_and_rows() {

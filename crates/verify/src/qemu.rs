@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
 
 /// The QEMU binary used as the reference.
 pub const QEMU: &str = "qemu-system-riscv32";
@@ -126,22 +127,17 @@ pub fn run_qemu_input(
         })?;
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(io)? {
-            break status;
-        }
-        if start.elapsed() >= timeout {
-            // Kill can only fail if the process already exited; wait reaps it either way.
-            let _ = child.kill();
-            child.wait().map_err(io)?;
-            let uart = out.join().unwrap_or_default();
-            return Err(QemuError::Timeout {
-                elf: elf.into(),
-                secs: timeout.as_secs_f64(),
-                uart,
-            });
-        }
-        thread::sleep(Duration::from_micros(500));
+    let remaining = timeout.saturating_sub(start.elapsed());
+    let Some(status) = child.wait_timeout(remaining).map_err(io)? else {
+        // Kill can only fail if the process already exited; wait reaps it either way.
+        let _ = child.kill();
+        child.wait().map_err(io)?;
+        let uart = out.join().unwrap_or_default();
+        return Err(QemuError::Timeout {
+            elf: elf.into(),
+            secs: timeout.as_secs_f64(),
+            uart,
+        });
     };
     let wall = start.elapsed();
     let uart = out.join().unwrap_or_default();

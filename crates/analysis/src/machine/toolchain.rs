@@ -126,7 +126,7 @@ struct CacheKey {
     /// (path, size, modification time in ns since the epoch) of each archive.
     archives: Vec<(PathBuf, u64, u128)>,
     /// Fingerprint of the analyser's source.
-    analyser: u64,
+    analyser: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -135,31 +135,26 @@ struct CacheFile {
     depths: BTreeMap<String, MachineDepth>,
 }
 
-/// FNV-1a over the analyser's source files: a changed analysis invalidates old caches.
-const fn fingerprint(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut p = 0;
-    while p < parts.len() {
-        let bytes = parts[p].as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            h ^= bytes[i] as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-            i += 1;
-        }
-        p += 1;
+/// The BLAKE3 hash (hex) of the analyser's source files: a changed analysis invalidates old
+/// caches.
+fn fingerprint(parts: &[&str]) -> String {
+    let mut h = blake3::Hasher::new();
+    for part in parts {
+        h.update(&(part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
     }
-    h
+    h.finalize().to_hex().to_string()
 }
 
-const ANALYSER: u64 = fingerprint(&[
+/// The analyser's source files, hashed into the cache key.
+const ANALYSER_SOURCES: &[&str] = &[
     include_str!("flow.rs"),
     include_str!("value.rs"),
     include_str!("solve.rs"),
     include_str!("load.rs"),
     include_str!("unit.rs"),
     include_str!("annotate.rs"),
-]);
+];
 
 fn key_of(archives: &[&Path]) -> Result<CacheKey, MachineError> {
     let mut out = Vec::new();
@@ -178,7 +173,7 @@ fn key_of(archives: &[&Path]) -> Result<CacheKey, MachineError> {
     }
     Ok(CacheKey {
         archives: out,
-        analyser: ANALYSER,
+        analyser: fingerprint(ANALYSER_SOURCES),
     })
 }
 

@@ -8,8 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Marker ids of bench/kernel/ids.h (keep in sync).
 mod ids {
-    pub const CAL_FIRST: u32 = 0x100;
-    pub const CAL_SECOND: u32 = 0x101;
+    pub use crate::kernel::markers::{CAL_FIRST, CAL_SECOND};
     pub const YIELD: u32 = 0x110;
     pub const BLOCK: u32 = 0x120;
     pub const TIMER: u32 = 0x130;
@@ -58,6 +57,23 @@ pub struct PathCost {
     pub instructions: Spread,
     /// Simulated cycles on the path.
     pub cycles: Spread,
+}
+
+impl PathCost {
+    /// The spreads of `samples` ((cycles, instructions) each); an error naming `what` if there
+    /// is none.
+    pub fn from_samples(samples: &[(u64, u64)], what: &str) -> Result<PathCost, KernelBenchError> {
+        let cycles: Vec<u64> = samples.iter().map(|s| s.0).collect();
+        let instructions: Vec<u64> = samples.iter().map(|s| s.1).collect();
+        match (Spread::of(&instructions), Spread::of(&cycles)) {
+            (Some(instructions), Some(cycles)) => Ok(PathCost {
+                samples: samples.len(),
+                instructions,
+                cycles,
+            }),
+            _ => Err(KernelBenchError::Events(format!("no {what} samples"))),
+        }
+    }
 }
 
 /// The three switch paths and the calibration they were corrected by, and the tick that
@@ -176,18 +192,7 @@ pub fn switch_costs(events: &[Event], trap_entry: u64) -> Result<SwitchCosts, Ke
     }
     let marker_cost = marker_cost
         .ok_or_else(|| KernelBenchError::Events("no calibration pair (ids 0x100, 0x101)".into()))?;
-    let cost = |s: &[(u64, u64)], name: &str| {
-        let cycles: Vec<u64> = s.iter().map(|p| p.0).collect();
-        let instructions: Vec<u64> = s.iter().map(|p| p.1).collect();
-        match (Spread::of(&instructions), Spread::of(&cycles)) {
-            (Some(instructions), Some(cycles)) => Ok(PathCost {
-                samples: s.len(),
-                instructions,
-                cycles,
-            }),
-            _ => Err(KernelBenchError::Events(format!("no {name} samples"))),
-        }
-    };
+    let cost = PathCost::from_samples;
     Ok(SwitchCosts {
         yield_switch: cost(&samples[0], "yield")?,
         blocking: cost(&samples[1], "blocking")?,
@@ -260,31 +265,7 @@ pub fn firmware_facts(events: &[Event]) -> Result<FirmwareFacts, KernelBenchErro
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn marker(cycle: u64, instret: u64, id: u32) -> Event {
-        Event {
-            cycle,
-            instret,
-            pc: 0x8000_0000,
-            kind: EventKind::Marker { id, value: 0 },
-        }
-    }
-
-    fn trap(cycle: u64, instret: u64, cause: u32) -> Event {
-        Event {
-            cycle,
-            instret,
-            pc: 0x8000_0100,
-            kind: EventKind::Trap { cause, tval: 0 },
-        }
-    }
-
-    const fn call(kind: u32, task: u32) -> u32 {
-        kind | task << 1
-    }
-    const fn back(kind: u32, task: u32) -> u32 {
-        kind | task << 1 | 1
-    }
+    use crate::kernel::markers::test_events::{back, call, marker, trap};
 
     /// A run with every kind of pair, including ones that must not count.
     fn run() -> Vec<Event> {

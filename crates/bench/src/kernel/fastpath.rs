@@ -12,21 +12,19 @@
 //! two marker stores. The calibrated marker stores are subtracted, and a pair with a trap
 //! inside (the tick) is dropped.
 
-use crate::kernel::events::{PathCost, Spread};
+use crate::kernel::events::PathCost;
+use crate::kernel::markers::marked_samples;
 use crate::kernel::report::GoalRow;
 use crate::kernel::KernelBenchError;
-use cactus_sim::{Event, EventKind};
+use cactus_sim::Event;
 use cactus_sweep::table::Table;
 use serde::{Deserialize, Serialize};
 
 /// The fast-path benchmark firmware.
 pub const FASTPATH_ELF: &str = "build/bench/kernel/fastpath_bench.elf";
 
-/// Marker ids of bench/kernel/fastpath_ids.h and the calibration pair of bench/kernel/ids.h
-/// (keep in sync).
+/// Marker ids of bench/kernel/fastpath_ids.h (keep in sync).
 mod ids {
-    pub const CAL_FIRST: u32 = 0x100;
-    pub const CAL_SECOND: u32 = 0x101;
     pub const MSG_BEFORE: u32 = 0x210;
     pub const MSG_AFTER: u32 = 0x211;
     pub const POOL_BEFORE: u32 = 0x220;
@@ -59,79 +57,21 @@ pub struct FastPaths {
 /// AFTER marker with no trap between them. The calibration pair must come before every sample,
 /// and the firmware's DONE marker must be there (it checked every pair's result).
 pub fn fast_paths(events: &[Event]) -> Result<FastPaths, KernelBenchError> {
-    let mut cal: Option<(u64, u64)> = None;
-    // (cycles, instructions) of each sample.
-    let mut msg: Vec<(u64, u64)> = Vec::new();
-    let mut pool: Vec<(u64, u64)> = Vec::new();
-    let mut first: Vec<(u64, u64)> = Vec::new();
-    let mut last: Option<(&Event, u32)> = None;
-    let mut trapped = false;
-    let mut done = false;
-    for event in events {
-        match event.kind {
-            EventKind::Trap { .. } => trapped = true,
-            EventKind::Marker { id, .. } => {
-                if let Some((prev, prev_id)) = last {
-                    let cost = (
-                        event.cycle.saturating_sub(prev.cycle),
-                        event.instret.saturating_sub(prev.instret),
-                    );
-                    let pair = match (prev_id, id) {
-                        (ids::CAL_FIRST, ids::CAL_SECOND) => {
-                            cal.get_or_insert(cost);
-                            None
-                        }
-                        (ids::MSG_BEFORE, ids::MSG_AFTER) => Some(&mut msg),
-                        (ids::POOL_BEFORE, ids::POOL_AFTER) => Some(&mut pool),
-                        (ids::POOL_FIRST_BEFORE, ids::POOL_FIRST_AFTER) => Some(&mut first),
-                        _ => None,
-                    };
-                    if let Some(samples) = pair {
-                        let Some((cc, ci)) = cal else {
-                            return Err(KernelBenchError::Events(
-                                "a fast-path pair before the calibration pair".into(),
-                            ));
-                        };
-                        if !trapped {
-                            samples.push((cost.0.saturating_sub(cc), cost.1.saturating_sub(ci)));
-                        }
-                    }
-                }
-                done |= id == ids::DONE;
-                last = Some((event, id));
-                trapped = false;
-            }
-            _ => {}
+    let m = marked_samples::<3>(events, "fast paths", ids::DONE, |prev, id| {
+        match (prev, id) {
+            (ids::MSG_BEFORE, ids::MSG_AFTER) => Some(0),
+            (ids::POOL_BEFORE, ids::POOL_AFTER) => Some(1),
+            (ids::POOL_FIRST_BEFORE, ids::POOL_FIRST_AFTER) => Some(2),
+            _ => None,
         }
-    }
-    let marker_cost = cal.ok_or_else(|| {
-        KernelBenchError::Events("fast paths: no calibration pair (ids 0x100, 0x101)".into())
     })?;
-    if !done {
-        return Err(KernelBenchError::Events(format!(
-            "fast paths: no done marker {:#x}",
-            ids::DONE
-        )));
-    }
+    let [msg, pool, first] = &m.samples;
     Ok(FastPaths {
-        msg_pair: cost(&msg, "message pair")?,
-        pool_pair: cost(&pool, "pool pair")?,
-        pool_first_use: cost(&first, "pool first-use")?,
-        marker_cost,
+        msg_pair: PathCost::from_samples(msg, "message pair")?,
+        pool_pair: PathCost::from_samples(pool, "pool pair")?,
+        pool_first_use: PathCost::from_samples(first, "pool first-use")?,
+        marker_cost: m.marker_cost,
     })
-}
-
-fn cost(samples: &[(u64, u64)], name: &str) -> Result<PathCost, KernelBenchError> {
-    let cycles: Vec<u64> = samples.iter().map(|s| s.0).collect();
-    let instructions: Vec<u64> = samples.iter().map(|s| s.1).collect();
-    match (Spread::of(&instructions), Spread::of(&cycles)) {
-        (Some(instructions), Some(cycles)) => Ok(PathCost {
-            samples: samples.len(),
-            instructions,
-            cycles,
-        }),
-        _ => Err(KernelBenchError::Events(format!("no {name} samples"))),
-    }
 }
 
 /// The fast-path goals, judged on the worst sample.
@@ -197,36 +137,17 @@ pub fn table(fast: &FastPaths) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn marker(cycle: u64, instret: u64, id: u32) -> Event {
-        Event {
-            cycle,
-            instret,
-            pc: 0x8000_0000,
-            kind: EventKind::Marker { id, value: 0 },
-        }
-    }
-
-    fn trap(cycle: u64) -> Event {
-        Event {
-            cycle,
-            instret: 0,
-            pc: 0x8000_0100,
-            kind: EventKind::Trap {
-                cause: 0x8000_0007,
-                tval: 0,
-            },
-        }
-    }
+    use crate::kernel::markers::test_events::{marker, trap};
+    use crate::kernel::markers::{CAL_FIRST, CAL_SECOND};
 
     fn run() -> Vec<Event> {
         vec![
-            marker(10, 5, ids::CAL_FIRST),
-            marker(14, 7, ids::CAL_SECOND), // 4 cycles, 2 instructions per marker pair
+            marker(10, 5, CAL_FIRST),
+            marker(14, 7, CAL_SECOND), // 4 cycles, 2 instructions per marker pair
             marker(100, 50, ids::MSG_BEFORE),
             marker(254, 132, ids::MSG_AFTER), // 150, 80
             marker(300, 150, ids::MSG_BEFORE),
-            trap(320), // the tick inside: dropped
+            trap(320, 0, 0x8000_0007), // the tick inside: dropped
             marker(600, 300, ids::MSG_AFTER),
             marker(700, 400, ids::MSG_BEFORE),
             marker(850, 478, ids::MSG_AFTER), // 146, 76

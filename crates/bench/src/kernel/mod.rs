@@ -27,6 +27,7 @@ pub mod events;
 pub mod fastpath;
 pub mod footprint;
 pub mod irq;
+pub mod markers;
 pub mod report;
 pub mod task_control;
 

@@ -3,9 +3,10 @@
 //! notification, a resume and (for comparison) a semaphore give, each from the `call` in the
 //! low task to the high task's first instruction after its own call returns.
 
-use crate::kernel::events::{PathCost, Spread};
+use crate::kernel::events::PathCost;
+use crate::kernel::markers::marked_samples;
 use crate::kernel::KernelBenchError;
-use cactus_sim::{Event, EventKind};
+use cactus_sim::Event;
 use serde::{Deserialize, Serialize};
 
 /// The task-control benchmark firmware.
@@ -14,8 +15,6 @@ pub const NOTIFY_ELF: &str = "build/bench/kernel/notify_bench.elf";
 /// Marker ids of bench/kernel/notify_bench.c (keep in sync); a switch marker id is
 /// `KIND | task << 1 | (0 before the call, 1 after it returns)`.
 mod ids {
-    pub const CAL_FIRST: u32 = 0x100;
-    pub const CAL_SECOND: u32 = 0x101;
     pub const NOTIFY: u32 = 0x200;
     pub const RESUME: u32 = 0x210;
     pub const GIVE: u32 = 0x220;
@@ -44,101 +43,34 @@ pub struct TaskControlCosts {
 /// (an interrupt inside would be counted), minus the calibrated marker stores. The calibration
 /// pair must come first and the firmware must have reported its end.
 pub fn task_control_costs(events: &[Event]) -> Result<TaskControlCosts, KernelBenchError> {
-    let mut cal: Option<(u64, u64)> = None;
-    let mut samples: [Vec<(u64, u64)>; 3] = Default::default();
-    let mut last: Option<(&Event, u32)> = None;
-    let mut trapped = false;
-    let mut done = false;
-    for event in events {
-        let id = match event.kind {
-            EventKind::Trap { .. } => {
-                trapped = true;
-                continue;
-            }
-            EventKind::Marker { id, .. } => id,
-            _ => continue,
-        };
-        done |= id == ids::DONE;
-        if let Some((prev, prev_id)) = last {
-            let span = (
-                event.cycle.saturating_sub(prev.cycle),
-                event.instret.saturating_sub(prev.instret),
-            );
-            if prev_id == ids::CAL_FIRST && id == ids::CAL_SECOND {
-                cal.get_or_insert(span);
-            }
-            let kind = id & !0xF;
-            if let Some(slot) = KINDS.iter().position(|&k| k == kind) {
-                let pair = id & 1 == 1 && prev_id & !0xF == kind && prev_id & 1 == 0;
-                if pair && !trapped && prev_id >> 1 != id >> 1 {
-                    let (c, i) = cal.ok_or_else(|| {
-                        KernelBenchError::Events(
-                            "notify_bench: a switch marker before the calibration pair".into(),
-                        )
-                    })?;
-                    samples[slot].push((span.0.saturating_sub(c), span.1.saturating_sub(i)));
-                }
-            }
-        }
-        last = Some((event, id));
-        trapped = false;
-    }
-    if !done {
-        return Err(KernelBenchError::Events(format!(
-            "notify_bench: no end marker {:#x}",
-            ids::DONE
-        )));
-    }
-    let marker_cost = cal.ok_or_else(|| {
-        KernelBenchError::Events("notify_bench: no calibration pair (ids 0x100, 0x101)".into())
+    let m = marked_samples::<3>(events, "notify_bench", ids::DONE, |prev, id| {
+        let kind = id & !0xF;
+        let slot = KINDS.iter().position(|&k| k == kind)?;
+        let back_after_call = id & 1 == 1 && prev & !0xF == kind && prev & 1 == 0;
+        let other_task = prev >> 1 != id >> 1;
+        (back_after_call && other_task).then_some(slot)
     })?;
-    let cost = |s: &[(u64, u64)], name: &str| {
-        let cycles: Vec<u64> = s.iter().map(|p| p.0).collect();
-        let instructions: Vec<u64> = s.iter().map(|p| p.1).collect();
-        match (Spread::of(&instructions), Spread::of(&cycles)) {
-            (Some(instructions), Some(cycles)) => Ok(PathCost {
-                samples: s.len(),
-                instructions,
-                cycles,
-            }),
-            _ => Err(KernelBenchError::Events(format!(
-                "notify_bench: no {name} samples"
-            ))),
-        }
-    };
+    let [notify, resume, give] = &m.samples;
     Ok(TaskControlCosts {
-        notify: cost(&samples[0], "notify")?,
-        resume: cost(&samples[1], "resume")?,
-        give: cost(&samples[2], "give")?,
-        marker_cost,
+        notify: PathCost::from_samples(notify, "notify")?,
+        resume: PathCost::from_samples(resume, "resume")?,
+        give: PathCost::from_samples(give, "give")?,
+        marker_cost: m.marker_cost,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn marker(cycle: u64, instret: u64, id: u32) -> Event {
-        Event {
-            cycle,
-            instret,
-            pc: 0x8000_0000,
-            kind: EventKind::Marker { id, value: 0 },
-        }
-    }
+    use crate::kernel::markers::test_events::{back, call, marker};
+    use crate::kernel::markers::{CAL_FIRST, CAL_SECOND};
+    use cactus_sim::EventKind;
 
     const WAIT: u32 = 0x230;
-    const fn call(kind: u32, task: u32) -> u32 {
-        kind | task << 1
-    }
-    const fn back(kind: u32, task: u32) -> u32 {
-        kind | task << 1 | 1
-    }
-
     fn run() -> Vec<Event> {
         vec![
-            marker(10, 5, ids::CAL_FIRST),
-            marker(12, 7, ids::CAL_SECOND), // 2 cycles, 2 instructions per pair
+            marker(10, 5, CAL_FIRST),
+            marker(12, 7, CAL_SECOND), // 2 cycles, 2 instructions per pair
             marker(100, 50, call(WAIT, 0)), // the high task blocks
             marker(300, 150, back(WAIT, 1)), // the low task returns: not measured
             marker(400, 200, call(ids::NOTIFY, 1)),
@@ -179,7 +111,7 @@ mod tests {
     fn a_run_without_its_end_calibration_or_samples_is_an_error() {
         let events = run();
         let err = task_control_costs(&events[..events.len() - 1]).unwrap_err();
-        assert!(err.to_string().contains("end marker"), "{err}");
+        assert!(err.to_string().contains("no done marker"), "{err}");
         let err = task_control_costs(&events[2..]).unwrap_err();
         assert!(err.to_string().contains("calibration"), "{err}");
         let mut no_resume = events.clone();

@@ -11,7 +11,7 @@
 
 use crate::workloads::stacks::ManifestRun;
 use cactus_sweep::evaluation::{verdicts, Evaluation};
-use cactus_sweep::table::{mean, Table};
+use cactus_sweep::table::{energy, mean, Table};
 use cactus_sweep::{Meta, Summary, SweepReport};
 use serde::Serialize;
 
@@ -111,16 +111,6 @@ impl BenchRow {
                 .zip(cycles)
                 .and_then(|(i, c)| iterations_per_mcycle(i, c)),
         }
-    }
-}
-
-/// Energy in nJ, µJ, mJ or J, whichever keeps the number at least 1.
-fn energy(nj: f64) -> String {
-    match nj {
-        x if x >= 1e9 => format!("{:.3} J", x / 1e9),
-        x if x >= 1e6 => format!("{:.3} mJ", x / 1e6),
-        x if x >= 1e3 => format!("{:.3} µJ", x / 1e3),
-        x => format!("{x:.3} nJ"),
     }
 }
 

@@ -39,47 +39,21 @@ fn expand_into(
             )));
         }
         let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
-        expand_into(&split(&text), cwd, depth + 1, out)?;
+        expand_into(&split(&text, &path)?, cwd, depth + 1, out)?;
     }
     Ok(())
 }
 
-/// The words of a response file: separated by white space; single or double quotes group
-/// characters (white space included); a backslash takes the next character literally.
-pub fn split(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match (c, quote) {
-            ('\\', _) => {
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                }
-                in_word = true;
-            }
-            (c, Some(q)) if c == q => quote = None,
-            (c, Some(_)) => word.push(c),
-            ('\'' | '"', None) => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (c, None) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (c, None) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    words
+/// The words of a response file, split as a POSIX shell splits them (`shlex`): white space
+/// separates, single and double quotes group, a backslash escapes the next character; that is
+/// how gcc's libiberty reads them on Unix (argfile's response parser follows Windows rules:
+/// single quotes and backslashes are literal there, so it does not fit). An unclosed quote is
+/// an error naming the file.
+pub fn split(text: &str, file: &Path) -> Result<Vec<String>, CcError> {
+    shlex::split(text).ok_or_else(|| {
+        CcError::Usage(format!(
+            "{}: response file has an unclosed quote or a trailing backslash",
+            file.display()
+        ))
+    })
 }

@@ -1,6 +1,7 @@
 //! The statistics as a readable table (the default `--stats table`, printed on stderr).
 
 use cactus_sim::{cause_name, Stats, TaskStats, NOBODY};
+use cactus_sweep::table::energy;
 use std::fmt::Write;
 
 /// Renders `stats` as an aligned, multi-line table. Classes, regions, traps and tasks with
@@ -156,19 +157,6 @@ fn cpi(cycles: u64, instructions: u64) -> String {
     format!("{:.3}", cycles as f64 / instructions as f64)
 }
 
-/// Energy in the largest unit that keeps the number at least 1 (nJ, µJ, mJ, J).
-fn energy(nj: f64) -> String {
-    if nj < 1e3 {
-        format!("{nj:.3} nJ")
-    } else if nj < 1e6 {
-        format!("{:.3} µJ", nj / 1e3)
-    } else if nj < 1e9 {
-        format!("{:.3} mJ", nj / 1e6)
-    } else {
-        format!("{:.3} J", nj / 1e9)
-    }
-}
-
 /// Simulated time in ns, µs, ms or s.
 fn seconds(s: f64) -> String {
     if s < 1e-6 {
@@ -269,9 +257,6 @@ mod tests {
 
     #[test]
     fn units_scale_with_the_value() {
-        assert_eq!(energy(12.0), "12.000 nJ");
-        assert_eq!(energy(1_500.0), "1.500 µJ");
-        assert_eq!(energy(2.0e6), "2.000 mJ");
         assert_eq!(seconds(1.0e-8), "10.0 ns");
         assert_eq!(seconds(0.5), "500.000 ms");
         assert_eq!(cpi(10, 0), "-");
