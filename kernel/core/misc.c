@@ -60,6 +60,7 @@ int cactus_stack_overflow(uint32_t requested)
 void cactus_exit(uint32_t code)
 {
     port_irq_save();
+    ktrace_stacks();
     port_exit(code);
 }
 

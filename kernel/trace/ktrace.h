@@ -19,6 +19,9 @@ void ktrace_region_release(uintptr_t base, uint32_t size);
 /* Moves [base, base+size), now the lender's, to the borrower (a loan; given back by assign). */
 void ktrace_region_lend(uintptr_t base, uint32_t size, uint32_t lender, uint32_t borrower);
 void ktrace_stack_hwm(uint32_t id, uint32_t used, uint32_t budget);
+/* A STACK_HWM of every live task (the ones that ended reported theirs when their stack was
+ * freed): called on every way the kernel ends a run, so each task's high water is measured. */
+void ktrace_stacks(void);
 /* action: 0 killed, 1 restarted, 2 halted, 3 grown */
 void ktrace_overflow(uint32_t id, uintptr_t sp, uint32_t requested, uint32_t action);
 void ktrace_marker(uint32_t id, uint32_t value);

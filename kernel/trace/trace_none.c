@@ -30,6 +30,9 @@ void ktrace_stack_hwm(uint32_t id, uint32_t used, uint32_t budget)
 {
     (void)id, (void)used, (void)budget;
 }
+void ktrace_stacks(void)
+{
+}
 void ktrace_overflow(uint32_t id, uintptr_t sp, uint32_t requested, uint32_t action)
 {
     (void)id, (void)sp, (void)requested, (void)action;

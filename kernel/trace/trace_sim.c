@@ -2,6 +2,7 @@
 #include "cactus/trace.h"
 #include "ktrace.h"
 #include "../core/k.h"
+#include "../stack/stack.h"
 
 void ktrace_task_create(uint32_t id, uint32_t prio, const char *name)
 {
@@ -30,6 +31,17 @@ void ktrace_region_lend(uintptr_t base, uint32_t size, uint32_t lender, uint32_t
 void ktrace_stack_hwm(uint32_t id, uint32_t used, uint32_t budget)
 {
     cactus_trace_stack_hwm(id, used, budget);
+}
+void ktrace_stacks(void)
+{
+    for (int id = 0; id < CACTUS_MAX_TASKS; id++) {
+        struct k_tcb *t = k_task(id);
+        if (!t)
+            continue;
+        cactus_stack_info s;
+        stack_usage(t, &s);
+        cactus_trace_stack_hwm((uint32_t)id, s.used, s.base + s.size - s.limit);
+    }
 }
 void ktrace_overflow(uint32_t id, uintptr_t sp, uint32_t requested, uint32_t action)
 {

@@ -71,20 +71,26 @@ fn the_demo_runs_to_its_self_check_and_reports_every_task() {
         "{se}"
     );
     let sensor = row(&se, "sensor");
-    // task prio cycles share switches hwm / budget used releases misses
+    // task prio cycles share instructions switches hwm / budget used ovf lent borrowed
+    // releases misses state
     assert_eq!(sensor[1], "20");
-    assert_eq!((sensor[6], sensor[7]), ("/", "512"));
-    assert_eq!(sensor[9], "1536", "one release per sample");
-    assert_eq!(sensor[10], "0", "the sensor meets every deadline");
+    assert_eq!((sensor[7], sensor[8]), ("/", "512"));
+    assert_eq!(sensor[13], "1536", "one release per sample");
+    assert_eq!(sensor[14], "0", "the sensor meets every deadline");
+    assert_eq!(sensor[15..], ["exited:", "returned"]);
+    assert!(
+        !se.contains("  tasks  "),
+        "one per-task table: the simulator's is left out for a manifest run:\n{se}"
+    );
     for (task, prio, budget) in [("consumer", "10", "1024"), ("logger", "2", "1024")] {
         let r = row(&se, task);
-        assert_eq!((r[1], r[6], r[7]), (prio, "/", budget), "{r:?}");
-        let hwm: u32 = r[5]
+        assert_eq!((r[1], r[7], r[8]), (prio, "/", budget), "{r:?}");
+        let hwm: u32 = r[6]
             .parse()
             .unwrap_or_else(|_| panic!("no high water for {task}: {r:?}"));
         assert!(hwm > 0 && hwm < 1024, "{r:?}");
         assert!(r[2].parse::<u64>().unwrap() > 0, "{task} ran: {r:?}");
-        assert_eq!((r[9], r[10]), ("-", "-"), "not periodic: {r:?}");
+        assert_eq!((r[13], r[14]), ("-", "-"), "not periodic: {r:?}");
     }
 }
 
@@ -131,7 +137,7 @@ fn generated_wrappers_keep_delays_periods_and_deadlines() {
     );
     let report = stderr(&out);
     let tick = row(&report, "tick");
-    assert_eq!((tick[9], tick[10]), ("4", "1"), "{tick:?}");
+    assert_eq!((tick[13], tick[14]), ("4", "1"), "{tick:?}");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     let tasks = &json["firmware"]["tasks"];
@@ -180,4 +186,31 @@ fn four_concurrent_builds_of_one_manifest_share_the_cache() {
     );
     let entries = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(entries, 1, "no half-written or duplicate entries are left");
+}
+
+#[test]
+fn a_run_ended_by_cactus_exit_still_measures_every_task_stack() {
+    let dir = scratch("early-exit");
+    let manifest = fixtures().join("firmware/early_exit.toml");
+    let stats = dir.join("stats.json");
+    let out = cactus(&[
+        "run",
+        manifest.to_str().unwrap(),
+        "--build-dir",
+        &dir.display().to_string(),
+        "--stats-out",
+        stats.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out), "worker 19900\nmain 19900\n");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    for task in json["firmware"]["tasks"].as_array().unwrap() {
+        let hwm = task["stack_hwm"].as_u64();
+        assert!(
+            hwm.is_some_and(|h| h >= 200),
+            "{}: the 200-byte buffer is on its stack, high water {hwm:?}",
+            task["name"]
+        );
+    }
 }

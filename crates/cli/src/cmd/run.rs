@@ -121,7 +121,7 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
     if let Some(path) = &args.stats_out {
         report::write_json_file(path, &summary)?;
     }
-    report::print_stats(args.stats, &summary, &machine);
+    report::print_stats(args.stats, &summary, &machine, manifest.is_some());
     if let (Some(manifest), StatsFormat::Table) = (&manifest, args.stats) {
         eprint!(
             "{}",

@@ -23,12 +23,26 @@ pub struct TaskRow {
     pub priority: u8,
     /// Cycles while the task was running.
     pub cycles: Option<u64>,
+    /// Instructions retired while the task was running.
+    pub instructions: Option<u64>,
     /// Times the task was switched in.
     pub switches: Option<u64>,
-    /// Highest stack use the kernel measured, bytes.
+    /// Highest stack use the kernel measured (bytes below the stack's top), `None` when it
+    /// reported none (a run the kernel did not end, or a build without the trace device):
+    /// unknown, never 0.
     pub stack_hwm: Option<u32>,
-    /// The manifest's stack budget, bytes (guard included).
+    /// The manifest's stack budget, bytes (guard included): the one budget every table, the
+    /// JSON and `used` refer to.
     pub stack_budget: u32,
+    /// Stack overflows the kernel caught for the task.
+    pub overflows: Option<u64>,
+    /// Stack bytes the task lent to others (MTSS), summed over loans.
+    pub lent_bytes: Option<u64>,
+    /// Stack bytes the task borrowed (MTSS), summed over loans.
+    pub borrowed_bytes: Option<u64>,
+    /// How the task ended (`returned`, `killed`, `faulted`), `None` while it was alive at the
+    /// end of the run.
+    pub exited: Option<String>,
     /// Periodic releases (periodic tasks only).
     pub releases: Option<u32>,
     /// Deadline misses (tasks with a deadline only).
@@ -78,9 +92,14 @@ pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow
                 name: t.name.clone(),
                 priority: t.priority,
                 cycles: st.map(|x| x.cycles),
+                instructions: st.map(|x| x.instructions),
                 switches: st.map(|x| x.switches),
                 stack_hwm: st.filter(|x| x.hwm_samples > 0).map(|x| x.stack_hwm),
                 stack_budget: t.stack,
+                overflows: st.map(|x| x.overflows),
+                lent_bytes: st.map(|x| x.lent_bytes),
+                borrowed_bytes: st.map(|x| x.borrowed_bytes),
+                exited: st.and_then(|x| x.exit_reason).map(exit_name),
                 releases: marker(events, MARKER_RELEASES + id).filter(|_| t.period_ms.is_some()),
                 deadline_misses: marker(events, MARKER_MISSES + id)
                     .filter(|_| t.deadline_ms.is_some()),
@@ -108,6 +127,16 @@ pub fn render(manifest: &Manifest, stats: &Stats, events: &[Event]) -> String {
     let _ = write_report(&mut out, manifest, stats, &rows(manifest, stats, events));
     let _ = write_pools(&mut out, &pool_rows(manifest, events));
     out
+}
+
+/// The name of a TASK_EXIT reason.
+pub fn exit_name(reason: u32) -> String {
+    match reason {
+        0 => "returned".to_string(),
+        1 => "killed".to_string(),
+        2 => "faulted".to_string(),
+        r => format!("reason {r}"),
+    }
 }
 
 /// The value of the last marker `id`, if the run committed one.
@@ -140,34 +169,51 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     )?;
     writeln!(
         out,
-        "  {:<12} {:>4} {:>12} {:>7} {:>9} {:>17} {:>6} {:>8} {:>6}",
+        "  {:<12} {:>4} {:>12} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  state",
         "task",
         "prio",
         "cycles",
         "share",
+        "instructions",
         "switches",
         "stack hwm/budget",
         "used",
+        "ovf",
+        "lent",
+        "borrowed",
         "releases",
-        "misses"
+        "misses",
     )?;
     for r in rows {
         writeln!(
             out,
-            "  {:<12} {:>4} {:>12} {:>7} {:>9} {:>17} {:>6} {:>8} {:>6}",
+            "  {:<12} {:>4} {:>12} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  {}",
             r.name,
             r.priority,
             or_dash(r.cycles),
             r.cycles
                 .map_or_else(|| "-".to_string(), |c| percent(c, s.cycles)),
+            or_dash(r.instructions),
             or_dash(r.switches),
-            format!("{} / {}", or_dash(r.stack_hwm), r.stack_budget),
+            format!(
+                "{} / {}",
+                r.stack_hwm.map_or_else(|| "?".to_string(), |h| h.to_string()),
+                r.stack_budget
+            ),
             r.stack_hwm.map_or_else(
-                || "-".to_string(),
+                || "?".to_string(),
                 |h| percent(u64::from(h), u64::from(r.stack_budget))
             ),
+            or_dash(r.overflows),
+            or_dash(r.lent_bytes),
+            or_dash(r.borrowed_bytes),
             or_dash(r.releases),
             or_dash(r.deadline_misses),
+            match (&r.exited, r.cycles) {
+                (Some(how), _) => format!("exited: {how}"),
+                (None, Some(_)) => "alive".to_string(),
+                (None, None) => "-".to_string(),
+            },
         )?;
     }
     let task_cycles: u64 = rows.iter().filter_map(|r| r.cycles).sum();
@@ -327,12 +373,19 @@ mod tests {
         let periodic: Vec<&str> = text.lines().nth(2).unwrap().split_whitespace().collect();
         assert_eq!(
             periodic,
-            ["periodic", "4", "250", "25.0%", "7", "256", "/", "1024", "25.0%", "12", "3"]
+            [
+                "periodic", "4", "250", "25.0%", "0", "7", "256", "/", "1024", "25.0%", "0", "0",
+                "0", "12", "3", "alive"
+            ]
         );
         let worker: Vec<&str> = text.lines().nth(3).unwrap().split_whitespace().collect();
         assert_eq!(
             worker,
-            ["worker", "4", "-", "-", "-", "-", "/", "1024", "-", "-", "-"]
+            [
+                "worker", "4", "-", "-", "-", "-", "?", "/", "1024", "?", "-", "-", "-", "-", "-",
+                "-"
+            ],
+            "a task the run never reported: unknown high water, not 0"
         );
         assert!(
             text.contains("kernel and idle") && text.contains("750"),

@@ -96,10 +96,11 @@ pub fn summary_json(elf: &Path, profile: &str, ending: &Ending, machine: &Machin
     })
 }
 
-/// Prints the statistics on stderr in `format`.
-pub fn print_stats(format: StatsFormat, summary: &Value, machine: &Machine) {
+/// Prints the statistics on stderr in `format`; the table without its per-task rows when
+/// `firmware_table` (the firmware's own table follows with them).
+pub fn print_stats(format: StatsFormat, summary: &Value, machine: &Machine, firmware_table: bool) {
     match format {
-        StatsFormat::Table => eprint!("{}", table::render(&machine.stats())),
+        StatsFormat::Table => eprint!("{}", table::render(&machine.stats(), !firmware_table)),
         StatsFormat::Json => eprintln!("{summary}"),
         StatsFormat::None => {}
     }

@@ -1,18 +1,20 @@
 //! The statistics as a readable table (the default `--stats table`, printed on stderr).
 
+use super::firmware::exit_name;
 use cactus_sim::{cause_name, Stats, TaskStats, NOBODY};
 use cactus_sweep::table::energy;
 use std::fmt::Write;
 
 /// Renders `stats` as an aligned, multi-line table. Classes, regions, traps and tasks with
-/// nothing to show are left out; every other figure is always present.
-pub fn render(stats: &Stats) -> String {
+/// nothing to show are left out; every other figure is always present. The per-task rows are
+/// left out when `tasks` is false (a manifest run: its firmware table has them, once).
+pub fn render(stats: &Stats, tasks: bool) -> String {
     let mut out = String::new();
-    let _ = write_table(&mut out, stats);
+    let _ = write_table(&mut out, stats, tasks);
     out
 }
 
-fn write_table(out: &mut String, s: &Stats) -> std::fmt::Result {
+fn write_table(out: &mut String, s: &Stats, tasks: bool) -> std::fmt::Result {
     writeln!(out, "── cactus-sim statistics (profile {}) ──", s.profile)?;
     writeln!(out, "  instructions       {:>14}", s.instructions)?;
     writeln!(
@@ -23,8 +25,8 @@ fn write_table(out: &mut String, s: &Stats) -> std::fmt::Result {
     )?;
     writeln!(
         out,
-        "  CPI                {:>14}",
-        cpi(s.cycles, s.instructions)
+        "  CPI (awake)        {:>14}",
+        cpi(s.cycles.saturating_sub(s.sleep_cycles), s.instructions)
     )?;
     writeln!(out, "  energy             {:>14}", energy(s.energy_nj))?;
     if s.sleep_cycles > 0 {
@@ -93,7 +95,7 @@ fn write_table(out: &mut String, s: &Stats) -> std::fmt::Result {
     if s.markers > 0 {
         writeln!(out, "  markers            {:>14}", s.markers)?;
     }
-    if !s.tasks.is_empty() {
+    if tasks && !s.tasks.is_empty() {
         write_tasks(out, &s.tasks)?;
     }
     Ok(())
@@ -115,7 +117,12 @@ fn write_tasks(out: &mut String, tasks: &[TaskStats]) -> std::fmt::Result {
         "borrowed"
     )?;
     for t in tasks {
-        let stack = format!("{}/{}", t.stack_hwm, t.stack_budget);
+        // No STACK_HWM sample: unknown, not 0.
+        let hwm = match t.hwm_samples {
+            0 => "?".to_string(),
+            _ => t.stack_hwm.to_string(),
+        };
+        let stack = format!("{hwm}/{}", t.stack_budget);
         writeln!(
             out,
             "         {:>10} {:<12} {:>4} {:>9} {:>12} {:>12} {:>15} {:>5} {:>9} {:>9}{}",
@@ -129,13 +136,8 @@ fn write_tasks(out: &mut String, tasks: &[TaskStats]) -> std::fmt::Result {
             t.overflows,
             t.lent_bytes,
             t.borrowed_bytes,
-            match t.exit_reason {
-                None => String::new(),
-                Some(0) => "  exited: returned".to_string(),
-                Some(1) => "  exited: killed".to_string(),
-                Some(2) => "  exited: faulted".to_string(),
-                Some(r) => format!("  exited: reason {r}"),
-            }
+            t.exit_reason
+                .map_or_else(String::new, |r| format!("  exited: {}", exit_name(r)))
         )?;
     }
     Ok(())
@@ -228,7 +230,7 @@ mod tests {
 
     #[test]
     fn the_table_shows_every_headline_figure() {
-        let text = render(&sample());
+        let text = render(&sample(), true);
         for expected in [
             "profile mcu",
             "1000",

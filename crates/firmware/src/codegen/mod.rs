@@ -20,7 +20,7 @@
 //! is initialised before the manifest's init function and before any task runs; the generated
 //! C compiles with `-Wall -Wextra -Werror`.
 
-use crate::manifest::{Manifest, Target, Task, TimerTask};
+use crate::manifest::{Manifest, Task, TimerTask};
 use std::fmt::Write;
 
 /// File name of the generated header (task code includes it).
@@ -182,9 +182,6 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
         m.kernel.slice_ticks
     )?;
     writeln!(s, "#include \"{HEADER_NAME}\"")?;
-    if m.kernel.target == Target::Sim {
-        writeln!(s, "#include \"cactus/trace.h\"")?;
-    }
     writeln!(s, "\n#define FW_MARKER_RELEASES {MARKER_RELEASES:#010x}u")?;
     writeln!(s, "#define FW_MARKER_MISSES {MARKER_MISSES:#010x}u")?;
     writeln!(s, "#define FW_MARKER_POOL_HWM {MARKER_POOL_HWM:#010x}u\n")?;
@@ -404,15 +401,6 @@ fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
         "    cactus_irq_save(); /* nothing else runs from here to the exit */"
     )?;
     writeln!(s, "    for (int i = 0; i < FW_NTASKS; i++) {{")?;
-    if m.kernel.target == Target::Sim {
-        writeln!(s, "        cactus_stack_info st;")?;
-        writeln!(
-            s,
-            "        /* Terminated tasks reported theirs when their stack was freed. */"
-        )?;
-        writeln!(s, "        if (cactus_task_stack(i, &st) == CACTUS_OK)")?;
-        writeln!(s, "            cactus_trace_stack_hwm((uint32_t)i, st.used, st.base + st.size - st.limit);")?;
-    }
     writeln!(
         s,
         "        cactus_marker(FW_MARKER_RELEASES + (uint32_t)i, fw_releases[i]);"
@@ -422,21 +410,6 @@ fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
         "        cactus_marker(FW_MARKER_MISSES + (uint32_t)i, fw_misses[i]);"
     )?;
     writeln!(s, "    }}")?;
-    if m.kernel.target == Target::Sim && m.timer_task.is_some() {
-        writeln!(s, "    cactus_stack_info timer_st;")?;
-        writeln!(
-            s,
-            "    if (cactus_task_stack(FW_TIMER_TASK, &timer_st) == CACTUS_OK) /* the timer task */"
-        )?;
-        writeln!(
-            s,
-            "        cactus_trace_stack_hwm((uint32_t)FW_TIMER_TASK, timer_st.used,"
-        )?;
-        writeln!(
-            s,
-            "                               timer_st.base + timer_st.size - timer_st.limit);"
-        )?;
-    }
     for (i, p) in m.pools.iter().enumerate() {
         writeln!(
             s,

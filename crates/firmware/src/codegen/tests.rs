@@ -1,7 +1,9 @@
 //! The generated C: task numbering, wrappers in ticks, trace use by target, determinism.
 
 use super::*;
-use crate::manifest::{FaultPolicy, Interrupt, InterruptSource, KernelOptions, StackStrategy};
+use crate::manifest::{
+    FaultPolicy, Interrupt, InterruptSource, KernelOptions, StackStrategy, Target,
+};
 use std::path::PathBuf;
 
 fn task(name: &str, entry: &str) -> Task {
@@ -120,11 +122,13 @@ fn periodic_and_delayed_tasks_get_wrappers_in_ticks() {
 }
 
 #[test]
-fn only_simulator_builds_touch_the_trace_device() {
+fn generated_code_never_touches_the_trace_device() {
+    // The kernel's trace backend reports every task's high water when the run ends
+    // (ktrace_stacks), on whichever machine has the device.
     let sim = source(&manifest(Target::Sim));
-    assert!(sim.contains("#include \"cactus/trace.h\""));
     assert!(
-        sim.contains("cactus_trace_stack_hwm((uint32_t)i, st.used, st.base + st.size - st.limit);")
+        !sim.contains("trace.h") && !sim.contains("cactus_trace_"),
+        "{sim}"
     );
     let qemu = source(&manifest(Target::Qemu));
     assert!(
@@ -209,7 +213,6 @@ fn timers_a_timer_task_and_suspended_tasks_are_generated() {
         "cactus_timer_init(&fw_timers[0], \"blink\", 5u, 1, blink_cb, 0); /* period_ms = 10 */",
         "cactus_timer_init(&fw_timers[1], \"once\", 2u, 0, blink_cb, 0); /* period_ms = 4 */",
         ".tasks = fw_tasks, .ntasks = FW_NTASKS + 1,",
-        "if (cactus_task_stack(FW_TIMER_TASK, &timer_st) == CACTUS_OK) /* the timer task */",
     ] {
         assert!(s.contains(want), "{want:?} missing from:\n{s}");
     }
