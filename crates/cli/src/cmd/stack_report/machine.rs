@@ -42,16 +42,20 @@ pub(super) fn machine_depths(m: &Manifest, root: &Path, tc: &Toolchain) -> Resul
 
 /// Depths for callees of plain assembly files: the functions of `files` (objects, archives,
 /// linked ELFs) analysed together, over (with `toolchain`) the toolchain libraries' depths,
-/// cached in `build/cache/` of the Cactus tree around the current directory (or computed
-/// afresh outside a tree).
+/// cached in `build/cache/` of the Cactus checkout around the current directory (or computed
+/// afresh outside one).
 pub(super) fn external_depths(
     files: &[PathBuf],
     toolchain: bool,
 ) -> Result<BTreeMap<String, MachineDepth>> {
     let base = if toolchain {
-        match find_root(Path::new(".")) {
-            Ok(root) => toolchain_library_depths(&root.join("build").join("cache"))?,
-            Err(_) => {
+        let here = Path::new(".");
+        match find_root(here) {
+            // Only a checkout around the current directory: never an installed data directory.
+            Ok(root) if cactus_firmware::home::contains(&root, here) => {
+                toolchain_library_depths(&root.join("build").join("cache"))?
+            }
+            _ => {
                 let dir = tempfile::tempdir().context("creating a cache directory")?;
                 toolchain_library_depths(dir.path())?
             }
