@@ -2,6 +2,7 @@
 #
 #   make setup   install missing system packages (scripts/setup)
 #   make build   the `cactus` binary (release) and the firmware test programs
+#   make install PREFIX=DIR   the binary to DIR/bin, the kernel to DIR/share/cactus
 #   make demo    build, then run the demo firmware (workloads/demo) on cactus-sim with its
 #                statistics and per-task report, then the MTSS network workload with one
 #                task's stack cut to 128 bytes under `mtss` (frames moved, bytes lent and
@@ -37,7 +38,9 @@ TIMES   := $(LOGS)/times
 # A comma inside $(call ...) arguments.
 comma := ,
 
-.PHONY: setup build cactus firmware demo test bench
+PREFIX ?= /usr/local
+
+.PHONY: setup build cactus firmware demo test bench install install-data
 
 setup:
 	bash scripts/setup
@@ -51,6 +54,19 @@ firmware:
 	$(MAKE) -C workloads qemu
 
 build: cactus firmware
+
+# install: the `cactus` binary to $(PREFIX)/bin (cargo builds it first only if it is stale) and
+# the kernel it builds firmware against to $(PREFIX)/share/cactus, where the binary looks for
+# it (docs/own-project.md). install-data alone puts the kernel beside a binary installed
+# otherwise (`cargo install --path crates/cli`: PREFIX=~/.cargo). PREFIX may hold spaces.
+install: cactus install-data
+	install -d "$(PREFIX)/bin"
+	install -m 755 $(CACTUS) "$(PREFIX)/bin/cactus"
+
+install-data:
+	install -d "$(PREFIX)/share/cactus"
+	rm -rf "$(PREFIX)/share/cactus/kernel"
+	cp -R kernel "$(PREFIX)/share/cactus/kernel"
 
 demo: setup cactus
 	$(CACTUS) run $(DEMO)
@@ -96,6 +112,7 @@ test: setup
 	$(call counted,kernel-difftest,$(CACTUS) difftest --max-cycles 10000000000 $$(ls build/tests/kernel/*.elf | grep -v -- '-sim.elf$$'))
 	$(call counted,workloads-difftest,$(CACTUS) difftest --timeout 60 $$(ls build/workloads/qemu/*-small.elf))
 	$(call counted,demo-difftest,$(CACTUS) difftest $$($(CACTUS) build --target qemu workloads/demo/demo.toml))
+	$(call counted,own-project,scripts/own-project-check)
 	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))

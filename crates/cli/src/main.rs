@@ -25,8 +25,10 @@ struct Cli {
 enum Command {
     /// Run an RV32 ELF on cactus-sim and print its output and statistics.
     Run(cmd::run::RunArgs),
-    /// Build a firmware ELF from a workload manifest (TOML); prints the ELF's path.
+    /// Build a firmware ELF from a manifest (TOML, default cactus.toml); prints the ELF's path.
     Build(cmd::build::BuildArgs),
+    /// Create a firmware project of your own: cactus.toml, a task, a README (Make, CMake).
+    New(cmd::new::NewArgs),
     /// Run an ELF on cactus-sim and on QEMU and compare UART output and exit code.
     Difftest(cmd::difftest::DifftestArgs),
     /// Differential testing of the instrumentation with random csmith programs.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => cmd::run::main(args),
         Command::Build(args) => cmd::build::main(args),
+        Command::New(args) => cmd::new::main(args),
         Command::Difftest(args) => cmd::difftest::main(args),
         Command::Fuzz(args) => cmd::fuzz::main(args),
         Command::Bench(args) => cmd::bench::main(args),

@@ -1,7 +1,7 @@
 //! `cactus build`: from a validated manifest to a firmware ELF, cached on content.
 //!
-//! The cache directory is `<out_root>/<name>-<hash>/` (default `<root>/build/firmware`), where
-//! the hash covers the generated C (so every manifest value and override), the manifest text,
+//! The cache directory is `<out_root>/<name>-<hash>/` (default `build/firmware` of the project,
+//! [`crate::home::default_build_dir`]), where the hash covers the generated C (so every manifest value and override), the manifest text,
 //! every source and every header it includes (as `gcc -MM` resolves them, wherever they are),
 //! every file of the kernel (its sources are compiled into each firmware), the linker script,
 //! the compiler version, all flags, the `cactus cc` pass options and the running program
@@ -23,10 +23,12 @@ use std::path::{Path, PathBuf};
 /// Where and with what a firmware is built.
 #[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
-    /// The Cactus source tree (with `kernel/`); found above the manifest or the current
+    /// The Cactus home (with `kernel/`); found by [`find_root`] from the manifest's
     /// directory when None.
     pub root: Option<PathBuf>,
-    /// Parent of the cache directories; `<root>/build/firmware` when None.
+    /// Parent of the cache directories; when None `build/firmware` of the project
+    /// ([`crate::home::default_build_dir`]: the home's for a manifest inside it, else the
+    /// manifest directory's).
     pub out_root: Option<PathBuf>,
     /// The cross toolchain.
     pub toolchain: Toolchain,
@@ -51,21 +53,11 @@ fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildEr
     move |error| BuildError::Io { what, path, error }
 }
 
-fn is_root(dir: &Path) -> bool {
-    dir.join("kernel/include/cactus/cactus.h").is_file()
-}
-
-/// The Cactus tree: the nearest directory above `start` (then above the current directory)
-/// holding `kernel/include/cactus/cactus.h`.
+/// The Cactus home for a build or command starting at `start` (a manifest's directory or
+/// `.`): `$CACTUS_HOME`, the installed data beside the binary, a checkout above `start`, the
+/// current directory or the binary ([`crate::home`] gives the whole order).
 pub fn find_root(start: &Path) -> Result<PathBuf, BuildError> {
-    let start = std::path::absolute(start).map_err(io("cannot resolve", start))?;
-    let cwd = std::env::current_dir().map_err(io("cannot resolve", Path::new(".")))?;
-    for base in [start.as_path(), cwd.as_path()] {
-        if let Some(root) = base.ancestors().find(|d| is_root(d)) {
-            return Ok(root.to_path_buf());
-        }
-    }
-    Err(BuildError::NoRoot { from: start })
+    crate::home::find_home(start)
 }
 
 /// Adds every file under `dir` (recursively, in sorted order).
@@ -154,19 +146,20 @@ fn builder_identity() -> String {
 
 /// Builds `m` (or finds it already built) and returns the ELF.
 pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
+    let project = match m.path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
     let root = match &opts.root {
         Some(r) => r.clone(),
-        None => find_root(match m.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        })?,
+        None => find_root(project)?,
     };
     let tc = &opts.toolchain;
     let key = cache_key(m, &root, tc, &opts.checks)?;
     let out_root = opts
         .out_root
         .clone()
-        .unwrap_or_else(|| root.join("build/firmware"));
+        .unwrap_or_else(|| crate::home::default_build_dir(&root, project).join("firmware"));
     let dir = out_root.join(format!("{}-{key}", m.name));
     let elf_name = format!("{}.elf", m.name);
     if dir.join(&elf_name).is_file() {

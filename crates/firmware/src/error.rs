@@ -57,11 +57,17 @@ pub enum BuildError {
         /// The underlying error.
         error: std::io::Error,
     },
-    /// The Cactus source tree (kernel/) was not found.
-    #[error("cannot find the Cactus source tree (a directory with kernel/include/cactus/cactus.h) above {} or the current directory", from.display())]
+    /// No Cactus home (a directory with `kernel/`: a checkout or the installed data) was found.
+    #[error("cannot find the Cactus kernel (a directory with kernel/include/cactus/cactus.h); searched: {}; install cactus with `make install PREFIX=...` or set CACTUS_HOME to a Cactus checkout", searched.join("; "))]
     NoRoot {
-        /// Where the search started.
-        from: PathBuf,
+        /// Every place searched, in order, each with what it was.
+        searched: Vec<String>,
+    },
+    /// `CACTUS_HOME` names a directory that is not a Cactus home.
+    #[error("CACTUS_HOME={} is not a Cactus checkout or installed data directory (no kernel/include/cactus/cactus.h there)", path.display())]
+    BadHome {
+        /// The directory it names (relative values resolved against the current directory).
+        path: PathBuf,
     },
     /// Building the kernel library failed.
     #[error("building the kernel library {library} failed:\n{output}")]

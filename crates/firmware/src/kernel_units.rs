@@ -25,6 +25,19 @@ pub fn links_source(kernel_dir: &Path, source: &Path, interrupts: bool) -> bool 
             .any(|rel| source == kernel_dir.join(rel))
 }
 
+/// Stands for the kernel directory in the flags the Makefile prints.
+const KERNEL_DIR_MARK: &str = "@CACTUS_KERNEL_DIR@";
+
+/// Make splits target names on spaces, so the Makefile's output rules (under `ROOT`, the
+/// kernel's parent) break when that path holds one. The variables read here need none of
+/// them: for such a kernel `ROOT` is pointed at a path that cannot exist (below `/dev/null`),
+/// where nothing is read or written.
+fn away_from_spaces(make: &mut Command, kernel: &Path) {
+    if kernel.to_string_lossy().contains(char::is_whitespace) {
+        make.arg("ROOT=/dev/null/cactus-root");
+    }
+}
+
 /// One C source of the kernel library and the complete flags it is compiled with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelUnit {
@@ -39,8 +52,8 @@ pub struct KernelUnit {
 /// with the Makefile's `CFLAGS` for that library (with `defines`, the kernel variant's
 /// `-D` options of [`crate::KernelOptions::variant_defines`], as its `EXTRA_CFLAGS`). The kernel's assembly (`.S`) sources are not C
 /// units and are not listed. Without `interrupts` (the manifest declares no handler) the
-/// [`INTERRUPT_ONLY`] sources are left out. Flags are split on whitespace (the tree path must
-/// hold none).
+/// [`INTERRUPT_ONLY`] sources are left out. Flags are split on whitespace; the kernel directory
+/// in them may hold spaces (it is kept whole), `defines` may not.
 pub fn kernel_units(
     tc: &Toolchain,
     root: &Path,
@@ -60,10 +73,15 @@ pub fn kernel_units(
     if !defines.is_empty() {
         make.arg(format!("EXTRA_CFLAGS={}", defines.join(" ")));
     }
-    make.arg("--eval=cactus-print-cflags: ; @echo $(CFLAGS)")
-        .arg("--eval=cactus-print-srcs: ; @echo $(filter %.c,$(COMMON_SRCS))")
-        .arg("cactus-print-cflags")
-        .arg("cactus-print-srcs");
+    away_from_spaces(&mut make, &kernel);
+    // The kernel directory may hold spaces (an install prefix): it is printed as a placeholder
+    // so that the flags split on whitespace, then put back.
+    make.arg(format!(
+        "--eval=cactus-print-cflags: ; @echo $(subst $(CURDIR),{KERNEL_DIR_MARK},$(CFLAGS))"
+    ))
+    .arg("--eval=cactus-print-srcs: ; @echo $(filter %.c,$(COMMON_SRCS))")
+    .arg("cactus-print-cflags")
+    .arg("cactus-print-srcs");
     let out = run(&mut make, "make")?;
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let mut lines = text.lines();
@@ -78,7 +96,11 @@ pub fn kernel_units(
             output: format!("cannot read CFLAGS and COMMON_SRCS: {}", transcript(&out)),
         });
     };
-    let flags: Vec<String> = cflags.split_whitespace().map(str::to_string).collect();
+    let kernel_text = kernel.display().to_string();
+    let flags: Vec<String> = cflags
+        .split_whitespace()
+        .map(|f| f.replace(KERNEL_DIR_MARK, &kernel_text))
+        .collect();
     let mut sources: Vec<PathBuf> = srcs.split_whitespace().map(|s| kernel.join(s)).collect();
     sources.retain(|s| links_source(&kernel, s, interrupts));
     sources.push(kernel.join(format!("stack/{}.c", strategy.file_name())));
@@ -106,8 +128,9 @@ pub fn kernel_asm_sources(
         .arg("--no-print-directory")
         .arg("-C")
         .arg(&kernel)
-        .arg(format!("CROSS={}", tc.prefix))
-        .arg("--eval=cactus-print-asm: ; @echo $(filter %.S,$(COMMON_SRCS))")
+        .arg(format!("CROSS={}", tc.prefix));
+    away_from_spaces(&mut make, &kernel);
+    make.arg("--eval=cactus-print-asm: ; @echo $(filter %.S,$(COMMON_SRCS))")
         .arg("cactus-print-asm");
     let out = run(&mut make, "make")?;
     if !out.status.success() {
@@ -175,6 +198,36 @@ mod tests {
         assert!(!flags
             .iter()
             .any(|f| f.starts_with("-DCACTUS_STACK_POOL_SIZE")));
+    }
+
+    /// Copies the directory tree `from` to `to`.
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy_tree(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_kernel_under_a_path_with_spaces_keeps_its_include_flags_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("my cactus home");
+        copy_tree(&root().join("kernel"), &home.join("kernel"));
+        let tc = Toolchain::default();
+        let units =
+            kernel_units(&tc, &home, StackStrategy::Static, Target::Sim, &[], false).unwrap();
+        let want = format!("-I{}", home.join("kernel/include").display());
+        let flags = &units[0].flags;
+        assert!(flags.contains(&want), "{want:?} not in {flags:?}");
+        assert!(units.iter().all(|u| u.source.starts_with(&home)));
+        assert!(units.iter().all(|u| u.source.is_file()));
+        let asm = kernel_asm_sources(&tc, &home, false).unwrap();
+        assert!(!asm.is_empty() && asm.iter().all(|s| s.starts_with(&home) && s.is_file()));
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod compile_units;
 pub mod deps;
 pub mod error;
 pub mod hash;
+pub mod home;
 pub mod kernel_units;
 pub mod linker;
 pub mod manifest;

@@ -199,15 +199,30 @@ impl Toolchain {
         Ok(())
     }
 
-    /// Brings `build/kernel/libcactus-<strategy>-<trace>.a` up to date with the kernel's own
-    /// Makefile (under a lock file, so concurrent firmware builds do not race on it) and
-    /// returns its path. For a kernel variant (a pool size, MTSS page or worst-case mode not
-    /// the default: [`KernelOptions::variant_defines`]), the library is built with those
-    /// `-D` options into `build/kernel/<variant_dir>/` (the Makefile's output directory `KB`
-    /// and `EXTRA_CFLAGS` given on its command line).
-    pub fn kernel_library(&self, root: &Path, k: &KernelOptions) -> Result<PathBuf, BuildError> {
+    /// Brings `<build>/kernel/libcactus-<strategy>-<trace>.a` up to date with the kernel's own
+    /// Makefile under `root` (under a lock file, so concurrent firmware builds do not race on
+    /// it) and returns its path; `build` is the project's build directory
+    /// ([`crate::home::default_build_dir`]: `<root>/build` inside a checkout). For a kernel
+    /// variant (a pool size, MTSS page or worst-case mode not the default:
+    /// [`KernelOptions::variant_defines`]), the library is built with those `-D` options into
+    /// `<build>/kernel/<variant_dir>/` (the Makefile's output directory `KB` and
+    /// `EXTRA_CFLAGS` given on its command line). Make splits target names on spaces: the
+    /// output directory must hold none.
+    pub fn kernel_library(
+        &self,
+        root: &Path,
+        build: &Path,
+        k: &KernelOptions,
+    ) -> Result<PathBuf, BuildError> {
         let (strategy, target) = (k.stack, k.target);
-        let base = root.join("build").join("kernel");
+        // Absolute: make runs in the kernel's directory.
+        let base = std::path::absolute(build)
+            .map_err(|error| BuildError::Io {
+                what: "cannot resolve",
+                path: build.to_path_buf(),
+                error,
+            })?
+            .join("kernel");
         let variant = k.variant_dir();
         let dir = match &variant {
             Some(v) => base.join(v),
@@ -233,9 +248,9 @@ impl Toolchain {
             .arg(root.join("kernel"))
             .arg(format!("STRATEGY={}", strategy.file_name()))
             .arg(format!("CROSS={}", self.prefix));
+        make.arg(format!("KB={}", dir.display()));
         if variant.is_some() {
-            make.arg(format!("KB={}", dir.display()))
-                .arg(format!("EXTRA_CFLAGS={}", k.variant_defines().join(" ")));
+            make.arg(format!("EXTRA_CFLAGS={}", k.variant_defines().join(" ")));
         }
         let out = run(make.arg(&library), "make")?;
         drop(lock);

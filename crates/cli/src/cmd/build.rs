@@ -1,7 +1,7 @@
-//! `cactus build MANIFEST`: validate a workload manifest, generate its task table, compile and
+//! `cactus build [MANIFEST]`: validate a firmware manifest (default `cactus.toml`), generate its task table, compile and
 //! link the firmware (cached on content) and print the ELF's path on stdout.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use cactus_firmware::{BuildOptions, Built, CheckOptions, Manifest, Overrides};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -38,7 +38,8 @@ pub struct ManifestArgs {
     /// share their stacks.
     #[arg(long, value_name = "[TASK=]PCT")]
     pub shrink: Option<cactus_firmware::Shrink>,
-    /// Parent directory of the build cache (default: build/firmware in the Cactus tree).
+    /// Parent directory of the build cache (default: `build/firmware` of the project, the
+    /// manifest's directory; of the Cactus checkout for a manifest inside one).
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
 }
@@ -60,14 +61,34 @@ impl ManifestArgs {
 /// Options of `cactus build` (docs/manifest.md).
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// The workload manifest (TOML).
-    pub manifest: PathBuf,
+    /// The firmware manifest (TOML) [default: cactus.toml in the current directory, as
+    /// `cactus new` writes it].
+    pub manifest: Option<PathBuf>,
     #[command(flatten)]
     pub overrides: ManifestArgs,
 }
 
-/// Loads `path`, applies the overrides and builds it (or finds it built); says which on
-/// stderr.
+/// The manifest a command without one uses: `cactus.toml` of the current directory.
+pub const DEFAULT_MANIFEST: &str = "cactus.toml";
+
+/// `given`, or [`DEFAULT_MANIFEST`] when it exists; an error saying what to do otherwise.
+pub fn manifest_or_default(given: Option<&Path>) -> Result<PathBuf> {
+    if let Some(path) = given {
+        return Ok(path.to_path_buf());
+    }
+    let default = Path::new(DEFAULT_MANIFEST);
+    if default.is_file() {
+        return Ok(default.to_path_buf());
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    bail!(
+        "no manifest given and no {DEFAULT_MANIFEST} in {} (name one, or make a project with `cactus new NAME`)",
+        cwd.display()
+    )
+}
+
+/// Loads `path`, applies the overrides and builds it (or finds it built) under the project's
+/// build directory or `--build-dir`; says which on stderr.
 pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Built)> {
     let mut manifest = Manifest::load(path)?;
     manifest.apply(&Overrides {
@@ -79,10 +100,25 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         stacklet_pool: args.stacklet_pool,
         shrink: args.shrink.clone(),
     })?;
+    let project = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let home = cactus_firmware::find_root(project)?;
+    let (out_root, cache) = match &args.build_dir {
+        // DIR holds only firmware directories; the toolchain-wide cache goes where commands
+        // outside a checkout keep it.
+        Some(dir) => (dir.clone(), std::env::temp_dir().join("cactus-cache")),
+        None => {
+            let build = cactus_firmware::home::default_build_dir(&home, project);
+            (build.join("firmware"), build.join("cache"))
+        }
+    };
     let options = BuildOptions {
-        out_root: args.build_dir.clone(),
+        root: Some(home),
+        out_root: Some(out_root),
         checks: CheckOptions {
-            reserves: crate::cmd::reserves::toolchain_reserves()?,
+            reserves: crate::cmd::reserves::toolchain_reserves_in(&cache)?,
             ..CheckOptions::default()
         },
         ..BuildOptions::default()
@@ -99,7 +135,8 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
 
 /// Runs `cactus build`: prints the ELF path on stdout; any error is bad input (exit 2).
 pub fn main(args: BuildArgs) -> Result<ExitCode> {
-    let (_, built) = build_manifest(&args.manifest, &args.overrides)?;
+    let manifest = manifest_or_default(args.manifest.as_deref())?;
+    let (_, built) = build_manifest(&manifest, &args.overrides)?;
     println!("{}", built.elf.display());
     Ok(ExitCode::SUCCESS)
 }

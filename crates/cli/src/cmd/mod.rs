@@ -12,6 +12,7 @@ pub mod cc;
 pub mod difftest;
 pub mod firmware_asm;
 pub mod fuzz;
+pub mod new;
 pub mod outputs;
 mod profile_arg;
 pub mod reserves;

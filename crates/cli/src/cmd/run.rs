@@ -4,7 +4,7 @@
 //! manifest (`.toml`), it first builds the firmware (cached, like `cactus build`) and ends with
 //! the per-task report.
 
-use crate::cmd::build::{build_manifest, ManifestArgs};
+use crate::cmd::build::{build_manifest, manifest_or_default, ManifestArgs};
 use crate::cmd::profile_arg::resolve_profile;
 use crate::report::{self, Ending, StatsFormat};
 use anyhow::{bail, Context, Result};
@@ -18,8 +18,9 @@ use std::process::ExitCode;
 /// Options of `cactus run` (docs/cli.md documents each one and the exit codes).
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The RV32 ELF executable to run, or a workload manifest (`.toml`) to build and run.
-    pub elf: PathBuf,
+    /// The RV32 ELF executable to run, or a firmware manifest (`.toml`) to build and run
+    /// [default: cactus.toml in the current directory, as `cactus new` writes it].
+    pub elf: Option<PathBuf>,
     /// Manifest overrides (only with a manifest).
     #[command(flatten)]
     pub manifest: ManifestArgs,
@@ -71,11 +72,12 @@ pub enum OracleArg {
 
 /// Runs `cactus run`. Bad input (unreadable or invalid ELF, unknown profile, bad profile file,
 /// unwritable output) is an `Err`; otherwise the exit code says how the guest ended.
-pub fn main(mut args: RunArgs) -> Result<ExitCode> {
+pub fn main(args: RunArgs) -> Result<ExitCode> {
     let profile = resolve_profile(&args.profile)?;
-    let manifest = if args.elf.extension().is_some_and(|e| e == "toml") {
-        let (manifest, built) = build_manifest(&args.elf, &args.manifest)?;
-        args.elf = built.elf;
+    let mut elf = manifest_or_default(args.elf.as_deref())?;
+    let manifest = if elf.extension().is_some_and(|e| e == "toml") {
+        let (manifest, built) = build_manifest(&elf, &args.manifest)?;
+        elf = built.elf;
         Some(manifest)
     } else {
         if args.manifest.any() {
@@ -83,8 +85,8 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
         }
         None
     };
-    let bytes = std::fs::read(&args.elf)
-        .with_context(|| format!("cannot read ELF file {}", args.elf.display()))?;
+    let bytes =
+        std::fs::read(&elf).with_context(|| format!("cannot read ELF file {}", elf.display()))?;
     let mut config = MachineConfig::new(profile);
     config.oracle = match args.oracle {
         OracleArg::Record => OracleMode::Record,
@@ -101,7 +103,7 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
     let mut machine = Machine::new(config);
     machine
         .load_elf(&bytes)
-        .with_context(|| format!("cannot load {}", args.elf.display()))?;
+        .with_context(|| format!("cannot load {}", elf.display()))?;
     machine.set_uart_sink(Box::new(report::StdoutSink));
 
     let ending = match args.gdb {
@@ -111,9 +113,9 @@ pub fn main(mut args: RunArgs) -> Result<ExitCode> {
     std::io::stdout().flush().ok();
 
     if let Some(path) = &args.trace {
-        report::write_trace(path, &args.elf, &machine)?;
+        report::write_trace(path, &elf, &machine)?;
     }
-    let mut summary = report::summary_json(&args.elf, &args.profile, &ending, &machine);
+    let mut summary = report::summary_json(&elf, &args.profile, &ending, &machine);
     if let Some(manifest) = &manifest {
         summary["firmware"] =
             report::firmware::to_json(manifest, &machine.stats(), machine.events());

@@ -1,7 +1,8 @@
 //! Machine-code depths for the callees a firmware's C assembly does not define: the kernel
 //! library's hand-written assembly (`.S`: `port_syscall`, `port_yield`, ...), analysed from the
 //! library archive the firmware links, and the toolchain libraries (libgcc, picolibc),
-//! analysed once and cached under `<root>/build/cache/`.
+//! analysed once and cached under `build/cache/` of the project (of the checkout for a
+//! manifest inside one); the kernel library is built into the project's `build/kernel/`.
 
 use anyhow::{Context, Result};
 use cactus_analysis::machine::{self, load_path, toolchain_library_depths, MachineDepth};
@@ -21,12 +22,19 @@ pub(super) struct MachineDepths {
 /// machine code with the toolchain libraries' depths for the names it calls but does not
 /// define, and returns both sets of depths, the kernel's first.
 pub(super) fn machine_depths(m: &Manifest, root: &Path, tc: &Toolchain) -> Result<MachineDepths> {
-    let cache = root.join("build").join("cache");
+    let project = match m.path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let build = cactus_firmware::home::default_build_dir(root, project);
+    let cache = build.join("cache");
+    std::fs::create_dir_all(&cache)
+        .with_context(|| format!("cannot create {}", cache.display()))?;
     let toolchain = toolchain_library_depths(&cache)
         .context("computing the toolchain libraries' stack depths")?;
     let k = &m.kernel;
     let library = tc
-        .kernel_library(root, k)
+        .kernel_library(root, &build, k)
         .context("building the kernel library")?;
     let units = load_path(&library)?;
     let kernel = machine::analyze(&units, &toolchain)
@@ -42,16 +50,20 @@ pub(super) fn machine_depths(m: &Manifest, root: &Path, tc: &Toolchain) -> Resul
 
 /// Depths for callees of plain assembly files: the functions of `files` (objects, archives,
 /// linked ELFs) analysed together, over (with `toolchain`) the toolchain libraries' depths,
-/// cached in `build/cache/` of the Cactus tree around the current directory (or computed
-/// afresh outside a tree).
+/// cached in `build/cache/` of the Cactus checkout around the current directory (or computed
+/// afresh outside one).
 pub(super) fn external_depths(
     files: &[PathBuf],
     toolchain: bool,
 ) -> Result<BTreeMap<String, MachineDepth>> {
     let base = if toolchain {
-        match find_root(Path::new(".")) {
-            Ok(root) => toolchain_library_depths(&root.join("build").join("cache"))?,
-            Err(_) => {
+        let here = Path::new(".");
+        match find_root(here) {
+            // Only a checkout around the current directory: never an installed data directory.
+            Ok(root) if cactus_firmware::home::contains(&root, here) => {
+                toolchain_library_depths(&root.join("build").join("cache"))?
+            }
+            _ => {
                 let dir = tempfile::tempdir().context("creating a cache directory")?;
                 toolchain_library_depths(dir.path())?
             }
