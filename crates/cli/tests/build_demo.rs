@@ -67,7 +67,7 @@ fn the_demo_runs_to_its_self_check_and_reports_every_task() {
         "every 8th of 48 blocks is logged:\n{so}"
     );
     assert!(
-        se.contains("── firmware demo (stack static, target sim, 1000 Hz tick) ──"),
+        se.contains("── firmware demo (stack static, checks none, target sim, 1000 Hz tick) ──"),
         "{se}"
     );
     let sensor = row(&se, "sensor");

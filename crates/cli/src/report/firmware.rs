@@ -109,11 +109,13 @@ pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow
 }
 
 /// The rows as the `firmware` object of the `--stats json` summary:
-/// `{"name", "stack", "target", "tick_hz", "tasks": [TaskRow...], "pools": [PoolRow...]}`.
+/// `{"name", "stack", "checks", "target", "tick_hz", "tasks": [TaskRow...], "pools":
+/// [PoolRow...]}`.
 pub fn to_json(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Value {
     json!({
         "name": manifest.name,
         "stack": manifest.kernel.stack.name(),
+        "checks": manifest.kernel.checks.name(),
         "target": manifest.kernel.target.name(),
         "tick_hz": manifest.kernel.tick_hz,
         "tasks": rows(manifest, stats, events),
@@ -161,9 +163,10 @@ fn or_dash<T: ToString>(v: Option<T>) -> String {
 fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> std::fmt::Result {
     writeln!(
         out,
-        "── firmware {} (stack {}, target {}, {} Hz tick) ──",
+        "── firmware {} (stack {}, checks {}, target {}, {} Hz tick) ──",
         m.name,
         m.kernel.stack.name(),
+        m.kernel.checks.name(),
         m.kernel.target.name(),
         m.kernel.tick_hz
     )?;
