@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 /// Writes the generated glue into `dir` and compiles every unit of [`units`] to GCC assembly
 /// in `dir` with the firmware's own flags ([`Toolchain::compile_asm`]), then every C source of
-/// the firmware's kernel library with its Makefile's flags ([`kernel_units`]); returns the
+/// the firmware's kernel library with its Makefile's flags ([`kernel_units`]), each with the
+/// `cactus cc` build's `-fno-ipa-ra` when `kernel.checks` is not `none`; returns the
 /// `.s` files in that order (the kernel's `.S` sources are not among them).
 pub fn assembly(
     m: &Manifest,
@@ -22,9 +23,18 @@ pub fn assembly(
 ) -> Result<Vec<PathBuf>, BuildError> {
     write_glue(m, dir)?;
     let mut files = Vec::new();
+    // The `cactus cc` build path adds this flag to every unit (cc_build.rs): it changes which
+    // registers callees save, so frames too.
+    let checked = |flags: &[String]| {
+        let mut flags = flags.to_vec();
+        if m.kernel.checks != cactus_cc::CheckMode::None {
+            flags.push(cactus_cc::NO_IPA_RA.to_string());
+        }
+        flags
+    };
     for (i, u) in units(m, root, dir).iter().enumerate() {
         let asm = dir.join(format!("{i:02}-{}.s", stem(&u.source)));
-        tc.compile_asm(&u.source, &asm, &u.flags)?;
+        tc.compile_asm(&u.source, &asm, &checked(&u.flags))?;
         files.push(asm);
     }
     let k = &m.kernel;
@@ -38,7 +48,7 @@ pub fn assembly(
     )?;
     for (i, u) in kernel.iter().enumerate() {
         let asm = dir.join(format!("kernel-{i:02}-{}.s", stem(&u.source)));
-        tc.compile_asm_with(&u.source, &asm, &u.flags)?;
+        tc.compile_asm_with(&u.source, &asm, &checked(&u.flags))?;
         files.push(asm);
     }
     Ok(files)
