@@ -114,6 +114,7 @@ test: setup
 	$(call counted,demo-difftest,$(CACTUS) difftest $$($(CACTUS) build --target qemu workloads/demo/demo.toml))
 	$(call counted,own-project,scripts/own-project-check)
 	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
+	$(call counted,stack-report-sound,scripts/stack-report-check $(CACTUS))
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
 	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))

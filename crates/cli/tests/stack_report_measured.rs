@@ -33,6 +33,25 @@ fn demo_stack_report_bounds_every_task_and_covers_the_measured_high_water() {
     let measured = stats["firmware"]["tasks"].as_array().unwrap();
 
     let tasks = report["tasks"].as_array().unwrap();
+    // The periodic sensor runs its generated wrapper, which calls the job: the path starts
+    // there, and the depth is where the path ends plus what a trap may add.
+    let sensor = &tasks[0];
+    assert_eq!(sensor["analysed_entry"], "fw_run_sensor", "{sensor}");
+    let path = sensor["path"].as_array().unwrap();
+    assert_eq!(path[0]["function"], "fw_run_sensor", "{sensor}");
+    assert!(
+        path.iter().any(|s| s["function"] == "sensor_job"),
+        "{sensor}"
+    );
+    let last = path.last().unwrap();
+    let end = last["offset"].as_u64().unwrap() + last["frame"].as_u64().unwrap();
+    let trap = sensor["trap_entry"]["bytes"].as_u64().unwrap();
+    assert_eq!(
+        sensor["depth"]["bounded"].as_u64(),
+        Some(end + trap),
+        "{sensor}"
+    );
+    assert_eq!(tasks[1]["analysed_entry"], "consumer_main", "{}", tasks[1]);
     assert_eq!(tasks.len(), measured.len(), "{report}\n{stats}");
     for row in tasks {
         let name = row["task"].as_str().unwrap();

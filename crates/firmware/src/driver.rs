@@ -61,7 +61,7 @@ pub fn find_root(start: &Path) -> Result<PathBuf, BuildError> {
 }
 
 /// Adds every file under `dir` (recursively, in sorted order).
-fn hash_dir(h: &mut ContentHash, dir: &Path) -> Result<(), BuildError> {
+pub(crate) fn hash_dir(h: &mut ContentHash, dir: &Path) -> Result<(), BuildError> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io("cannot read", dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))

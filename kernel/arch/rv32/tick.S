@@ -124,7 +124,11 @@ tick_slice_end:
 
 /* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
  * The fast path stores nothing below sp; the slow part stores the interrupted registers into
- * the task's context and switches to the kernel stack before it calls anything. */
+ * the task's context and switches to the kernel stack before it calls anything. tick_due and
+ * tick_slice_end are labels the fast path branches to, so the analysis takes them as
+ * functions of their own (each ends in that switch). */
     .pushsection .cactus.stack_depth, "", @progbits
     .asciz "port_tick_entry 0"
+    .asciz "tick_due 0"
+    .asciz "tick_slice_end 0"
     .popsection

@@ -11,11 +11,15 @@ generous budget. Manifests come in pairs: NAME.toml
 (full inputs, -DWL_SIZE=1) and NAME-small.toml (small inputs, -DWL_SIZE=0); each takes the
 budgets measured for its own size class. The crazyflie-like suite also gets
 crazyflie-allocated(-small).toml with the FreeRTOS-allocated stacks of profile.h.
+Every runner task gets the `stack_calls` annotation `cactus stack-report` needs for the
+program's function pointers. --annotations-only rewrites only those lines of the existing
+manifests (their budgets stay).
 """
 import argparse
 import json
 import math
 import os
+import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WL = os.path.dirname(os.path.dirname(HERE))  # workloads/
@@ -127,7 +131,42 @@ class Manifest:
                 if k in t and t[k] is not None:
                     v = t[k]
                     out.append(f"{k} = {arr(v) if isinstance(v, list) else q(v)}")
+            calls = stack_calls(self, t)
+            if calls:
+                out.append(calls)
         return "\n".join(out) + "\n"
+
+
+PROGRAM_RE = re.compile(r'const\s+wl_program_t\s+(\w+)\s*=\s*\{\s*"[^"]*"\s*,\s*(\w+)\s*,'
+                        r'\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*\}')
+LIST_RE = re.compile(r'wl_workload_programs\[\d*\]\s*=\s*\{([^}]*)\}')
+
+
+def stack_calls(m, t):
+    """The `stack_calls` line of task t for `cactus stack-report` (docs/cli.md): the functions
+    the workload runner's indirect calls reach on this task's stack, read from the program
+    descriptors (`const wl_program_t X = {"name", init, round, checksum, expected}`) and the
+    program list (`wl_workload_programs`) in the manifest's sources. Workers call their
+    program's init and round, and its checksum from wl_task.c's finish; the coordinator every
+    program's expected."""
+    base = os.path.dirname(m.path)
+    descriptors, order = {}, []
+    for src in sorted({s for task in m.tasks for s in task["sources"]}):
+        with open(os.path.join(base, src)) as f:
+            text = f.read()
+        for d in PROGRAM_RE.finditer(text):
+            descriptors[d.group(1)] = d.group(2, 3, 4, 5)
+        lst = LIST_RE.search(text)
+        if lst:
+            order = [x.strip().lstrip("&") for x in lst.group(1).split(",") if x.strip()]
+    entry = t["entry"]
+    if entry in ("wl_worker_main", "wl_periodic_job", "wl_periodic_main"):
+        init, rnd, checksum, _ = descriptors[order[t["arg"] & 0xFF]]
+        return f"stack_calls = {{ {entry} = {arr([init, rnd])}, finish = {arr([checksum])} }}"
+    if entry == "wl_coordinator_main":
+        targets = [descriptors[p][3] for p in order]
+        return f"stack_calls = {{ {entry} = {arr(targets)} }}"
+    return None
 
 
 def fed_workload(m, workers, measured, wsources, extra_coord_sources, common_rel, size):
@@ -148,9 +187,30 @@ def fed_workload(m, workers, measured, wsources, extra_coord_sources, common_rel
            stack=budget(measured, m.name, "coordinator", 1024), on_fault="halt", arg=n)
 
 
+ANNOTATIONS_ONLY = False
+
+
 def write(m):
+    text = m.text()
+    if ANNOTATIONS_ONLY:
+        text = with_annotations(m.path, text)
     with open(m.path, "w") as f:
-        f.write(m.text())
+        f.write(text)
+
+
+def with_annotations(path, generated):
+    """The manifest at path with each task's `stack_calls` line taken from `generated` (the
+    same manifest as generated now) and every other line kept."""
+    def blocks(text):
+        return text.split("\n[[task]]\n")
+    old, new = blocks(open(path).read()), blocks(generated)
+    assert len(old) == len(new), path
+    out = [old[0]]
+    for o, n in zip(old[1:], new[1:]):
+        keep = [l for l in o.rstrip("\n").split("\n") if not l.startswith("stack_calls = ")]
+        add = [l for l in n.rstrip("\n").split("\n") if l.startswith("stack_calls = ")]
+        out.append("\n".join(keep + add) + "\n")
+    return "\n[[task]]\n".join(out)
 
 
 def sizes(base):
@@ -285,7 +345,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--measured", nargs="+", metavar="FILE",
                     help="JSON files of `cactus workloads stacks --json FILE`")
+    ap.add_argument("--annotations-only", action="store_true",
+                    help="only (re)write each task's stack_calls line, keeping the budgets")
     args = ap.parse_args()
+    global ANNOTATIONS_ONLY
+    ANNOTATIONS_ONLY = args.annotations_only
     measured = None
     if args.measured:
         measured = {}

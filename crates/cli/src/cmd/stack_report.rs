@@ -1,5 +1,5 @@
 //! `cactus stack-report FILE.s... [--machine FILE]... [--toolchain-libs] [--entry NAME]...
-//! [--json]`: parses GCC RISC-V assembly files as one program and prints every function's
+//! [--path] [--json]`: parses GCC RISC-V assembly files as one program and prints every function's
 //! frame, callees and worst-case stack depth (or why it has none), then the depth of each
 //! `--entry`; callees the assembly does not define take their depth from the machine code of
 //! `--machine` objects/archives/ELFs and, with `--toolchain-libs`, of libgcc and picolibc
@@ -8,9 +8,11 @@
 
 mod firmware;
 mod machine;
+mod output;
+mod tasks;
 
 use anyhow::{bail, Context, Result};
-use cactus_analysis::{analyze_with_externals, Depth, FunctionStack};
+use cactus_analysis::{analyze_with_externals, Annotations, Depth, FunctionStack, Program};
 use cactus_asm::AsmFile;
 use clap::Args;
 use serde_json::{json, Value};
@@ -30,6 +32,11 @@ pub struct StackReportArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Also print the worst-case call path of every task (manifest) or `--entry` (assembly
+    /// files): each function with its offset below the entry `sp` and its frame. JSON always
+    /// has the paths.
+    #[arg(long)]
+    path: bool,
     /// An object, static archive or linked ELF whose functions' machine-code depths serve
     /// callees the assembly does not define (repeatable; assembly files only).
     #[arg(long = "machine", value_name = "FILE")]
@@ -47,7 +54,7 @@ pub fn main(args: StackReportArgs) -> Result<ExitCode> {
             if !args.machine.is_empty() || args.toolchain_libs {
                 bail!("--machine and --toolchain-libs apply to assembly files, not a manifest");
             }
-            firmware::report(manifest, &args.entries, args.json)?;
+            firmware::report(manifest, &args.entries, args.json, args.path)?;
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -59,26 +66,39 @@ pub fn main(args: StackReportArgs) -> Result<ExitCode> {
     }
     let externals = machine::external_depths(&args.machine, args.toolchain_libs)?;
     let report = analyze_with_externals(&files, &externals);
+    let program = Program::new(&files, &externals);
     let mut entries = Vec::new();
     for name in &args.entries {
-        let Some(f) = find(&report, name) else {
+        let Some(e) = program.entry(name, &Annotations::default())? else {
             bail!("--entry {name}: no such function in the given files");
         };
-        entries.push(f);
+        entries.push((name, e));
     }
     if args.json {
         let doc = json!({
             "functions": report.iter().map(function_json).collect::<Vec<_>>(),
-            "entries": entries.iter().map(|f| json!({
-                "name": f.name,
-                "depth": depth_json(&f.depth),
+            "entries": entries.iter().map(|(name, e)| json!({
+                "name": name,
+                "depth": depth_json(&e.depth),
+                "path": e.path.iter().map(|s| json!({
+                    "function": s.function,
+                    "offset": s.offset,
+                    "frame": s.frame,
+                    "machine_code": s.machine,
+                })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         print_table(&report);
-        for f in entries {
-            println!("entry {}: {}", f.name, f.depth);
+        for (name, e) in entries {
+            println!("entry {name}: {}", e.depth);
+            if args.path {
+                for s in &e.path {
+                    let kind = if s.machine { " (machine code)" } else { "" };
+                    println!("    {:>6}  {}  {}{kind}", s.offset, s.function, s.frame);
+                }
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

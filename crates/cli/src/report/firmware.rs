@@ -282,6 +282,8 @@ mod tests {
             start_suspended: false,
             cflags: vec![],
             include: vec![],
+            stack_calls: Default::default(),
+            stack_recursion: Default::default(),
         }
     }
 

@@ -227,11 +227,7 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     };
     writeln!(s, "static const cactus_task_desc fw_tasks[{ntasks}] = {{")?;
     for t in &m.tasks {
-        let entry = if needs_wrapper(t) {
-            format!("fw_run_{}", t.name)
-        } else {
-            t.entry.clone()
-        };
+        let entry = table_entry(t);
         writeln!(
             s,
             "    {{ .name = \"{}\", .entry = {entry}, .arg = (void *)(uintptr_t){:#x}u,",
@@ -338,6 +334,17 @@ fn write_timers(s: &mut String, m: &Manifest) -> std::fmt::Result {
         )?;
     }
     writeln!(s)
+}
+
+/// The function the task table gives the kernel as task `t`'s entry, i.e. what runs first
+/// on its stack: the generated wrapper `fw_run_<name>` (which calls `t.entry`) when the task
+/// is periodic or starts late, else `t.entry` itself.
+pub fn table_entry(t: &Task) -> String {
+    if needs_wrapper(t) {
+        format!("fw_run_{}", t.name)
+    } else {
+        t.entry.clone()
+    }
 }
 
 /// A task needs a generated wrapper when it is periodic or starts late.

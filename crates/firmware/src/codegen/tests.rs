@@ -21,6 +21,8 @@ fn task(name: &str, entry: &str) -> Task {
         start_suspended: false,
         cflags: vec![],
         include: vec![],
+        stack_calls: Default::default(),
+        stack_recursion: Default::default(),
     }
 }
 
@@ -119,6 +121,18 @@ fn periodic_and_delayed_tasks_get_wrappers_in_ticks() {
         !s.contains("fw_run_plain"),
         "a plain task runs its entry directly"
     );
+}
+
+#[test]
+fn table_entry_is_what_the_task_table_starts() {
+    let m = manifest(Target::Sim);
+    let s = source(&m);
+    let wanted = ["fw_run_sensor", "fw_run_logger", "plain_main"];
+    for (t, want) in m.tasks.iter().zip(wanted) {
+        assert_eq!(table_entry(t), want);
+        let row = format!(".name = \"{}\", .entry = {want},", t.name);
+        assert!(s.contains(&row), "{row:?} missing from:\n{s}");
+    }
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod validate;
 use crate::error::ManifestError;
 pub use cactus_cc::CheckMode;
 pub use interrupt::{Interrupt, InterruptSource};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 pub use symbols::undefined_symbols;
 pub use validate::{MAX_POOLS, MAX_POOL_BYTES};
@@ -430,6 +431,13 @@ pub struct Task {
     pub cflags: Vec<String>,
     /// Extra include directories for this task's sources (absolute).
     pub include: Vec<PathBuf>,
+    /// `stack_calls`, for `cactus stack-report`: the functions the indirect calls of a
+    /// function may reach on this task's stack, by the name of the function containing them
+    /// (`"*"`: every function not listed). Names are C identifiers; not checked against code.
+    pub stack_calls: BTreeMap<String, Vec<String>>,
+    /// `stack_recursion`, for `cactus stack-report`: at most this many activations (1..=4096)
+    /// of the named function are on this task's stack at once.
+    pub stack_recursion: BTreeMap<String, u32>,
 }
 
 /// One fixed-block pool (`[[pool]]`): the generated C allocates its memory statically and

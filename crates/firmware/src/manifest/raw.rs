@@ -2,6 +2,7 @@
 //! value validation may complain about. Unknown keys are rejected here.
 
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// The whole document.
@@ -109,6 +110,10 @@ pub(crate) struct RawTask {
     pub cflags: Vec<String>,
     #[serde(default)]
     pub include: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub stack_calls: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    pub stack_recursion: BTreeMap<String, Spanned<i64>>,
 }
 
 /// One `[[interrupt]]`.

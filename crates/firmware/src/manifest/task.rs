@@ -5,6 +5,7 @@ use super::raw::RawTask;
 use super::validate::{is_c_ident, Ctx};
 use super::{FaultPolicy, KernelOptions, Task};
 use crate::error::ManifestError;
+use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// Smallest stack the kernel accepts (guard plus a minimal frame area), bytes.
@@ -155,5 +156,63 @@ pub(super) fn task(
         start_suspended,
         cflags: t.cflags.clone(),
         include,
+        stack_calls: stack_calls(cx, &key, t)?,
+        stack_recursion: stack_recursion(cx, &key, t)?,
     })
+}
+
+/// `stack_calls`: keys are C identifiers or `*`, every target a C identifier.
+fn stack_calls(
+    cx: &Ctx,
+    key: &dyn Fn(&str) -> String,
+    t: &RawTask,
+) -> Result<BTreeMap<String, Vec<String>>, ManifestError> {
+    let mut out = BTreeMap::new();
+    for (caller, targets) in &t.stack_calls {
+        let k = key(&format!("stack_calls.{caller}"));
+        if caller != "*" && !is_c_ident(caller) {
+            return Err(cx.at(
+                targets,
+                &k,
+                format!("\"{caller}\" is neither a C function name nor \"*\""),
+            ));
+        }
+        if targets.get_ref().is_empty() {
+            return Err(cx.at(targets, &k, "no target given"));
+        }
+        let mut list = Vec::new();
+        for target in targets.get_ref() {
+            if !is_c_ident(target.get_ref()) {
+                return Err(cx.at(
+                    target,
+                    &k,
+                    format!("\"{}\" is not a C function name", target.get_ref()),
+                ));
+            }
+            list.push(target.get_ref().clone());
+        }
+        out.insert(caller.clone(), list);
+    }
+    Ok(out)
+}
+
+/// `stack_recursion`: C identifiers to activation bounds in 1..=4096.
+fn stack_recursion(
+    cx: &Ctx,
+    key: &dyn Fn(&str) -> String,
+    t: &RawTask,
+) -> Result<BTreeMap<String, u32>, ManifestError> {
+    let mut out = BTreeMap::new();
+    for (function, bound) in &t.stack_recursion {
+        let k = key(&format!("stack_recursion.{function}"));
+        if !is_c_ident(function) {
+            return Err(cx.at(
+                bound,
+                &k,
+                format!("\"{function}\" is not a C function name"),
+            ));
+        }
+        out.insert(function.clone(), cx.int(bound, &k, 1..4097)?);
+    }
+    Ok(out)
 }

@@ -1187,3 +1187,35 @@ fn switch_check_off_selects_a_kernel_variant_of_static_only() {
     .unwrap();
     assert!(m.kernel.switch_check);
 }
+
+#[test]
+fn stack_annotations_are_read_and_checked() {
+    let f = Fixture::new();
+    let text = GOOD.replace(
+        "stack = 1024\n",
+        "stack = 1024\nstack_calls = { fb = [\"x\", \"y\"], \"*\" = [\"z\"] }\n\
+         stack_recursion = { walk = 8 }\n",
+    );
+    let m = f.parse(&text).unwrap();
+    let b = &m.tasks[1];
+    assert_eq!(b.stack_calls["fb"], vec!["x".to_string(), "y".to_string()]);
+    assert_eq!(b.stack_calls["*"], vec!["z".to_string()]);
+    assert_eq!(b.stack_recursion["walk"], 8);
+    assert!(m.tasks[0].stack_calls.is_empty() && m.tasks[0].stack_recursion.is_empty());
+
+    let bad = |from: &str, to: &str| f.error(&text.replace(from, to));
+    let (line, key, problem) = bad("walk = 8", "walk = 0");
+    assert_eq!(
+        (line, key.as_str()),
+        (Some(31), "task[1].stack_recursion.walk")
+    );
+    assert_eq!(problem, "0 is out of range (1..=4096)");
+    let (_, key, problem) = bad("\"y\"", "\"y z\"");
+    assert_eq!(key, "task[1].stack_calls.fb");
+    assert_eq!(problem, "\"y z\" is not a C function name");
+    let (_, key, problem) = bad("\"*\" = [\"z\"]", "\"a-b\" = [\"z\"]");
+    assert_eq!(key, "task[1].stack_calls.a-b");
+    assert!(problem.contains("neither a C function name"), "{problem}");
+    let (_, _, problem) = bad("[\"x\", \"y\"]", "[]");
+    assert_eq!(problem, "no target given");
+}

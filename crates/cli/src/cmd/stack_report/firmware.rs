@@ -1,6 +1,7 @@
 //! `cactus stack-report MANIFEST.toml`: compiles every C unit of a firmware (task sources and
 //! the generated glue) to assembly with the firmware build's own flags and reports, per task,
-//! the entry's worst-case stack depth against the manifest's stack budget.
+//! the worst-case stack depth of what runs on its stack ([`task_rows`]: the generated wrapper,
+//! the kernel code it calls, the kernel entries) against the manifest's stack budget.
 //!
 //! The kernel library's C sources are compiled too, with kernel/Makefile's own flags. Callees
 //! the assembly does not define take their depth from machine code ([`machine`]): the kernel's
@@ -10,12 +11,13 @@
 //! `.cactus.stack_depth` section, which the analysis checks against their code.
 
 use super::machine::machine_depths;
+use super::output::{print_rows, row_json};
+use super::tasks::task_rows;
 use super::{depth_json, find};
 use crate::cmd::firmware_asm::compile;
 use anyhow::{bail, Result};
 use cactus_analysis::machine::MachineDepth;
-use cactus_analysis::{analyze_with_externals, Depth, FunctionStack};
-use cactus_firmware::Task;
+use cactus_analysis::{analyze_with_externals, FunctionStack, Program};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,33 +26,22 @@ use std::path::Path;
 const KERNEL_NOTE: &str = "C (tasks, glue, kernel with kernel/Makefile's flags) is analysed as \
                            assembly; kernel .S code and libgcc/picolibc from machine code";
 
-/// Whether `budget` covers `depth`: None when the depth has no bound.
-fn covers(budget: u32, depth: &Depth) -> Option<bool> {
-    match depth {
-        Depth::Bounded(n) => Some(*n <= budget),
-        Depth::Unbounded(_) => None,
-    }
-}
-
-/// The report of the firmware described by the manifest at `path`.
-pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<()> {
+/// The report of the firmware described by the manifest at `path`: per task ([`task_rows`]),
+/// then the machine-code callees used and each `--entry`; with `show_path`, each task's
+/// worst-case call path under its row.
+pub(super) fn report(
+    path: &Path,
+    entries: &[String],
+    as_json: bool,
+    show_path: bool,
+) -> Result<()> {
     let fw = compile(path)?;
     let (m, root, tc, parsed) = (&fw.manifest, &fw.root, &fw.toolchain, &fw.files);
     let machine = machine_depths(m, root, tc)?;
     let report = analyze_with_externals(parsed, &machine.depths);
     let used = machine_callees(&report, &machine.depths);
-    let mut rows: Vec<(&Task, &FunctionStack)> = Vec::new();
-    for t in &m.tasks {
-        let Some(f) = find(&report, &t.entry) else {
-            bail!(
-                "{}: task {}: entry {} is not defined in the task's sources",
-                path.display(),
-                t.name,
-                t.entry
-            );
-        };
-        rows.push((t, f));
-    }
+    let program = Program::new(parsed, &machine.depths);
+    let rows = task_rows(path, m, &program, &machine.depths)?;
     let mut extra = Vec::new();
     for name in entries {
         let Some(f) = find(&report, name) else {
@@ -65,13 +56,7 @@ pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<(
             "kernel_library": machine.kernel_library.display().to_string(),
             "machine_code": used.iter().map(|(n, d)| (n.to_string(), machine_json(d)))
                 .collect::<Map<String, Value>>(),
-            "tasks": rows.iter().map(|(t, f)| json!({
-                "task": t.name,
-                "entry": t.entry,
-                "budget": t.stack,
-                "depth": depth_json(&f.depth),
-                "covered": covers(t.stack, &f.depth),
-            })).collect::<Vec<_>>(),
+            "tasks": rows.iter().map(row_json).collect::<Vec<_>>(),
             "entries": extra.iter().map(|f| json!({
                 "name": f.name,
                 "depth": depth_json(&f.depth),
@@ -80,7 +65,7 @@ pub(super) fn report(path: &Path, entries: &[String], as_json: bool) -> Result<(
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }
-    print_tasks(&rows);
+    print_rows(&rows, show_path);
     println!("note: {KERNEL_NOTE}");
     if !used.is_empty() {
         let list: Vec<String> = used.iter().map(|(n, d)| format!("{n} {d}")).collect();
@@ -117,32 +102,5 @@ fn machine_json(d: &MachineDepth) -> Value {
     match d {
         MachineDepth::Bytes(n) => json!({ "bounded": n }),
         MachineDepth::Unbounded(why) => json!({ "unbounded": why }),
-    }
-}
-
-fn print_tasks(rows: &[(&Task, &FunctionStack)]) {
-    let width = |get: fn(&Task) -> &str, title: &str| {
-        rows.iter()
-            .map(|(t, _)| get(t).len())
-            .max()
-            .unwrap_or(0)
-            .max(title.len())
-    };
-    let tw = width(|t| &t.name, "task");
-    let ew = width(|t| &t.entry, "entry");
-    println!(
-        "{:<tw$}  {:<ew$}  {:>6}  {:<7}  depth",
-        "task", "entry", "budget", "covered"
-    );
-    for (t, f) in rows {
-        let covered = match covers(t.stack, &f.depth) {
-            Some(true) => "yes",
-            Some(false) => "NO",
-            None => "unknown",
-        };
-        println!(
-            "{:<tw$}  {:<ew$}  {:>6}  {:<7}  {}",
-            t.name, t.entry, t.stack, covered, f.depth
-        );
     }
 }
