@@ -1,8 +1,8 @@
 //! Stack overflows the firmware could not absorb: a task's check (or the stack bound) failed
 //! and its fault policy ran (killed, restarted or halted; a frame a strategy moved is no
-//! failure). Each one fails the run (exit code 3) whatever code the firmware then exited with,
-//! and gets a message on stderr naming the task, the function, how many bytes it was over and
-//! what to change in the manifest.
+//! failure). Each one fails a manifest run (exit code 3) whatever code the firmware then
+//! exited with, and gets a message on stderr naming the task, the function, how many bytes it
+//! was over and what to change in the manifest.
 
 use cactus_firmware::Manifest;
 use cactus_sim::{Event, EventKind, TaskStats};
