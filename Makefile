@@ -150,6 +150,8 @@ test: setup
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
 	$(call counted,irq-workloads,scripts/irq-check $(CACTUS))
+	$(call counted,baremetal,scripts/baremetal-check $(CACTUS))
+	$(call counted,endings,scripts/endings-check $(CACTUS))
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) > build/mtss-demo.out 2>&1 && \
 	    grep -qE '^ +1 patricia .* [1-9][0-9]* +exited: returned' build/mtss-demo.out)

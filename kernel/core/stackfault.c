@@ -90,8 +90,12 @@ int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_sit
         return -1;
     cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .pc = site->site, .sp = cur->ctx.sp,
                        .requested = need };
-    kprintf("cactus: task %d '%s': stack overflow caught: pc=%08x need=%u sp=%08x limit=%08x\n",
-            k_id(cur), cur->desc->name, site->site, need, cur->ctx.sp, cur->stack.limit);
+    /* need counts from the sp the check compared; the frame ends `need` bytes below it. */
+    uint32_t low = cur->ctx.sp - need, limit = (uint32_t)cur->stack.limit;
+    kprintf("cactus: task %d '%s': stack overflow caught: pc=%08x sp=%08x limit=%08x: the frame "
+            "needs %u bytes below the limit\n",
+            k_id(cur), cur->desc->name, site->site, cur->ctx.sp, limit,
+            low < limit ? limit - low : 0u);
     stack_refusal_print();
     k_fault(cur, &f);
     k_reschedule();

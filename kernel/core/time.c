@@ -131,12 +131,40 @@ void k_idle_woken(uint64_t now)
     expire();
 }
 
+/* What a live task that is not ready waits for, in words (the deadlock report). */
+static const char *waits_for(const struct k_tcb *t)
+{
+    if (t->state == CACTUS_TASK_SUSPENDED)
+        return "cactus_task_resume (suspended)";
+    if (!t->wait_on)
+        return "a notification";
+    switch (t->wait_on->kind) {
+    case WAIT_SEM: return "a semaphore";
+    case WAIT_MUTEX: return "a mutex";
+    case WAIT_QUEUE: return "a queue";
+    case WAIT_EVENT: return "event flags";
+    case WAIT_STACK: return "stack memory";
+    case WAIT_TIMERS: return "a software-timer command";
+    case WAIT_POOL: return "a pool block";
+    default: return "an object";
+    }
+}
+
 void k_idle_forever(void)
 {
+    int live = 0;
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
+        live += k_alive(&k_tasks[i]);
+    if (!live)
+        k_stop(CACTUS_EXIT_IDLE, "STOPPED: every task has terminated and none ended the run "
+                                 "(cactus_fw_finish or cactus_exit)");
+    kprintf("cactus: DEADLOCK: no task can ever run again: every live task waits with no "
+            "timeout, and no timer or interrupt handler can wake one:\n");
     for (int i = 0; i < CACTUS_MAX_TASKS; i++)
         if (k_alive(&k_tasks[i]))
-            k_stop(CACTUS_EXIT_IDLE, "idle forever: every live task is blocked without a timeout");
-    k_stop(CACTUS_EXIT_IDLE, "idle forever: every task has terminated");
+            kprintf("cactus:   task %d '%s' waits for %s\n", i, cactus_task_name(i),
+                    waits_for(&k_tasks[i]));
+    k_stop(CACTUS_EXIT_IDLE, "DEADLOCK: stopped (exit code 3)");
 }
 
 __attribute__((weak)) void k_idle(void)

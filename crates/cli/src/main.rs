@@ -8,6 +8,7 @@
 //! - 4 for an ownership-oracle violation under `--oracle stop`.
 
 mod cmd;
+mod pipe;
 mod report;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    pipe::quiet_on_closed_stdout(|| dispatch(cli))
+}
+
+/// Runs the subcommand; an `Err` is bad input (exit 2).
+fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => cmd::run::main(args),
         Command::Build(args) => cmd::build::main(args),

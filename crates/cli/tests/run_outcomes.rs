@@ -87,8 +87,8 @@ fn exceeding_max_cycles_exits_3() {
         &["--max-cycles", "10000", "--stats", "json"],
     );
     assert_eq!(code(&out), 3, "stderr:\n{}", stderr(&out));
-    let err = stderr(&out);
-    let json_line = err
+    let text = stdout(&out);
+    let json_line = text
         .lines()
         .find(|l| l.starts_with('{'))
         .expect("stats json line");
@@ -134,8 +134,8 @@ fn an_oracle_violation_is_counted_and_the_run_goes_on_by_default() {
     let dir = scratch("violation-record");
     let out = cactus_run(&build(&dir, "violation"), &["--stats", "json"]);
     assert_eq!(code(&out), 0, "stderr:\n{}", stderr(&out));
-    let err = stderr(&out);
-    let json_line = err
+    let text = stdout(&out);
+    let json_line = text
         .lines()
         .find(|l| l.starts_with('{'))
         .expect("stats json line");

@@ -5,12 +5,19 @@ mod support;
 
 use support::*;
 
+/// The `--stats json` object: the last line of stdout (never on stderr).
 fn stats_json_line(out: &std::process::Output) -> serde_json::Value {
-    let err = stderr(out);
-    let line = err
+    assert!(
+        !stderr(out).lines().any(|l| l.starts_with('{')),
+        "JSON on stderr:\n{}",
+        stderr(out)
+    );
+    let text = stdout(out);
+    let line = text
         .lines()
-        .find(|l| l.starts_with('{'))
-        .unwrap_or_else(|| panic!("no JSON line on stderr:\n{err}"));
+        .last()
+        .filter(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no JSON line ending stdout:\n{text}"));
     serde_json::from_str(line).unwrap_or_else(|e| panic!("invalid JSON ({e}): {line}"))
 }
 
@@ -19,10 +26,10 @@ fn stats_json_is_valid_json_with_the_instruction_count() {
     let dir = scratch("stats-json");
     let out = cactus_run(&build(&dir, "hello"), &["--stats", "json"]);
     assert_eq!(code(&out), 0, "stderr:\n{}", stderr(&out));
-    assert_eq!(
-        stdout(&out),
-        "hello from cactus\n",
-        "stdout holds only guest output"
+    assert!(
+        stdout(&out).starts_with("hello from cactus\n{"),
+        "stdout holds the guest's output, then the JSON line: {}",
+        stdout(&out)
     );
     let summary = stats_json_line(&out);
     assert_eq!(summary["exit_code"], 0);

@@ -23,11 +23,11 @@ fn demo_stack_report_bounds_every_task_and_covers_the_measured_high_water() {
 
     let out = cactus(&["run", manifest, "--stats", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let stats_line = stderr(&out)
+    let stats_line = stdout(&out)
         .lines()
         .rev()
         .find(|l| l.starts_with('{'))
-        .unwrap_or_else(|| panic!("no stats JSON on stderr:\n{}", stderr(&out)))
+        .unwrap_or_else(|| panic!("no stats JSON on stdout:\n{}", stdout(&out)))
         .to_string();
     let stats: serde_json::Value = serde_json::from_str(&stats_line).unwrap();
     let measured = stats["firmware"]["tasks"].as_array().unwrap();

@@ -129,7 +129,7 @@ fn a_compile_error_names_the_file_and_leaves_no_cache_entry() {
     let src = tempfile::tempdir().unwrap();
     std::fs::write(
         src.path().join("bad.c"),
-        "void f(void *arg) { int unused; }\n",
+        "void f(void *arg) { undeclared_name = 1; }\n",
     )
     .unwrap();
     let manifest = src.path().join("bad.toml");
@@ -146,7 +146,7 @@ fn a_compile_error_names_the_file_and_leaves_no_cache_entry() {
             output,
         } => {
             assert!(source_file.ends_with("bad.c"));
-            assert!(output.contains("unused"), "{output}");
+            assert!(output.contains("undeclared_name"), "{output}");
         }
         other => panic!("expected a compile error, got {other}"),
     }

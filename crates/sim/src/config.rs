@@ -23,6 +23,13 @@ pub struct MachineConfig {
     /// start at or after this cycle (so a run overshoots by less than one instruction's
     /// cycles; `wfi` may end it at the limit). None = unlimited.
     pub max_cycles: Option<u64>,
+    /// Stop with [`crate::RunOutcome::CycleLimit`] (kind [`crate::FaultKind::BusyLimit`]) once
+    /// this many cycles ran with the hart awake (cycles asleep in `wfi` do not count). None =
+    /// unlimited.
+    pub max_busy_cycles: Option<u64>,
+    /// Stop with [`crate::RunOutcome::CycleLimit`] (kind [`crate::FaultKind::IdleLimit`]) once
+    /// this many cycles were slept in `wfi` (the sleep stops exactly there). None = unlimited.
+    pub max_idle_cycles: Option<u64>,
     /// Keep the event list (for `--trace`); statistics are always kept.
     pub record_events: bool,
     /// The stack-bound extension: the `mstackbound` CSR ([`crate::MSTACKBOUND`]) and its
@@ -45,13 +52,15 @@ pub struct MachineConfig {
 }
 
 impl MachineConfig {
-    /// Defaults: oracle Record, no cycle limit, no event list, stack-bound extension on, no
+    /// Defaults: oracle Record, no cycle limits (total, busy, idle), no event list, stack-bound extension on, no
     /// timer-pending watch, no UART input.
     pub fn new(profile: Profile) -> Self {
         MachineConfig {
             profile,
             oracle: OracleMode::Record,
             max_cycles: None,
+            max_busy_cycles: None,
+            max_idle_cycles: None,
             record_events: false,
             stack_bound: true,
             watch_timer_pending: false,

@@ -17,6 +17,7 @@ mod devices;
 mod error;
 mod events;
 mod hart;
+mod limits;
 mod loader;
 mod machine;
 mod machine_access;

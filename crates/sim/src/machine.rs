@@ -38,7 +38,7 @@ pub enum RunOutcome {
     /// Exception with no handler (mtvec == 0), a double fault, a wfi deadlock or a reset
     /// request (see [`FaultKind`]).
     Fault(Box<FaultReport>),
-    /// max_cycles reached.
+    /// A cycle limit reached: total, busy or idle cycles (the report's kind says which).
     CycleLimit(Box<FaultReport>),
     /// A breakpoint was reached (pc not yet executed).
     Breakpoint {
@@ -57,7 +57,7 @@ pub struct Machine {
     pub(crate) profile: Profile,
     pub(crate) class_cycles: [u32; NUM_CLASSES],
     pub(crate) dyn_costs: DynCosts,
-    pub(crate) max_cycles: Option<u64>,
+    pub(crate) limits: crate::limits::Limits,
     pub(crate) breakpoints: BTreeSet<u32>,
     pub(crate) next_event: u64,
     pub(crate) taken: u64,
@@ -133,7 +133,11 @@ impl Machine {
             profile,
             class_cycles,
             dyn_costs: DynCosts { taken_delta },
-            max_cycles: config.max_cycles,
+            limits: crate::limits::Limits {
+                total: config.max_cycles,
+                busy: config.max_busy_cycles,
+                idle: config.max_idle_cycles,
+            },
             breakpoints: BTreeSet::new(),
             next_event: 0,
             taken: 0,
@@ -248,16 +252,8 @@ impl Machine {
 
     /// Executes exactly one instruction (or takes one trap/interrupt). None = nothing ended.
     pub fn step(&mut self) -> Option<RunOutcome> {
-        if let Some(max) = self.max_cycles {
-            if self.hart.cycle >= max {
-                let pc = self.hart.pc;
-                return Some(RunOutcome::CycleLimit(self.fault_report(
-                    FaultKind::CycleLimit,
-                    0,
-                    0,
-                    pc,
-                )));
-            }
+        if let Some(o) = self.check_awake_limit() {
+            return Some(o);
         }
         self.bus.sync_irq(self.hart.cycle);
         if let Some(cause) = self.pending_interrupt() {

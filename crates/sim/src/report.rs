@@ -23,6 +23,12 @@ pub enum FaultKind {
     DoubleFault,
     /// `max_cycles` reached.
     CycleLimit,
+    /// `max_busy_cycles` reached: that many cycles ran without the hart asleep in `wfi` (the
+    /// guest stopped making progress, or needs a higher limit).
+    BusyLimit,
+    /// `max_idle_cycles` reached: that many cycles were slept in `wfi` (the guest waits
+    /// forever on a timer that keeps firing, or needs a higher limit).
+    IdleLimit,
     /// `wfi` with no interrupt that could ever wake the hart (nothing enabled in mie that is
     /// pending or scheduled).
     Deadlock,
@@ -89,6 +95,8 @@ impl fmt::Display for FaultReport {
             FaultKind::Unhandled => "unhandled exception",
             FaultKind::DoubleFault => "double fault (exception at the trap handler entry)",
             FaultKind::CycleLimit => "cycle limit reached",
+            FaultKind::BusyLimit => "busy-cycle limit reached: the guest ran this long without ending (no progress?)",
+            FaultKind::IdleLimit => "idle-cycle limit reached: the guest slept this long in wfi without ending (waiting forever?)",
             FaultKind::Deadlock => "deadlock: wfi with no interrupt that can wake the hart",
             FaultKind::Reset => "guest requested a reset through the test finisher",
         };

@@ -34,6 +34,9 @@ pub struct TaskStats {
     pub hwm_samples: u64,
     /// OVERFLOW events for the task.
     pub overflows: u64,
+    /// OVERFLOW events whose action is a fault policy (0 killed, 1 restarted, 2 halted): stack
+    /// overflows the firmware could not absorb, as opposed to frames a strategy moved (3).
+    pub stack_faults: u64,
     /// Bytes this task lent to others (REGION_LEND, bytes that moved).
     pub lent_bytes: u64,
     /// Bytes this task borrowed.
@@ -111,8 +114,12 @@ impl TaskTable {
         t.hwm_samples += 1;
     }
 
-    pub(crate) fn overflow(&mut self, id: u32) {
-        self.entry(id).overflows += 1;
+    pub(crate) fn overflow(&mut self, id: u32, action: u32) {
+        let t = self.entry(id);
+        t.overflows += 1;
+        if action <= 2 {
+            t.stack_faults += 1;
+        }
     }
 
     /// Name of a task ("" if unknown or NOBODY; "interrupt handler" for the oracle's

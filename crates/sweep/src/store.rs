@@ -148,7 +148,11 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), SweepError> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    // Mode 0666 before the umask (0644 usually), not a temporary file's private 0600.
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(dir)
+        .map_err(io)?;
     std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(io)?;
     tmp.persist(path).map_err(|e| io(e.error))?;
     Ok(())

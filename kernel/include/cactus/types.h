@@ -100,7 +100,7 @@ typedef struct cactus_config {
 /* Exit codes the kernel itself uses with the finisher. */
 #define CACTUS_EXIT_PANIC 2 /* kernel bug or misuse */
 #define CACTUS_EXIT_HALT 3  /* a fault policy halted the system */
-#define CACTUS_EXIT_IDLE 5  /* no task can ever run again */
+#define CACTUS_EXIT_IDLE 3  /* no task can ever run again (deadlock, or all dead): like a halt */
 
 typedef struct cactus_stats {
     uint32_t tick_irqs;     /* periodic tick interrupts taken */

@@ -8,6 +8,7 @@ use super::args::Stage;
 use super::files::{commit, io_error, resolve, temp_beside, write_atomic, write_stdout};
 use super::gcc::Gcc;
 use super::plan::{stem, Build, Source};
+use super::runtime;
 use super::{Driver, DriverOutcome};
 use crate::{instrument_units, CcError, CheckMode, Report, Unit};
 use std::path::{Path, PathBuf};
@@ -69,10 +70,17 @@ pub(super) fn run(
     };
     let mut status = 0;
     let mut compiled = Vec::new();
+    let runtime = d.runtime && plan.stage == Stage::Link && runtime::wanted_items(plan.items());
+    let specs = runtime
+        .then(|| runtime::compile_specs(plan.items()))
+        .flatten();
     for (k, source) in plan.sources.iter().enumerate() {
         let asm = job.tmp.join(format!("{k}.s"));
         let dep = job.tmp.join(format!("{k}.d"));
         let mut args = plan.compile_args(source, &asm, &dep);
+        if let Some(specs) = &specs {
+            args.insert(0, specs.clone()); // picolibc's headers, as the runtime links it
+        }
         if d.options.mode != CheckMode::None {
             // Interprocedural register allocation lets a caller keep t0-t6 live across a call
             // into a function GCC saw not clobbering them; the check needs one of them.
@@ -100,7 +108,12 @@ pub(super) fn run(
     staged.commit(outcome)?;
     if plan.stage == Stage::Link && status == 0 {
         let objs: Vec<&Path> = objects.iter().map(PathBuf::as_path).collect();
-        status = gcc.run(&plan.link_args(&objs), &mut outcome.captured)?;
+        let link = plan.link_args(&objs);
+        status = if runtime {
+            runtime::link(gcc, &link, job.tmp, &mut outcome.captured)?
+        } else {
+            gcc.run(&link, &mut outcome.captured)?
+        };
     }
     if let (Some(path), 0) = (&d.report, status) {
         let path = resolve(d.cwd.as_deref(), path);

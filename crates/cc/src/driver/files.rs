@@ -31,6 +31,7 @@ pub(super) fn temp_beside(dest: &Path, suffix: &str) -> Result<TempPath, CcError
         .map(|n| format!(".{}.", n.to_string_lossy()))
         .unwrap_or_else(|| ".cactus.".into());
     tempfile::Builder::new()
+        .permissions(readable_by_all())
         .prefix(&name)
         .suffix(suffix)
         .tempfile_in(parent(dest))
@@ -65,4 +66,10 @@ pub(super) fn resolve(cwd: Option<&Path>, path: impl AsRef<Path>) -> PathBuf {
         Some(dir) if path.is_relative() => dir.join(path),
         _ => path.to_path_buf(),
     }
+}
+
+/// Mode 0666 before the umask: outputs get the permissions any new file gets (0644 under the
+/// usual umask 022), not a temporary file's private 0600.
+fn readable_by_all() -> std::fs::Permissions {
+    std::os::unix::fs::PermissionsExt::from_mode(0o666)
 }

@@ -19,7 +19,9 @@ mod files;
 pub mod gcc;
 pub mod plan;
 pub mod response;
+pub mod runtime;
 mod steps;
+mod symtab;
 
 pub use args::{InputKind, Item, Stage};
 pub use gcc::Captured;
@@ -54,6 +56,10 @@ pub struct Driver {
     pub cwd: Option<PathBuf>,
     /// Collect gcc's output in [`DriverOutcome::captured`] instead of passing it through.
     pub capture: bool,
+    /// Link executables with Cactus's bare-metal runtime ([`runtime`]: crt0, trap report,
+    /// exit through the finisher, linker script) unless the command line brings its own
+    /// (`-nostartfiles`, `-nostdlib`, `-T`, ...). `cactus cc --no-runtime` clears it.
+    pub runtime: bool,
 }
 
 /// What one [`Driver::run`] did.
@@ -75,7 +81,8 @@ pub struct DriverOutcome {
 
 impl Driver {
     /// A driver with `options`, no reserves, application code, the default gcc
-    /// ([`Driver::default_gcc`]), the process's working directory and inherited output.
+    /// ([`Driver::default_gcc`]), the process's working directory, inherited output and the
+    /// runtime on.
     pub fn new(options: PassOptions) -> Driver {
         Driver {
             options,
@@ -86,6 +93,7 @@ impl Driver {
             report: None,
             cwd: None,
             capture: false,
+            runtime: true,
         }
     }
 
@@ -112,6 +120,14 @@ impl Driver {
         let mut outcome = DriverOutcome::default();
         let expanded = response::expand(gcc_args, self.cwd.as_deref())?;
         match classify(&expanded)? {
+            Plan::Passthrough(Passthrough::NoCSource)
+                if self.runtime && runtime::wanted(&expanded)? =>
+            {
+                let scratch =
+                    tempfile::tempdir().map_err(|e| files::io_error(&std::env::temp_dir(), e))?;
+                outcome.status =
+                    runtime::link(&gcc, &expanded, scratch.path(), &mut outcome.captured)?;
+            }
             Plan::Passthrough(why) => {
                 outcome.passthrough = Some(why);
                 outcome.status = gcc.run(gcc_args, &mut outcome.captured)?;

@@ -71,6 +71,11 @@ pub struct CcArgs {
     /// The gcc to run (default: `$CACTUS_GCC`, else riscv64-unknown-elf-gcc).
     #[arg(long, value_name = "PATH")]
     gcc: Option<PathBuf>,
+    /// Link executables without Cactus's bare-metal runtime (crt0 setting sp and tp, trap
+    /// report, exit through the finisher, linker script): bring your own. Implied by
+    /// -nostartfiles, -nostdlib and -T.
+    #[arg(long)]
+    no_runtime: bool,
     /// gcc's command line, exactly as gcc would take it.
     #[arg(last = true, value_name = "GCC-ARGS")]
     gcc_args: Vec<String>,
@@ -127,6 +132,7 @@ fn configure(args: &CcArgs) -> Result<Driver, String> {
     }
     driver.library = args.lib;
     driver.keep_s = args.keep_s;
+    driver.runtime = !args.no_runtime;
     driver.report = args.report.clone();
     Ok(driver)
 }

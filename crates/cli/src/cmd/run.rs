@@ -30,10 +30,19 @@ pub struct RunArgs {
     /// Stop the run with exit code 3 once this many cycles have been simulated.
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
+    /// Stop the run with exit code 3 once this many cycles ran with the hart awake (cycles
+    /// asleep in `wfi` do not count): a guest that stops making progress ends. 0 = no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BUSY_CYCLES)]
+    pub max_busy_cycles: u64,
+    /// Stop the run with exit code 3 once this many cycles were slept in `wfi`: a guest that
+    /// waits forever while a timer keeps waking it ends. 0 = no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_IDLE_CYCLES)]
+    pub max_idle_cycles: u64,
     /// Record events (trace device, traps, oracle violations) and write them as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// How to print the statistics on stderr after the run.
+    /// How to print the statistics after the run: a table on stderr, or one JSON line on
+    /// stdout after the guest's output (with --stats-out, in that file instead).
     #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
     pub stats: StatsFormat,
     /// Also write the statistics as JSON to FILE (same object as `--stats json`).
@@ -60,6 +69,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "CYCLES", requires = "uart_in", value_parser = clap::value_parser!(u64).range(1..))]
     pub uart_in_rate: Option<u64>,
 }
+
+/// `--max-busy-cycles` default: 10^10 cycles awake (100 s simulated at the `mcu` profile's
+/// 100 MHz, a few minutes of host time), far beyond every workload and test.
+pub const DEFAULT_MAX_BUSY_CYCLES: u64 = 10_000_000_000;
+/// `--max-idle-cycles` default: 10^12 cycles asleep (10 000 s simulated at 100 MHz; sleeping
+/// costs the host nothing, so only a guest that never ends gets there).
+pub const DEFAULT_MAX_IDLE_CYCLES: u64 = 1_000_000_000_000;
 
 /// `--oracle` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -93,6 +109,8 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         OracleArg::Stop => OracleMode::Stop,
     };
     config.max_cycles = args.max_cycles;
+    config.max_busy_cycles = (args.max_busy_cycles != 0).then_some(args.max_busy_cycles);
+    config.max_idle_cycles = (args.max_idle_cycles != 0).then_some(args.max_idle_cycles);
     config.stack_bound = !args.no_stack_bound;
     if let Some(path) = &args.uart_in {
         config.uart_input = read_uart_input(path)?;
@@ -115,7 +133,17 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     if let Some(path) = &args.trace {
         report::write_trace(path, &elf, &machine)?;
     }
+    let faults = report::overflow::stack_faults(&machine.stats().tasks, machine.events());
+    // A manifest's firmware that caught an overflow it could not absorb did not run as
+    // written. (A plain ELF may provoke overflows on purpose, as the kernel's scenario tests
+    // do: its own exit code stands; the messages are printed either way.)
+    let exit_code = match ending.exit_code() {
+        0 if !faults.is_empty() && manifest.is_some() => report::EXIT_FAULT,
+        code => code,
+    };
     let mut summary = report::summary_json(&elf, &args.profile, &ending, &machine);
+    summary["exit_code"] = exit_code.into();
+    summary["stack_faults"] = faults.len().into();
     if let Some(manifest) = &manifest {
         summary["firmware"] =
             report::firmware::to_json(manifest, &machine.stats(), machine.events());
@@ -123,7 +151,13 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     if let Some(path) = &args.stats_out {
         report::write_json_file(path, &summary)?;
     }
-    report::print_stats(args.stats, &summary, &machine, manifest.is_some());
+    report::print_stats(
+        args.stats,
+        &summary,
+        &machine,
+        args.stats_out.is_some(),
+        manifest.is_some(),
+    );
     if let (Some(manifest), StatsFormat::Table) = (&manifest, args.stats) {
         eprint!(
             "{}",
@@ -131,7 +165,16 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         );
     }
     report::print_ending(&ending);
-    Ok(ExitCode::from(ending.exit_code()))
+    for fault in &faults {
+        let function = fault
+            .pc
+            .and_then(|pc| report::symbols::function_at(&bytes, pc));
+        eprint!(
+            "{}",
+            report::overflow::render(fault, function.as_deref(), manifest.as_ref())
+        );
+    }
+    Ok(ExitCode::from(exit_code))
 }
 
 /// The whole of the `--uart-in` file, or of standard input for `-`.

@@ -25,6 +25,7 @@ pub fn write_atomically(
         _ => Path::new("."),
     };
     let temp = tempfile::Builder::new()
+        .permissions(readable_by_all())
         .prefix(".cactus-")
         .suffix(".tmp")
         .tempfile_in(dir)
@@ -41,6 +42,12 @@ pub fn write_atomically(
     temp.persist(path)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
+}
+
+/// Mode 0666 before the umask: outputs get the permissions any new file gets (0644 under the
+/// usual umask 022), not a temporary file's private 0600.
+fn readable_by_all() -> std::fs::Permissions {
+    std::os::unix::fs::PermissionsExt::from_mode(0o666)
 }
 
 #[cfg(test)]

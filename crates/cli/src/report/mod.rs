@@ -2,15 +2,19 @@
 //! follows), the statistics as a table or JSON, and the trace file.
 //!
 //! Exit codes: the guest's code for an exit through the finisher or `tohost` (codes above 255
-//! become 255), 3 for a fault, a cycle limit or a kill from gdb, 4 for an oracle violation.
+//! become 255), 3 for a fault, a deadlock, a cycle limit (total, busy or idle) or a kill from
+//! gdb, 4 for an oracle violation.
 
 mod files;
 pub mod firmware;
+mod hints;
+pub mod overflow;
 mod sink;
+pub mod symbols;
 mod table;
 
 pub use files::{write_atomically, write_json_file};
-pub use sink::StdoutSink;
+pub use sink::{guest_output_mid_line, StdoutSink};
 
 use anyhow::Result;
 use cactus_sim::{Machine, RunOutcome};
@@ -19,12 +23,13 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
 
-/// `--stats` values: where and how the statistics are printed (always on stderr).
+/// `--stats` values: how the statistics are printed (the table on stderr, JSON on stdout).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StatsFormat {
     /// A readable table.
     Table,
-    /// One JSON object on one line (the `--stats-out` object).
+    /// One JSON object on one line on stdout, after the guest's output (the `--stats-out`
+    /// object; with `--stats-out` only the file gets it).
     Json,
     /// Nothing.
     None,
@@ -96,13 +101,26 @@ pub fn summary_json(elf: &Path, profile: &str, ending: &Ending, machine: &Machin
     })
 }
 
-/// Prints the statistics on stderr in `format`; the table without its per-task rows when
-/// `firmware_table` (the firmware's own table follows with them).
-pub fn print_stats(format: StatsFormat, summary: &Value, machine: &Machine, firmware_table: bool) {
+/// Prints the statistics in `format`: the table on stderr, without its per-task rows when
+/// `firmware_table` (the firmware's own table follows with them); the JSON object as one line
+/// on stdout after the guest's output (on a line of its own), unless `to_file` (the
+/// `--stats-out` file has it then). Never JSON on stderr.
+pub fn print_stats(
+    format: StatsFormat,
+    summary: &Value,
+    machine: &Machine,
+    to_file: bool,
+    firmware_table: bool,
+) {
     match format {
         StatsFormat::Table => eprint!("{}", table::render(&machine.stats(), !firmware_table)),
-        StatsFormat::Json => eprintln!("{summary}"),
-        StatsFormat::None => {}
+        StatsFormat::Json if !to_file => {
+            if guest_output_mid_line() {
+                println!();
+            }
+            println!("{summary}");
+        }
+        StatsFormat::Json | StatsFormat::None => {}
     }
 }
 
@@ -116,6 +134,9 @@ pub fn print_ending(ending: &Ending) {
         }
         Ending::Outcome(RunOutcome::Fault(report) | RunOutcome::CycleLimit(report)) => {
             eprint!("cactus: {report}");
+            if let Some(hint) = hints::likely_cause(report) {
+                eprintln!("cactus: likely cause: {hint}");
+            }
         }
         Ending::Outcome(RunOutcome::OracleViolation(report)) => eprint!("cactus: {report}"),
         Ending::Outcome(RunOutcome::Breakpoint { pc }) => {

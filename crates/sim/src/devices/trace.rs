@@ -131,7 +131,7 @@ impl Bus {
                 }
             }
             8 => {
-                self.tasks.overflow(a0);
+                self.tasks.overflow(a0, a3);
                 EventKind::Overflow {
                     task: a0,
                     sp: a1,

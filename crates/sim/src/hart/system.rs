@@ -44,17 +44,10 @@ impl Machine {
                     pc,
                 )));
             };
-            if let Some(max) = self.max_cycles {
-                if d > max {
-                    self.hart.cycle = self.hart.cycle.max(max);
-                    let pc = self.hart.pc;
-                    return Some(RunOutcome::CycleLimit(self.fault_report(
-                        FaultKind::CycleLimit,
-                        0,
-                        0,
-                        pc,
-                    )));
-                }
+            if let Some((stop, kind)) = self.sleep_limit(d) {
+                self.sleep_cycles += stop - self.hart.cycle;
+                self.hart.cycle = stop;
+                return Some(self.limit_reached(kind));
             }
             self.sleep_cycles += d - self.hart.cycle;
             self.hart.cycle = d;

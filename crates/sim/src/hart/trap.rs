@@ -44,6 +44,8 @@ impl Machine {
         let name = match kind {
             FaultKind::Unhandled | FaultKind::DoubleFault => cause_name(cause).to_string(),
             FaultKind::CycleLimit => "cycle limit".to_string(),
+            FaultKind::BusyLimit => "busy-cycle limit".to_string(),
+            FaultKind::IdleLimit => "idle-cycle limit".to_string(),
             FaultKind::Deadlock => "deadlock".to_string(),
             FaultKind::Reset => "reset request".to_string(),
         };
@@ -166,7 +168,7 @@ impl Machine {
     /// Recomputes the cycle at which the run loop must next look at interrupts, UART arrivals
     /// or the limit.
     pub(crate) fn update_next_event(&mut self) {
-        let mut ne = self.max_cycles.unwrap_or(u64::MAX);
+        let mut ne = self.awake_limit().map_or(u64::MAX, |(max, _)| max);
         let enabled = self.hart.mode == Mode::User || self.hart.mstatus & MSTATUS_MIE != 0;
         if enabled {
             if self.bus.clint.msip && self.hart.mie & MIP_MSIP != 0 {
@@ -195,16 +197,8 @@ impl Machine {
     /// The run loop's check when the cycle counter reached `next_event`: cycle limit, then
     /// UART arrivals, then interrupts. Returns an outcome if the run ends.
     pub(crate) fn check_events(&mut self) -> Option<RunOutcome> {
-        if let Some(max) = self.max_cycles {
-            if self.hart.cycle >= max {
-                let pc = self.hart.pc;
-                return Some(RunOutcome::CycleLimit(self.fault_report(
-                    FaultKind::CycleLimit,
-                    0,
-                    0,
-                    pc,
-                )));
-            }
+        if let Some(o) = self.check_awake_limit() {
+            return Some(o);
         }
         self.bus.sync_irq(self.hart.cycle);
         self.note_timer_pending();
