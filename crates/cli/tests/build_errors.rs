@@ -89,7 +89,8 @@ fn a_compile_error_shows_the_compiler_output() {
     let m = setup(
         "compile-error",
         &manifest(""),
-        "void t_main(void *arg) { return 1; }\n",
+        // A real error: user code is built without -Werror, so a warning alone would build.
+        "void t_main(void *arg) { (void)arg; undeclared_name = 1; }\n",
     );
     let dir = m.parent().unwrap().join("out");
     let out = cactus(&[
