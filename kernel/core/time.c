@@ -135,7 +135,7 @@ void k_idle_woken(uint64_t now)
 static const char *waits_for(const struct k_tcb *t)
 {
     if (t->state == CACTUS_TASK_SUSPENDED)
-        return "cactus_task_resume (suspended)";
+        return "a resume";
     if (!t->wait_on)
         return "a notification";
     switch (t->wait_on->kind) {
@@ -144,7 +144,7 @@ static const char *waits_for(const struct k_tcb *t)
     case WAIT_QUEUE: return "a queue";
     case WAIT_EVENT: return "event flags";
     case WAIT_STACK: return "stack memory";
-    case WAIT_TIMERS: return "a software-timer command";
+    case WAIT_TIMERS: return "a timer command";
     case WAIT_POOL: return "a pool block";
     default: return "an object";
     }
@@ -156,15 +156,13 @@ void k_idle_forever(void)
     for (int i = 0; i < CACTUS_MAX_TASKS; i++)
         live += k_alive(&k_tasks[i]);
     if (!live)
-        k_stop(CACTUS_EXIT_IDLE, "STOPPED: every task has terminated and none ended the run "
-                                 "(cactus_fw_finish or cactus_exit)");
-    kprintf("cactus: DEADLOCK: no task can ever run again: every live task waits with no "
-            "timeout, and no timer or interrupt handler can wake one:\n");
+        k_stop(CACTUS_EXIT_IDLE, "STOPPED: every task has terminated");
+    kprintf("cactus: DEADLOCK: no task can ever run again:\n");
     for (int i = 0; i < CACTUS_MAX_TASKS; i++)
         if (k_alive(&k_tasks[i]))
             kprintf("cactus:   task %d '%s' waits for %s\n", i, cactus_task_name(i),
                     waits_for(&k_tasks[i]));
-    k_stop(CACTUS_EXIT_IDLE, "DEADLOCK: stopped (exit code 3)");
+    k_stop(CACTUS_EXIT_IDLE, "DEADLOCK");
 }
 
 __attribute__((weak)) void k_idle(void)
