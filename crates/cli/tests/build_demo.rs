@@ -116,10 +116,11 @@ fn the_qemu_build_of_the_demo_passes_the_difftest() {
     );
 }
 
-#[test]
-fn generated_wrappers_keep_delays_periods_and_deadlines() {
-    let dir = scratch("wrappers");
-    let manifest = fixtures().join("firmware/wrappers.toml");
+/// Runs `fixtures/firmware/NAME.toml` (built in a scratch directory), asserts exit 0 and
+/// returns the output and the `--stats-out` JSON.
+fn run_fixture(name: &str) -> (std::process::Output, serde_json::Value) {
+    let dir = scratch(name);
+    let manifest = fixtures().join(format!("firmware/{name}.toml"));
     let stats = dir.join("stats.json");
     let out = cactus(&[
         "run",
@@ -130,6 +131,13 @@ fn generated_wrappers_keep_delays_periods_and_deadlines() {
         stats.to_str().unwrap(),
     ]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let json = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    (out, json)
+}
+
+#[test]
+fn generated_wrappers_keep_delays_periods_and_deadlines() {
+    let (out, json) = run_fixture("wrappers");
     assert_eq!(
         stdout(&out),
         "job 0 at tick 3 arg 42\nlate starts at tick 7\njob 1 at tick 8 arg 42\n\
@@ -138,8 +146,6 @@ fn generated_wrappers_keep_delays_periods_and_deadlines() {
     let report = stderr(&out);
     let tick = row(&report, "tick");
     assert_eq!((tick[13], tick[14]), ("4", "1"), "{tick:?}");
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     let tasks = &json["firmware"]["tasks"];
     assert_eq!(json["firmware"]["name"], "wrappers");
     assert_eq!(
@@ -190,21 +196,8 @@ fn four_concurrent_builds_of_one_manifest_share_the_cache() {
 
 #[test]
 fn a_run_ended_by_cactus_exit_still_measures_every_task_stack() {
-    let dir = scratch("early-exit");
-    let manifest = fixtures().join("firmware/early_exit.toml");
-    let stats = dir.join("stats.json");
-    let out = cactus(&[
-        "run",
-        manifest.to_str().unwrap(),
-        "--build-dir",
-        &dir.display().to_string(),
-        "--stats-out",
-        stats.to_str().unwrap(),
-    ]);
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let (out, json) = run_fixture("early_exit");
     assert_eq!(stdout(&out), "worker 19900\nmain 19900\n");
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     for task in json["firmware"]["tasks"].as_array().unwrap() {
         let hwm = task["stack_hwm"].as_u64();
         assert!(
