@@ -177,10 +177,10 @@ test: setup
 	     $(SUMMARY)
 
 bench: build
-	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-isa --test fuzz
-	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-asm --test fuzz
-	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-sim --test fuzz
-	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-firmware --test fuzz_manifest
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-isa --test integration fuzz::
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-asm --test integration fuzz::
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-sim --test integration fuzz::
+	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-firmware --test integration fuzz_manifest::
 	$(CACTUS) bench sim-speed
 	$(CACTUS) bench kernel
 	$(CACTUS) bench latency

@@ -3,10 +3,9 @@
 //! tail calls through relocations and jumps, assembly labels without sizes, libgcc's
 //! save/restore millicode, archives and linked ELFs.
 
-mod common;
-
+use crate::common;
+use crate::common::*;
 use cactus_analysis::machine::{analyze_files, MachineDepth};
-use common::*;
 use std::process::Command;
 
 const CHAIN: &str = r#"

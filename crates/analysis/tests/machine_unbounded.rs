@@ -3,10 +3,8 @@
 //! externals, undecodable bytes, unannotated stack switches), and what still has one (jump
 //! tables, frame pointers, constant `sp` adjustments, annotated stack switches).
 
-mod common;
-
+use crate::common::*;
 use cactus_analysis::machine::{analyze_files, MachineDepth};
-use common::*;
 
 const CYCLES: &str = r#"
     .text

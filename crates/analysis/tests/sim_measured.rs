@@ -4,11 +4,9 @@
 //! static depth from the archives (and from the linked ELF, where bounded) must be at least
 //! every measured depth.
 
-mod common;
-
+use crate::common::run;
 use cactus_analysis::machine::{analyze_files, toolchain::GCC, toolchain_archives, MachineDepth};
 use cactus_sim::{Machine, MachineConfig, Profile, RunOutcome};
-use common::run;
 use object::{Object, ObjectSymbol};
 use std::collections::BTreeMap;
 use std::process::Command;

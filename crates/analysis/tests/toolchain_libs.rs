@@ -4,8 +4,7 @@
 //! objdump shows as a leaf that never writes `sp` has depth 0. Also the JSON cache: reused
 //! while valid, recomputed when an archive changes.
 
-mod common;
-
+use crate::common;
 use cactus_analysis::machine::toolchain::{archive_depths_cached, CACHE_FILE, GCC};
 use cactus_analysis::machine::{
     analyze_files, toolchain_archives, toolchain_library_depths, MachineAnalysis, MachineDepth,

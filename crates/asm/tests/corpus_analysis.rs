@@ -1,8 +1,7 @@
 //! CFG, dataflow and call-graph invariants over every function GCC 12 emits for the
 //! repo's C files at -O2 and -Os.
 
-mod common;
-
+use crate::common;
 use cactus_asm::dataflow::{natural_loops, DomTree, Liveness, ABI_ARGS, EXIT_LIVE};
 use cactus_asm::{AsmFile, CallGraph, Cfg, Flow};
 

@@ -1,8 +1,7 @@
 //! Frame recovery against GCC: for every function of the repo's C files that GCC's
 //! `-fstack-usage` reports as `static`, our recovered static frame size equals GCC's.
 
-mod common;
-
+use crate::common;
 use cactus_asm::{AsmFile, Cfg, Frame};
 use std::collections::BTreeMap;
 

@@ -2,8 +2,7 @@
 //! of the repo, compiled by GCC 12 at each of -O0/-O1/-O2/-Os, parsed, printed, and both texts
 //! assembled; section contents, relocations and symbols must be identical.
 
-mod common;
-
+use crate::common;
 use cactus_asm::AsmFile;
 use std::path::Path;
 use std::process::Command;

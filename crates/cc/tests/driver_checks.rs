@@ -2,10 +2,8 @@
 //! table (docs/stack-checks.md), objects compiled under `none` do not, and the report names
 //! the compiled functions.
 
-mod driver_support;
-
+use crate::driver_support::*;
 use cactus_cc::CheckMode;
-use driver_support::*;
 use std::path::Path;
 
 /// Section headers of `object` (`objdump -h`).

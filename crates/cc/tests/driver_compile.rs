@@ -1,9 +1,7 @@
 //! The driver compiling with the real riscv64-unknown-elf-gcc under `--checks none`: objects,
 //! assembly, dependency and auxiliary files named and made exactly as gcc makes them.
 
-mod driver_support;
-
-use driver_support::*;
+use crate::driver_support::*;
 
 #[test]
 fn objects_equal_gccs_and_link_into_the_same_text() {

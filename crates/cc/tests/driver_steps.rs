@@ -2,11 +2,9 @@
 //! and linking in one command, gcc's failures, the driver's own errors, kept assembly and
 //! the report.
 
-mod driver_support;
-
+use crate::driver_support::*;
 use cactus_cc::driver::Passthrough;
 use cactus_cc::{CcError, CheckMode, Report};
-use driver_support::*;
 use std::path::PathBuf;
 
 #[test]

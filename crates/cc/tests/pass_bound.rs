@@ -2,10 +2,8 @@
 //! instruction, the table naming the `sp` decrement twice), which keep their instructions at
 //! the entry, and that a function rolled into its callers gets its entry back.
 
-mod pass_snippets;
-
+use crate::pass_snippets::*;
 use cactus_cc::{PassOptions, Reserve, Reserves, RollingRules};
-use pass_snippets::*;
 
 const LEAF: &str = "\taddi sp,sp,-16\n\tsw a0,0(sp)\n\tlw a0,0(sp)\n\taddi sp,sp,16\n\tret\n";
 const CALLS_PUTS: &str =

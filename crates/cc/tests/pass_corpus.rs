@@ -3,10 +3,8 @@
 //! report, and every site the report counts is in the text. Files GCC rejects standalone
 //! (host-only programs, generated headers) are skipped, as in the asm crate's round-trip test.
 
-mod pass_support;
-
+use crate::pass_support::{have_gcc, GCC};
 use cactus_cc::{instrument_units, CheckMode, PassOptions, Reserves, Unit};
-use pass_support::{have_gcc, GCC};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -3,10 +3,8 @@
 //! on and off, the check fails (exit code 42 from the fixture runtime) before anything below
 //! the limit is written. Rolling removes checks and still catches it.
 
-mod pass_support;
-
+use crate::pass_support::*;
 use cactus_cc::{CheckMode, PassOptions, RollingRules};
-use pass_support::*;
 
 const DEEP: &str = "-DDEPTH=5000";
 

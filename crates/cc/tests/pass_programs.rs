@@ -2,10 +2,8 @@
 //! -O0/-O1/-O2/-Os, built with checks none, detect and mtss (per-unit and whole-program
 //! rolling), prints the same output and exits the same way on cactus-sim.
 
-mod pass_support;
-
+use crate::pass_support::*;
 use cactus_cc::{CheckMode, PassOptions};
-use pass_support::*;
 
 const PROGRAMS: [&str; 6] = [
     "recurse.c",

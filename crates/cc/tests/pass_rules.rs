@@ -1,9 +1,7 @@
 //! Each rule of the rolling-checks optimization on small hand-written assembly units.
 
-mod pass_snippets;
-
+use crate::pass_snippets::*;
 use cactus_cc::{CheckMode, PassOptions, Reserves, RollingRules};
-use pass_snippets::*;
 
 #[test]
 fn zero_size_leaf_needs_no_check_unless_the_rule_is_off() {

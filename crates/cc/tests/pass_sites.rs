@@ -1,12 +1,10 @@
 //! Check sites on small hand-written assembly units: their exact code and table entries,
 //! scratch registers, dynamic allocation, thunks, blind margins, KIND 2, untouched units.
 
-mod pass_snippets;
-
+use crate::pass_snippets::*;
 use cactus_cc::{
     instrument_units, CcError, CheckMode, PassOptions, Reserve, Reserves, RollingRules, Unit,
 };
-use pass_snippets::*;
 
 #[test]
 fn large_extra_is_materialised_in_a_second_register() {

@@ -3,10 +3,8 @@
 //! Markdown report are written (the report names its command); bad sizes and output paths
 //! are bad input. Skipped (with a message) only when riscv64-unknown-elf-gcc is missing.
 
-mod support;
-
+use crate::support::*;
 use std::process::Command;
-use support::*;
 
 fn have_gcc() -> bool {
     let ok = Command::new("riscv64-unknown-elf-gcc")

@@ -2,10 +2,8 @@
 //! manifest with the iterations the coordinator reported and iterations per million cycles
 //! computed from the run's cycles; bad output paths and suites are bad input.
 
-mod support;
-
+use crate::support::*;
 use std::path::Path;
-use support::*;
 
 fn workloads() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

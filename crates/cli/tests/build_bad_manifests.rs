@@ -3,10 +3,8 @@
 //! keys and strategies, missing sources, a directory, too many tasks) exits 2 with one message
 //! naming the file, the line and the key, without a panic and without building anything.
 
-mod support;
-
+use crate::support::*;
 use std::path::{Path, PathBuf};
-use support::*;
 
 /// One task with `stack = 512` at priority 1 in `t.c`; `edit` rewrites the text.
 fn manifest(edit: impl Fn(String) -> String) -> String {

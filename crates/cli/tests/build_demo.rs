@@ -2,10 +2,8 @@
 //! is cached, runs to a self-checked exit 0 with a per-task report, and behaves the same on
 //! QEMU; the generated wrappers keep start delays, periods and deadlines.
 
-mod support;
-
+use crate::support::*;
 use std::path::{Path, PathBuf};
-use support::*;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -1,10 +1,8 @@
 //! Bad manifests and bad manifest options: exit code 2 and one message naming the file, the
 //! line, the key and the problem (or the option), never a panic and no firmware run.
 
-mod support;
-
+use crate::support::*;
 use std::path::PathBuf;
-use support::*;
 
 /// A scratch directory with `t.c` and manifest `m.toml` holding `manifest`.
 fn setup(test: &str, manifest: &str, source: &str) -> PathBuf {

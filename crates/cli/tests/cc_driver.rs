@@ -1,11 +1,9 @@
 //! `cactus cc` as a program: a drop-in CC for Make, gcc's exit codes and messages passed
 //! through, and the driver's own errors reported with exit code 2 before anything is built.
 
-mod support;
-
+use crate::support::{code, scratch, stderr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{code, scratch, stderr};
 
 /// The driver fixtures (shared with the `cactus-cc` tests).
 fn sources() -> PathBuf {

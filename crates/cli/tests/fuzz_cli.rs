@@ -1,10 +1,8 @@
 //! `cactus fuzz` from the command line: a one-program batch ends with the result line make
 //! parses, a saved case replays, bad options and missing cases are bad input.
 
-mod support;
-
+use crate::support::*;
 use std::process::Command;
-use support::*;
 
 fn have_csmith() -> bool {
     Command::new("csmith").arg("--version").output().is_ok()

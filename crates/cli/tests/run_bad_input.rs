@@ -1,10 +1,8 @@
 //! Every kind of bad input to `cactus run` gives exit code 2 and one clear line naming the
 //! file and the problem, never a panic.
 
-mod support;
-
+use crate::support::*;
 use std::path::Path;
-use support::*;
 
 fn assert_bad_input(out: &std::process::Output, names: &str, problem: &str) {
     let err = stderr(out);

@@ -3,13 +3,11 @@
 //! SIGILL. The debugged programs are the cactus-gdb test fixtures (crates/gdb/tests/fixtures),
 //! built here with `-g`.
 
-mod support;
-
+use crate::support::*;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::*;
 
 const GDB: &str = "/usr/bin/gdb-multiarch";
 

@@ -1,9 +1,7 @@
 //! `cactus run` on programs that end in each way: exit 0, a failing code, a code too large for
 //! an exit status, an unhandled fault, and the cycle limit.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 #[test]
 fn a_passing_program_exits_0_with_its_uart_text_on_stdout() {

@@ -1,9 +1,7 @@
 //! `cactus run` output files and machine-readable statistics: `--trace`, `--stats json`,
 //! `--stats-out`.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 
 /// The `--stats json` object: the last line of stdout (never on stderr).
 fn stats_json_line(out: &std::process::Output) -> serde_json::Value {

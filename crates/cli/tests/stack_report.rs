@@ -2,12 +2,10 @@
 //! call chain across both files equals the sum of GCC's own `-fstack-usage` frames along it,
 //! and recursion, indirect calls and external callees are reported unbounded with their cause.
 
-mod support;
-
+use crate::support::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::*;
 
 const A_C: &str = r#"
 int mid(int x);

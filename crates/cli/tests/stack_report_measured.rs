@@ -3,10 +3,8 @@
 //! within its budget, and that static bound is at least the stack high water the kernel
 //! measures when the same firmware runs on cactus-sim (`cactus run MANIFEST --stats json`).
 
-mod support;
-
+use crate::support::*;
 use std::path::Path;
-use support::*;
 
 #[test]
 fn demo_stack_report_bounds_every_task_and_covers_the_measured_high_water() {

@@ -1,11 +1,9 @@
 //! `cactus stress mtss` from the command line: a two-seed run ends with the result line make
 //! parses and writes its JSON and Markdown; bad options and manifests are bad input.
 
-mod support;
-
+use crate::support::*;
 use std::path::Path;
 use std::process::Command;
-use support::*;
 
 #[test]
 fn two_seeds_pass_and_write_their_reports() {

@@ -3,10 +3,8 @@
 //! switch point saves sp and fewer registers than the loop's worst instruction holds, and a
 //! manifest that does not exist is a clear error.
 
-mod support;
-
+use crate::support::*;
 use serde_json::Value;
-use support::*;
 
 #[test]
 fn the_a2_task_set_has_a_switch_point_in_every_loop() {

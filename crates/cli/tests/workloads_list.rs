@@ -1,10 +1,8 @@
 //! `cactus workloads list` on the real tree: every suite appears with its manifests, and the
 //! JSON form carries tasks and stack budgets; a bad `--filter` is bad input.
 
-mod support;
-
+use crate::support::*;
 use std::path::Path;
-use support::*;
 
 fn workloads() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,11 +1,9 @@
 //! The stub's behaviour at the protocol level: breakpoints, registers, memory, exit, faults,
 //! Ctrl-C, detach and kill, checked packet by packet.
 
-mod support;
-
+use crate::support::*;
 use cactus_gdb::{GdbError, SessionEnd};
 use cactus_sim::RunOutcome;
-use support::*;
 
 fn hex_le(v: u32) -> String {
     v.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect()

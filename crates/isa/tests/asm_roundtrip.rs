@@ -1,11 +1,9 @@
 //! Property tests of the assembly syntax: printing then parsing gives back the same
 //! instruction, for base, compressed and pseudo-instructions.
 
-mod common;
-
+use crate::common::{any_cinst, any_inst};
 use cactus_isa::asm::{parse_statement, Imm, Pseudo, PseudoOp, Spelling, Statement};
 use cactus_isa::{encode_compressed, Inst};
-use common::{any_cinst, any_inst};
 use proptest::prelude::*;
 
 proptest! {

@@ -1,10 +1,8 @@
 //! Property tests: encode/decode round trips for every base op and every compressed form,
 //! and the invariants of read/write sets.
 
-mod common;
-
+use crate::common::{any_cinst, any_inst, inst_of};
 use cactus_isa::{compress, decode, decode_compressed, encode, encode_compressed, Format, Op};
-use common::{any_cinst, any_inst, inst_of};
 use proptest::prelude::*;
 
 proptest! {

@@ -3,9 +3,8 @@
 //! is a write to the whole 64-bit counter, `mcountinhibit` stops `mcycle`/`minstret`, the
 //! user aliases read the same counters, and counters wrap from all-ones.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
-use common::*;
 
 const MEPC: u16 = 0x341;
 const MCOUNTINHIBIT: u16 = 0x320;

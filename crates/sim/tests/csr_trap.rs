@@ -1,9 +1,8 @@
 //! Zicsr semantics, traps, mret, privilege modes, interrupts, wfi and counter exactness.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{FaultKind, Mode, RunOutcome, MISA};
-use common::*;
 
 const MSTATUS: u16 = 0x300;
 const MIE: u16 = 0x304;

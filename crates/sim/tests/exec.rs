@@ -1,9 +1,8 @@
 //! Execution of every RV32IMC computational instruction, loads/stores and control flow.
 
-mod common;
+use crate::common::*;
 use cactus_isa::Op;
 use cactus_sim::{Misaligned, Profile, RunOutcome};
-use common::*;
 
 /// Runs `setup` (li's) then `ops`, then ebreak; returns the machine.
 fn run(parts: &[Vec<cactus_isa::Inst>]) -> cactus_sim::Machine {

@@ -5,13 +5,12 @@
 //! waits for the guest instead of overrunning; and `wfi` with nothing that can wake it is a
 //! deadlock.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{
     CostClass, EventKind, FaultKind, Machine, MachineConfig, Profile, RunOutcome, PLIC_BASE,
     UART_BASE,
 };
-use common::*;
 
 const MSTATUS: u16 = 0x300;
 const MIE: u16 = 0x304;

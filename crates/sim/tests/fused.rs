@@ -2,10 +2,9 @@
 //! what its two instructions do one by one, whether a run executes it whole or cuts it in
 //! two (single steps), and a trap in its second half is precise.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{FaultKind, Machine, RunOutcome};
-use common::*;
 
 /// Every fused pair, the second half reading the first half's result, in a loop that runs
 /// three times (a3 counts down), then ebreak.

@@ -4,10 +4,9 @@
 //! names (mepc and the trap cycle checked against a walk of the cost model), and `run`,
 //! single steps and `run_for` slices agree exactly.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{Machine, MachineConfig, Profile, RunOutcome};
-use common::*;
 
 const MSTATUS: u16 = 0x300;
 const MIE: u16 = 0x304;

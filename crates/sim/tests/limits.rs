@@ -1,10 +1,9 @@
 //! The busy- and idle-cycle limits (`crates/sim/src/limits.rs`): a spinning guest ends at the
 //! busy limit, a sleeping one at the idle limit, and neither limit counts the other's cycles.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{FaultKind, MachineConfig, Profile, RunOutcome, CLINT_BASE};
-use common::*;
 
 const MIE: u16 = 0x304;
 const MTIE: u32 = 1 << 7;

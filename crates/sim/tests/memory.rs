@@ -1,10 +1,9 @@
 //! AMOs and LR/SC, devices (UART, finisher), self-modifying code, step/breakpoints and
 //! determinism.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{encode, Inst, Op};
 use cactus_sim::{FaultKind, RunOutcome};
-use common::*;
 
 const DATA: u32 = RAM + 0x1000;
 

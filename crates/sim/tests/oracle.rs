@@ -1,9 +1,8 @@
 //! The trace device (registers, events, zero cost) and the ownership oracle.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{EventKind, Machine, MachineConfig, OracleMode, Profile, RunOutcome, NOBODY};
-use common::*;
 
 const TRACE: u32 = 0x0E00_0000;
 const STACK1: u32 = RAM + 0x2000;

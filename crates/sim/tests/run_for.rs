@@ -1,10 +1,9 @@
 //! `Machine::run_for`: bounded runs that stop after a number of instructions, honour
 //! breakpoints, and together execute exactly what one `run` does.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{Machine, RunOutcome};
-use common::*;
 
 /// a0 += 3; a2 = a0 * a0; a3 = a2 / a1; a1 -= 1; loop while a1 != 0 (1000 times), ebreak.
 fn counting_loop() -> Vec<Inst> {

@@ -4,13 +4,12 @@
 //! fixed things, arming and disarming, and the checked sp-write path against the ordinary hot
 //! loop.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{compress, encode, encode_compressed, CInst, COp, Inst, Op};
 use cactus_sim::{
     cause_name, FaultKind, FaultReport, Machine, MachineConfig, Mode, Profile, RunOutcome,
     CAUSE_STACK_BOUND, MSTACKBOUND,
 };
-use common::*;
 use proptest::prelude::*;
 
 const MSTATUS: u16 = 0x300;

@@ -3,10 +3,9 @@
 //! it leads to; an unmasked rise is recorded unmasked; and the watch changes no cycle,
 //! instruction or other event of the run.
 
-mod common;
+use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{Event, EventKind, Machine, MachineConfig, Profile};
-use common::*;
 
 const MSTATUS: u16 = 0x300;
 const MIE: u16 = 0x304;

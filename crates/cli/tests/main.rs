@@ -1,0 +1,24 @@
+//! cactus-cli's integration tests as one test binary: one build and link for the crate
+//! instead of one per file. Each module is one suite (its file's doc says what it checks);
+//! `cargo test --release -p cactus-cli --test integration SUITE::` runs one suite.
+
+// Helpers shared by the suites.
+mod support;
+
+// The suites.
+mod bench_latency;
+mod bench_workloads;
+mod build_bad_manifests;
+mod build_demo;
+mod build_errors;
+mod cc_driver;
+mod fuzz_cli;
+mod run_bad_input;
+mod run_gdb;
+mod run_outcomes;
+mod run_outputs;
+mod stack_report;
+mod stack_report_measured;
+mod stress_cli;
+mod switch_report;
+mod workloads_list;

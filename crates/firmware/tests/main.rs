@@ -1,0 +1,10 @@
+//! cactus-firmware's integration tests as one test binary: one build and link for the crate
+//! instead of one per file. Each module is one suite (its file's doc says what it checks);
+//! `cargo test --release -p cactus-firmware --test integration SUITE::` runs one suite.
+
+mod build_demo;
+mod build_errors;
+mod build_pool_ram;
+mod fuzz_manifest;
+mod many_tasks;
+mod pools;

@@ -1,0 +1,13 @@
+//! cactus-isa's integration tests as one test binary: one build and link for the crate
+//! instead of one per file. Each module is one suite (its file's doc says what it checks);
+//! `cargo test --release -p cactus-isa --test integration SUITE::` runs one suite.
+
+// Helpers shared by the suites.
+mod common;
+
+// The suites.
+mod asm_corpus;
+mod asm_roundtrip;
+mod fuzz;
+mod objdump_reference;
+mod roundtrip;
