@@ -5,7 +5,7 @@
 use crate::machine::MachineDepth;
 use crate::stack_depth::{Depth, Unbounded};
 use cactus_asm::callgraph::Target;
-use cactus_asm::{AsmFile, CallGraph, Cfg, Frame};
+use cactus_asm::{AsmFile, CallGraph, Frame};
 use std::collections::BTreeMap;
 
 /// What the analysis is told beyond the code. Guarantees nothing by itself: a bound computed
@@ -85,18 +85,9 @@ impl<'a> Program<'a> {
     /// The call graph and frames of `files`; callees they do not define take their depth from
     /// `externals` (as in [`crate::analyze_with_externals`]).
     pub fn new(files: &[AsmFile], externals: &'a BTreeMap<String, MachineDepth>) -> Self {
-        let graph = CallGraph::build(files);
-        let frames = files
-            .iter()
-            .flat_map(|file| {
-                file.functions()
-                    .into_iter()
-                    .map(move |f| Frame::recover(file, &Cfg::build(file, &f)))
-            })
-            .collect();
         Program {
-            graph,
-            frames,
+            graph: CallGraph::build(files),
+            frames: crate::stack_depth::recover_frames(files),
             externals,
         }
     }

@@ -6,6 +6,8 @@
 pub mod entry;
 pub mod machine;
 pub mod stack_depth;
+#[cfg(test)]
+mod test_asm;
 
 pub use entry::{AnnotationError, Annotations, EntryDepth, Program, Step};
 pub use stack_depth::{analyze, analyze_with_externals, Depth, FunctionStack, Unbounded};

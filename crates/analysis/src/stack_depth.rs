@@ -100,6 +100,18 @@ pub fn analyze(files: &[AsmFile]) -> Vec<FunctionStack> {
     analyze_with_externals(files, &BTreeMap::new())
 }
 
+/// Every function's recovered frame, in the order of [`CallGraph::build`]'s nodes.
+pub(crate) fn recover_frames(files: &[AsmFile]) -> Vec<Frame> {
+    files
+        .iter()
+        .flat_map(|file| {
+            file.functions()
+                .into_iter()
+                .map(move |f| Frame::recover(file, &Cfg::build(file, &f)))
+        })
+        .collect()
+}
+
 /// [`analyze`], where a callee defined in none of `files` but listed in `externals` (depths
 /// from machine code: libraries, hand-written assembly) counts with that depth, or makes its
 /// callers [`Unbounded::Machine`]; a callee in neither is [`Unbounded::External`]. A name
@@ -109,14 +121,7 @@ pub fn analyze_with_externals(
     externals: &BTreeMap<String, MachineDepth>,
 ) -> Vec<FunctionStack> {
     let graph = CallGraph::build(files);
-    let frames: Vec<Frame> = files
-        .iter()
-        .flat_map(|file| {
-            file.functions()
-                .into_iter()
-                .map(move |f| Frame::recover(file, &Cfg::build(file, &f)))
-        })
-        .collect();
+    let frames = recover_frames(files);
     let mut solver = Solver {
         graph: &graph,
         frames: &frames,

@@ -1,22 +1,7 @@
 //! Unit tests of [`super::analyze`] on hand-written assembly.
 
 use super::*;
-
-/// A function `name` with a static frame of `frame` bytes whose body is `body` (call lines).
-fn func(name: &str, frame: u32, body: &[&str]) -> String {
-    let mut s = format!("\t.globl\t{name}\n\t.type\t{name}, @function\n{name}:\n");
-    if frame > 0 {
-        s += &format!("\taddi\tsp,sp,-{frame}\n\tsw\tra,{}(sp)\n", frame - 4);
-    }
-    for line in body {
-        s += &format!("\t{line}\n");
-    }
-    if frame > 0 {
-        s += &format!("\tlw\tra,{}(sp)\n\taddi\tsp,sp,{frame}\n", frame - 4);
-    }
-    s += &format!("\tret\n\t.size\t{name}, .-{name}\n");
-    s
-}
+use crate::test_asm::func;
 
 fn program(funcs: &[String]) -> Vec<FunctionStack> {
     let text = format!("\t.text\n{}", funcs.concat());
