@@ -218,3 +218,68 @@ fn a_fault_under_gdb_stops_with_sigill_then_terminates_and_cactus_exits_3() {
     assert_eq!(s.code, 3, "{transcript}");
     assert!(s.cactus.contains("illegal instruction"), "{transcript}");
 }
+
+#[test]
+fn each_task_is_a_gdb_thread_with_its_state_and_a_backtrace_to_its_entry() {
+    let dir = scratch("gdb-threads");
+    let manifest = fixtures().join("firmware/threads.toml");
+    let out = cactus(&[
+        "build",
+        manifest.to_str().unwrap(),
+        "--build-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let elf = PathBuf::from(stdout(&out).trim());
+    let commands = [
+        "info threads",
+        "break checkpoint",
+        "continue",
+        "info threads",
+        "thread apply all bt",
+        "continue",
+    ];
+    let s = debug_session(&elf, &commands);
+    let transcript = s.transcript();
+    // Before the kernel starts a task, the CPU is the one `kernel` thread.
+    assert!(s.gdb.contains("(kernel)"), "{transcript}");
+    for row in [
+        "(main, running, prio 5)",
+        "(waiter, blocked, prio 3)",
+        "(sleeper, sleeping, prio 4)",
+    ] {
+        assert!(s.gdb.contains(row), "no thread {row}:\n{transcript}");
+    }
+    // Each task's backtrace: from where it stopped (the running task at the breakpoint, the
+    // others where their kernel call returns) through its entry to the kernel's outermost
+    // frame, never into unrelated code.
+    let backtrace = |task: &str| -> Vec<String> {
+        let head = format!("({task}, ");
+        let start = s
+            .gdb
+            .lines()
+            .position(|l| l.starts_with("Thread ") && l.contains(&head))
+            .unwrap_or_else(|| panic!("no backtrace of {task}:\n{transcript}"));
+        s.gdb
+            .lines()
+            .skip(start + 1)
+            .take_while(|l| l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    for (task, frames) in [
+        ("main", ["checkpoint", "main_task"]),
+        ("waiter", ["wait_for_go", "waiter_task"]),
+    ] {
+        let bt = backtrace(task);
+        assert_eq!(bt.len(), 3, "{task}: {bt:?}\n{transcript}");
+        assert!(bt[0].contains(frames[0]), "{task}: {bt:?}");
+        assert!(bt[1].contains(frames[1]), "{task}: {bt:?}");
+        assert!(bt[2].contains("port_task_return"), "{task}: {bt:?}");
+    }
+    let bt = backtrace("sleeper");
+    assert!(bt[0].contains("sleeper_task"), "{bt:?}\n{transcript}");
+    assert!(bt.last().unwrap().contains("port_task_return"), "{bt:?}");
+    assert_eq!(s.guest, "woken 2\n", "{transcript}");
+    assert_eq!(s.code, 0, "{transcript}");
+}

@@ -67,14 +67,23 @@ fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildEr
 
 /// Compiles, instruments and assembles every unit of `m` into `dir/obj`; returns the objects
 /// to link (application and glue first, then the kernel's). Writes the instrumented assembly
-/// to `dir/asm` and the pass report to `dir/`[`REPORT_NAME`].
+/// to `dir/asm` and the pass report to `dir/`[`REPORT_NAME`]; debug info names `final_dir`
+/// instead of `dir` (the build directory is renamed there).
 pub(crate) fn build_objects(
     m: &Manifest,
     root: &Path,
     tc: &Toolchain,
     dir: &Path,
+    final_dir: &Path,
     opts: &CheckOptions,
 ) -> Result<Vec<PathBuf>, BuildError> {
+    // The build happens in `dir` and is renamed to `final_dir`: debug info must name the
+    // generated sources where they will be, not where they were compiled.
+    let prefix_map = format!(
+        "-ffile-prefix-map={}={}",
+        dir.display(),
+        final_dir.display()
+    );
     let asm_dir = dir.join("asm");
     let obj_dir = dir.join("obj");
     for d in [&asm_dir, &obj_dir] {
@@ -111,6 +120,7 @@ pub(crate) fn build_objects(
         if m.kernel.checks != cactus_cc::CheckMode::None {
             flags.push(cactus_cc::NO_IPA_RA.to_string());
         }
+        flags.push(prefix_map.clone());
         tc.compile_asm_with(source, &asm, &flags)?;
         let text = std::fs::read_to_string(&asm).map_err(io("cannot read", &asm))?;
         units_in.push(Unit {

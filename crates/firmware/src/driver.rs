@@ -171,7 +171,7 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
     }
     std::fs::create_dir_all(&out_root).map_err(io("cannot create", &out_root))?;
     let tmp = tempdir_in(&out_root, &format!(".{}-{key}.", m.name))?;
-    let result = build_into(m, &root, tc, &tmp, &elf_name, &opts.checks);
+    let result = build_into(m, &root, tc, &tmp, &dir, &elf_name, &opts.checks);
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
@@ -231,17 +231,19 @@ fn tempdir_in(parent: &Path, prefix: &str) -> Result<PathBuf, BuildError> {
     ))
 }
 
-/// Writes the glue, compiles every unit and links, all inside `dir`.
+/// Writes the glue, compiles every unit and links, all inside `dir`, with debug info naming
+/// `final_dir`, where `dir` is renamed to.
 fn build_into(
     m: &Manifest,
     root: &Path,
     tc: &Toolchain,
     dir: &Path,
+    final_dir: &Path,
     elf_name: &str,
     checks: &CheckOptions,
 ) -> Result<(), BuildError> {
     write_glue(m, dir)?;
-    let objects = cc_build::build_objects(m, root, tc, dir, checks)?;
+    let objects = cc_build::build_objects(m, root, tc, dir, final_dir, checks)?;
     let mut script = root.join("kernel/arch/rv32/link.ld");
     if let Some(kib) = m.kernel.ram_kib {
         let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;

@@ -58,6 +58,15 @@ fn the_demo_builds_once_and_then_is_up_to_date() {
     assert_eq!(&elf[..4], b"\x7fELF");
     assert_eq!(elf[4], 1, "a 32-bit ELF");
     assert!(first.dir.join("manifest_gen.c").is_file());
+    // The build ran in a temporary directory renamed into place: debug info names the
+    // generated source where it is now (a debugger finds it), never the temporary path.
+    let contains = |needle: &str| elf.windows(needle.len()).any(|w| w == needle.as_bytes());
+    let generated = first.dir.join("manifest_gen.c").display().to_string();
+    assert!(contains(&generated), "no debug path {generated}");
+    assert!(
+        !contains(".tmp-"),
+        "a temporary build path in the debug info"
+    );
     assert!(first.dir.join("cactus_firmware.h").is_file());
     assert!(first
         .dir

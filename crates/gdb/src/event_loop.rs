@@ -5,7 +5,7 @@ use crate::target::DebugTarget;
 use gdbstub::common::Signal;
 use gdbstub::conn::{Connection, ConnectionExt};
 use gdbstub::stub::run_blocking::{BlockingEventLoop, Event, WaitForStopReasonError};
-use gdbstub::stub::SingleThreadStopReason;
+use gdbstub::stub::MultiThreadStopReason;
 use gdbstub::target::Target;
 use std::marker::PhantomData;
 use std::net::TcpStream;
@@ -17,7 +17,7 @@ pub(crate) struct SessionLoop<'m>(PhantomData<&'m mut ()>);
 impl<'m> BlockingEventLoop for SessionLoop<'m> {
     type Target = DebugTarget<'m>;
     type Connection = TcpStream;
-    type StopReason = SingleThreadStopReason<u32>;
+    type StopReason = MultiThreadStopReason<u32>;
 
     #[allow(clippy::type_complexity)]
     fn wait_for_stop_reason(
@@ -39,9 +39,9 @@ impl<'m> BlockingEventLoop for SessionLoop<'m> {
     }
 
     fn on_interrupt(
-        _target: &mut DebugTarget<'m>,
+        target: &mut DebugTarget<'m>,
     ) -> Result<Option<Self::StopReason>, <Self::Target as Target>::Error> {
         // The guest only runs inside wait_for_stop_reason, so it is already paused.
-        Ok(Some(SingleThreadStopReason::Signal(Signal::SIGINT)))
+        Ok(Some(target.stopped_with(Signal::SIGINT)))
     }
 }

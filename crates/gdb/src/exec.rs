@@ -5,7 +5,7 @@
 use crate::target::DebugTarget;
 use cactus_sim::{FaultKind, RunOutcome};
 use gdbstub::common::Signal;
-use gdbstub::stub::SingleThreadStopReason;
+use gdbstub::stub::MultiThreadStopReason;
 
 /// Instructions executed between two checks of the connection for a Ctrl-C while continuing.
 pub const POLL_INTERVAL: u64 = 1 << 16;
@@ -22,7 +22,7 @@ pub(crate) enum ResumeMode {
 /// The result of letting the target run.
 pub(crate) enum Progress {
     /// The target stopped; tell gdb why.
-    Stopped(SingleThreadStopReason<u32>),
+    Stopped(MultiThreadStopReason<u32>),
     /// gdb sent data (normally a Ctrl-C) while the target was running; it is paused.
     IncomingData,
 }
@@ -69,13 +69,13 @@ impl DebugTarget<'_> {
             // process, the target dies of it.
             if let Some(outcome) = self.stopped_by.take() {
                 self.final_outcome = Some(outcome);
-                return Progress::Stopped(SingleThreadStopReason::Terminated(signal));
+                return Progress::Stopped(MultiThreadStopReason::Terminated(signal));
             }
         }
         self.stopped_by = None;
         match self.mode {
             ResumeMode::Step => match self.machine.step() {
-                None => Progress::Stopped(SingleThreadStopReason::DoneStep),
+                None => Progress::Stopped(self.stopped_with(Signal::SIGTRAP)),
                 Some(outcome) => Progress::Stopped(self.stop_for(outcome)),
             },
             ResumeMode::Continue => self.continue_until_stop(&mut incoming),
@@ -111,18 +111,32 @@ impl DebugTarget<'_> {
     }
 
     /// Records an outcome and turns it into the stop reported to gdb.
-    fn stop_for(&mut self, outcome: RunOutcome) -> SingleThreadStopReason<u32> {
+    fn stop_for(&mut self, outcome: RunOutcome) -> MultiThreadStopReason<u32> {
         match outcome {
             RunOutcome::Exited { code } => {
                 self.final_outcome = Some(outcome);
-                SingleThreadStopReason::Exited(exit_status(code))
+                MultiThreadStopReason::Exited(exit_status(code))
             }
-            RunOutcome::Breakpoint { .. } => SingleThreadStopReason::SwBreak(()),
+            RunOutcome::Breakpoint { .. } => MultiThreadStopReason::SwBreak(self.cpu_thread()),
             other => {
                 let signal = signal_for(&other);
                 self.stopped_by = Some(other);
-                SingleThreadStopReason::Signal(signal)
+                self.stopped_with(signal)
             }
+        }
+    }
+
+    /// A stop with `signal` (SIGTRAP: a finished step). With tasks it names the thread the
+    /// CPU now runs, so gdb follows a step or a fault into another task; without, it is the
+    /// plain `S` reply of a one-thread target.
+    pub(crate) fn stopped_with(&self, signal: Signal) -> MultiThreadStopReason<u32> {
+        match (&self.tasks, signal) {
+            (None, Signal::SIGTRAP) => MultiThreadStopReason::DoneStep,
+            (None, _) => MultiThreadStopReason::Signal(signal),
+            (Some(_), _) => MultiThreadStopReason::SignalWithThread {
+                tid: self.cpu_thread(),
+                signal,
+            },
         }
     }
 }

@@ -8,6 +8,7 @@
 //! (a `W` packet); a fault, a cycle-limit stop or an ownership-oracle violation is reported as
 //! a stop with a signal (see [`signal_for`]). Continuing past such a stop with the signal
 //! (gdb's default for SIGSEGV, SIGILL, SIGBUS...) terminates the target, like a real process.
+//! With a Cactus kernel's [`TaskTable`] ([`serve_tasks`]), every live task is a thread.
 //!
 //! The stub runs in the caller's thread ([`serve`] blocks until the session ends). While the
 //! guest runs, the connection is polled every [`POLL_INTERVAL`] instructions for a Ctrl-C.
@@ -18,9 +19,11 @@
 mod event_loop;
 mod exec;
 mod target;
+pub mod tasks;
 
 pub use exec::{signal_for, POLL_INTERVAL};
 pub use target::DebugTarget;
+pub use tasks::{TaskTable, TaskTableError};
 
 use cactus_sim::{Machine, RunOutcome};
 use gdbstub::stub::{DisconnectReason, GdbStub};
@@ -58,7 +61,18 @@ pub enum GdbError {
 /// gdb's breakpoints are kept by the stub and set in the machine only while it continues, so
 /// after the session `machine.run()` runs freely.
 pub fn serve(machine: &mut Machine, stream: TcpStream) -> Result<SessionEnd, GdbError> {
-    let mut target = DebugTarget::new(machine);
+    serve_tasks(machine, stream, None)
+}
+
+/// [`serve`] for a firmware whose Cactus kernel's task table is `tasks`: every live task is a
+/// gdb thread (`info threads` shows its name, state and priority; `thread N` then `bt` walks its
+/// stack from the context the kernel saved).
+pub fn serve_tasks(
+    machine: &mut Machine,
+    stream: TcpStream,
+    tasks: Option<TaskTable>,
+) -> Result<SessionEnd, GdbError> {
+    let mut target = DebugTarget::new(machine).with_tasks(tasks);
     let stub = GdbStub::new(stream);
     let result = stub.run_blocking::<event_loop::SessionLoop<'_>>(&mut target);
     let reason = match result {

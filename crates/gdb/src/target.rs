@@ -1,17 +1,25 @@
 //! The gdbstub `Target` for a cactus-sim machine: registers, memory, resume, single step and
-//! software breakpoints.
+//! software breakpoints, with the firmware's tasks as threads.
+//!
+//! Threads: without a Cactus kernel the machine is thread 1. With one (a [`TaskTable`]), task
+//! `id` is thread `id + 1`, shown with its name, state and priority; the CPU's registers belong
+//! to the running task's thread, every other task's come from its saved context. While no task
+//! runs (start-up, idle) the CPU is one more thread, `kernel`, numbered after the last slot.
 
 use crate::exec::ResumeMode;
+use crate::tasks::TaskTable;
 use cactus_sim::{Machine, RunOutcome};
 use gdbstub::common::Signal;
-use gdbstub::target::ext::base::singlethread::{
-    SingleThreadBase, SingleThreadResume, SingleThreadResumeOps, SingleThreadSingleStep,
-    SingleThreadSingleStepOps,
+use gdbstub::common::Tid;
+use gdbstub::target::ext::base::multithread::{
+    MultiThreadBase, MultiThreadResume, MultiThreadResumeOps, MultiThreadSchedulerLocking,
+    MultiThreadSchedulerLockingOps, MultiThreadSingleStep, MultiThreadSingleStepOps,
 };
 use gdbstub::target::ext::base::BaseOps;
 use gdbstub::target::ext::breakpoints::{
     Breakpoints, BreakpointsOps, SwBreakpoint, SwBreakpointOps,
 };
+use gdbstub::target::ext::thread_extra_info::{ThreadExtraInfo, ThreadExtraInfoOps};
 use gdbstub::target::{Target, TargetError, TargetResult};
 use gdbstub_arch::riscv::reg::RiscvCoreRegs;
 use gdbstub_arch::riscv::Riscv32;
@@ -30,6 +38,8 @@ pub struct DebugTarget<'m> {
     pub(crate) stopped_by: Option<RunOutcome>,
     /// The outcome that ended the guest, once it has ended.
     pub(crate) final_outcome: Option<RunOutcome>,
+    /// The firmware's task table, if it has a Cactus kernel.
+    pub(crate) tasks: Option<TaskTable>,
 }
 
 impl<'m> DebugTarget<'m> {
@@ -42,7 +52,36 @@ impl<'m> DebugTarget<'m> {
             pending_signal: None,
             stopped_by: None,
             final_outcome: None,
+            tasks: None,
         }
+    }
+
+    /// The same target showing the tasks of `tasks` as threads.
+    pub fn with_tasks(mut self, tasks: Option<TaskTable>) -> Self {
+        self.tasks = tasks;
+        self
+    }
+
+    /// The thread whose registers are the CPU's: the running task's, the `kernel` thread
+    /// while no task runs, thread 1 without a task table.
+    pub(crate) fn cpu_thread(&self) -> Tid {
+        let n = match &self.tasks {
+            None => 1,
+            Some(t) => match t.running(self.machine) {
+                Some(id) => id as usize + 1,
+                None => t.slots() as usize + 1,
+            },
+        };
+        Tid::new(n).expect("thread ids start at 1")
+    }
+
+    /// The live task behind thread `tid`, if it is one and not the CPU's.
+    fn saved_task(&self, tid: Tid) -> Option<crate::tasks::Task> {
+        if tid == self.cpu_thread() {
+            return None;
+        }
+        let table = self.tasks.as_ref()?;
+        table.task(self.machine, tid.get() as u32 - 1)
     }
 
     /// The outcome that ended the guest during the session, if it ended.
@@ -57,7 +96,7 @@ impl Target for DebugTarget<'_> {
 
     #[inline(always)]
     fn base_ops(&mut self) -> BaseOps<'_, Self::Arch, Self::Error> {
-        BaseOps::SingleThread(self)
+        BaseOps::MultiThread(self)
     }
 
     #[inline(always)]
@@ -66,8 +105,22 @@ impl Target for DebugTarget<'_> {
     }
 }
 
-impl SingleThreadBase for DebugTarget<'_> {
-    fn read_registers(&mut self, regs: &mut RiscvCoreRegs<u32>) -> TargetResult<(), Self> {
+impl MultiThreadBase for DebugTarget<'_> {
+    fn read_registers(
+        &mut self,
+        regs: &mut RiscvCoreRegs<u32>,
+        tid: Tid,
+    ) -> TargetResult<(), Self> {
+        if let Some(task) = self.saved_task(tid) {
+            let table = self.tasks.as_ref().expect("a task comes from a table");
+            let saved = table.registers(self.machine, &task);
+            regs.x.copy_from_slice(&saved[..32]);
+            regs.pc = saved[32];
+            return Ok(());
+        }
+        if tid != self.cpu_thread() {
+            return Err(TargetError::NonFatal);
+        }
         for (i, x) in regs.x.iter_mut().enumerate() {
             *x = self.machine.reg(i);
         }
@@ -75,7 +128,20 @@ impl SingleThreadBase for DebugTarget<'_> {
         Ok(())
     }
 
-    fn write_registers(&mut self, regs: &RiscvCoreRegs<u32>) -> TargetResult<(), Self> {
+    fn write_registers(&mut self, regs: &RiscvCoreRegs<u32>, tid: Tid) -> TargetResult<(), Self> {
+        if let Some(task) = self.saved_task(tid) {
+            let mut all = [0u32; 33];
+            all[..32].copy_from_slice(&regs.x);
+            all[32] = regs.pc;
+            let table = self.tasks.as_ref().expect("a task comes from a table");
+            return match table.set_registers(self.machine, &task, &all) {
+                true => Ok(()),
+                false => Err(TargetError::NonFatal),
+            };
+        }
+        if tid != self.cpu_thread() {
+            return Err(TargetError::NonFatal);
+        }
         for (i, x) in regs.x.iter().enumerate() {
             self.machine.set_reg(i, *x);
         }
@@ -83,8 +149,33 @@ impl SingleThreadBase for DebugTarget<'_> {
         Ok(())
     }
 
+    fn list_active_threads(
+        &mut self,
+        thread_is_active: &mut dyn FnMut(Tid),
+    ) -> Result<(), Self::Error> {
+        let cpu = self.cpu_thread();
+        let mut cpu_listed = false;
+        if let Some(table) = &self.tasks {
+            for task in table.tasks(self.machine) {
+                let tid = Tid::new(task.id as usize + 1).expect("thread ids start at 1");
+                cpu_listed |= tid == cpu;
+                thread_is_active(tid);
+            }
+        }
+        if !cpu_listed {
+            thread_is_active(cpu);
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn support_thread_extra_info(&mut self) -> Option<ThreadExtraInfoOps<'_, Self>> {
+        Some(self)
+    }
+
     /// Reads as many bytes as are mapped from `start` on; an unmapped first byte is an error.
-    fn read_addrs(&mut self, start: u32, data: &mut [u8]) -> TargetResult<usize, Self> {
+    /// Memory is the same for every thread.
+    fn read_addrs(&mut self, start: u32, data: &mut [u8], _tid: Tid) -> TargetResult<usize, Self> {
         if self.machine.read_debug(start, data).is_ok() {
             return Ok(data.len());
         }
@@ -106,35 +197,100 @@ impl SingleThreadBase for DebugTarget<'_> {
         Ok(done)
     }
 
-    fn write_addrs(&mut self, start: u32, data: &[u8]) -> TargetResult<(), Self> {
+    fn write_addrs(&mut self, start: u32, data: &[u8], _tid: Tid) -> TargetResult<(), Self> {
         self.machine
             .write_debug(start, data)
             .map_err(|_| TargetError::NonFatal)
     }
 
     #[inline(always)]
-    fn support_resume(&mut self) -> Option<SingleThreadResumeOps<'_, Self>> {
+    fn support_resume(&mut self) -> Option<MultiThreadResumeOps<'_, Self>> {
         Some(self)
     }
 }
 
-impl SingleThreadResume for DebugTarget<'_> {
-    fn resume(&mut self, signal: Option<Signal>) -> Result<(), Self::Error> {
+impl ThreadExtraInfo for DebugTarget<'_> {
+    /// `NAME, STATE, prio P` for a task (`prio P (base B)` while it inherits one), `kernel`
+    /// for the CPU while no task runs, `cpu` without a task table.
+    fn thread_extra_info(&self, tid: Tid, buf: &mut [u8]) -> Result<usize, Self::Error> {
+        let text = match &self.tasks {
+            None => "cpu".to_string(),
+            Some(table) => match table.task(self.machine, tid.get() as u32 - 1) {
+                None => "kernel".to_string(),
+                Some(t) => {
+                    let state = if tid == self.cpu_thread() {
+                        "running"
+                    } else {
+                        t.state.name()
+                    };
+                    let mut s = format!("{}, {state}, prio {}", t.name, t.prio);
+                    if t.prio != t.base_prio {
+                        s.push_str(&format!(" (base {})", t.base_prio));
+                    }
+                    s
+                }
+            },
+        };
+        let n = text.len().min(buf.len());
+        buf[..n].copy_from_slice(&text.as_bytes()[..n]);
+        Ok(n)
+    }
+}
+
+/// Resuming runs the one CPU: a continue or a step asked of any thread continues or steps the
+/// machine (all-stop: every task stops when it stops).
+impl MultiThreadResume for DebugTarget<'_> {
+    fn resume(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    fn clear_resume_actions(&mut self) -> Result<(), Self::Error> {
         self.mode = ResumeMode::Continue;
-        self.pending_signal = signal;
+        self.pending_signal = None;
+        Ok(())
+    }
+
+    fn set_resume_action_continue(
+        &mut self,
+        _tid: Tid,
+        signal: Option<Signal>,
+    ) -> Result<(), Self::Error> {
+        if signal.is_some() {
+            self.pending_signal = signal;
+        }
         Ok(())
     }
 
     #[inline(always)]
-    fn support_single_step(&mut self) -> Option<SingleThreadSingleStepOps<'_, Self>> {
+    fn support_single_step(&mut self) -> Option<MultiThreadSingleStepOps<'_, Self>> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn support_scheduler_locking(&mut self) -> Option<MultiThreadSchedulerLockingOps<'_, Self>> {
         Some(self)
     }
 }
 
-impl SingleThreadSingleStep for DebugTarget<'_> {
-    fn step(&mut self, signal: Option<Signal>) -> Result<(), Self::Error> {
+/// gdb asks for scheduler locking when it steps one thread and resumes no other (`stepi`): a
+/// step runs one instruction of the CPU either way. A continue cannot keep the kernel from
+/// switching tasks, so the lock is accepted and the machine runs as it would.
+impl MultiThreadSchedulerLocking for DebugTarget<'_> {
+    fn set_resume_action_scheduler_lock(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+impl MultiThreadSingleStep for DebugTarget<'_> {
+    fn set_resume_action_step(
+        &mut self,
+        _tid: Tid,
+        signal: Option<Signal>,
+    ) -> Result<(), Self::Error> {
         self.mode = ResumeMode::Step;
-        self.pending_signal = signal;
+        if signal.is_some() {
+            self.pending_signal = signal;
+        }
         Ok(())
     }
 }

@@ -70,8 +70,9 @@ fn a_fault_stops_with_sigill_and_continuing_with_the_signal_terminates() {
     let mut gdb = Client::connect(addr);
     assert_eq!(gdb.request("c"), "S04", "SIGILL");
     assert_eq!(gdb.register(32), bad, "stopped at the illegal instruction");
-    // gdb passes SIGILL back on `continue` (vCont;C04): the guest dies of it.
-    assert_eq!(gdb.request("vCont;C04"), "X04", "terminated by SIGILL");
+    // gdb passes SIGILL back on `continue` to the thread that got it (vCont;C04:1;c, the
+    // stub shows threads): the guest dies of it.
+    assert_eq!(gdb.request("vCont;C04:1;c"), "X04", "terminated by SIGILL");
     let served = server.join().unwrap().expect("session");
     match served.end {
         SessionEnd::Ended(RunOutcome::Fault(report)) => assert_eq!(report.pc, bad),

@@ -31,13 +31,17 @@ extern char port_kstack_bottom[], port_kstack_top[];
 struct port_kernel port_kernel;
 _Static_assert(offsetof(struct port_kernel, stack) == PORT_STACK_DESC, "port_kernel layout");
 
+/* Where a task's entry returns (switch.S): jumps to the exit function kept in s1. */
+extern const char port_task_return_to[];
+
 void port_context_init(struct port_context *ctx, void (*entry)(void *), void *arg, uintptr_t sp,
                        void (*exit_fn)(void))
 {
     uint32_t *w = (uint32_t *)ctx;
     for (size_t i = 0; i < sizeof(*ctx) / 4; i++)
         w[i] = 0;
-    ctx->ra = (uint32_t)(uintptr_t)exit_fn;
+    ctx->ra = (uint32_t)(uintptr_t)port_task_return_to;
+    ctx->s1 = (uint32_t)(uintptr_t)exit_fn;
     ctx->sp = (uint32_t)sp;
     ctx->a0 = (uint32_t)(uintptr_t)arg;
     ctx->pc = (uint32_t)(uintptr_t)entry;

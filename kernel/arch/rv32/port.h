@@ -81,8 +81,9 @@ struct port_context {
  * interrupts masked); the port's exit paths resume it. */
 extern struct port_context *volatile port_current;
 
-/* Prepares `ctx` so that resuming it calls entry(arg) on a stack whose top is `sp`, with ra
- * pointing at `exit_fn` (reached if entry returns). */
+/* Prepares `ctx` so that resuming it calls entry(arg) on a stack whose top is `sp`; if entry
+ * returns, it reaches `exit_fn` through port_task_return_to (switch.S: the outermost frame a
+ * debugger's backtrace of the task ends at). */
 void port_context_init(struct port_context *ctx, void (*entry)(void *), void *arg, uintptr_t sp,
                        void (*exit_fn)(void));
 

@@ -126,6 +126,25 @@ port_syscall_isr:
     lw sp, CTX_SP - PORT_TP(t1)
     unimp
 
+/* ---- Where a task's entry function returns ------------------------------------------------
+ * port_context_init gives every task ra = port_task_return_to and s1 = its exit function; s1 is
+ * callee-saved, so it still holds the exit function when the entry returns. The call frame
+ * information marks this as the outermost frame (ra undefined), so a debugger's backtrace of a
+ * task ends here, at the frame below its entry, instead of running into whatever code precedes
+ * the exit function (gdb looks a caller up at its return address - 1: the c.nop). */
+    .section .text.port_task_return, "ax"
+    .globl port_task_return
+    .type port_task_return, @function
+port_task_return:
+    .cfi_startproc
+    .cfi_undefined ra
+    c.nop
+    .globl port_task_return_to
+port_task_return_to:
+    jr s1
+    .cfi_endproc
+    .size port_task_return, . - port_task_return
+
 /* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
  * These routines leave the caller's stack (la sp, port_kstack_top / lw sp from a context)
  * before they call anything, and store nothing below the caller's sp before that: on the

@@ -125,7 +125,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     machine.set_uart_sink(Box::new(report::StdoutSink));
 
     let ending = match args.gdb {
-        Some(port) => run_under_gdb(&mut machine, port)?,
+        Some(port) => run_under_gdb(&mut machine, port, &bytes, &elf)?,
         None => Ending::Outcome(run_to_end(&mut machine)),
     };
     std::io::stdout().flush().ok();
@@ -205,18 +205,39 @@ fn run_to_end(machine: &mut Machine) -> RunOutcome {
 }
 
 /// Waits for gdb on 127.0.0.1:PORT and serves one session; a detach lets the guest run on.
-fn run_under_gdb(machine: &mut Machine, port: u16) -> Result<Ending> {
+/// A firmware with a Cactus kernel shows its tasks as gdb threads (`cactus_gdb::TaskTable`);
+/// the line after "waiting for gdb on ADDR" says which ELF to give gdb and how many task slots
+/// it has.
+fn run_under_gdb(machine: &mut Machine, port: u16, bytes: &[u8], elf: &Path) -> Result<Ending> {
+    let tasks = match cactus_gdb::TaskTable::from_elf(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!(
+                "cactus: warning: {}: tasks are not shown as threads: {e}",
+                elf.display()
+            );
+            None
+        }
+    };
     let listener = TcpListener::bind(("127.0.0.1", port))
         .with_context(|| format!("cannot listen for gdb on 127.0.0.1:{port}"))?;
     let local = listener
         .local_addr()
         .context("cannot read the gdb listening address")?;
     eprintln!("waiting for gdb on {local}");
+    match &tasks {
+        Some(t) => eprintln!(
+            "cactus: debug {} ({} task slots, each task a gdb thread)",
+            elf.display(),
+            t.slots()
+        ),
+        None => eprintln!("cactus: debug {}", elf.display()),
+    }
     let (stream, peer) = listener
         .accept()
         .with_context(|| format!("cannot accept a gdb connection on {local}"))?;
     eprintln!("gdb connected from {peer}");
-    let end = cactus_gdb::serve(machine, stream).context("gdb session failed")?;
+    let end = cactus_gdb::serve_tasks(machine, stream, tasks).context("gdb session failed")?;
     Ok(match end {
         cactus_gdb::SessionEnd::Ended(outcome) => Ending::Outcome(outcome),
         cactus_gdb::SessionEnd::Detached => {

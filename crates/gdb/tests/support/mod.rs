@@ -25,12 +25,15 @@ fn run_ok(cmd: &mut Command) {
 }
 
 /// Builds `tests/fixtures/NAME.c` with the fixture crt0 and link script into a scratch
-/// directory, with `-g -O0`; returns the ELF path.
+/// directory of its own (tests running at once may build the same program), with `-g -O0`;
+/// returns the ELF path.
 pub fn build(name: &str) -> PathBuf {
+    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let fx = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("cactus-gdb-tests")
-        .join(name);
+        .join(format!("{name}-{n}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let mut objects = Vec::new();
