@@ -283,3 +283,59 @@ fn each_task_is_a_gdb_thread_with_its_state_and_a_backtrace_to_its_entry() {
     assert_eq!(s.guest, "woken 2\n", "{transcript}");
     assert_eq!(s.code, 0, "{transcript}");
 }
+
+#[test]
+fn watchpoints_stop_after_the_access_in_the_task_that_made_it() {
+    let dir = scratch("gdb-watch");
+    let manifest = fixtures().join("firmware/threads.toml");
+    let out = cactus(&[
+        "build",
+        manifest.to_str().unwrap(),
+        "--build-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let elf = PathBuf::from(stdout(&out).trim());
+    // `woken`: main's checkpoint adds 1 (a write), the waiter's `woken++` then reads it, and
+    // main reads it again to print it.
+    let commands = [
+        "watch woken",
+        "continue",
+        "delete",
+        "awatch woken",
+        "continue",
+        "delete",
+        "rwatch woken",
+        "continue",
+        "delete",
+        "continue",
+    ];
+    let s = debug_session(&elf, &commands);
+    let transcript = s.transcript();
+    let hits: Vec<&str> = s.gdb.lines().filter(|l| l.contains(" hit ")).collect();
+    assert_eq!(hits.len(), 3, "{transcript}");
+    assert!(
+        hits[0].contains("Hardware watchpoint 1: woken"),
+        "{transcript}"
+    );
+    assert!(
+        hits[1].contains("Hardware access (read/write) watchpoint 2: woken"),
+        "{transcript}"
+    );
+    assert!(
+        hits[2].contains("Hardware read watchpoint 3: woken"),
+        "{transcript}"
+    );
+    assert!(
+        s.gdb.contains("Old value = 0\nNew value = 1"),
+        "{transcript}"
+    );
+    // The access watchpoint fires in the waiter (its `woken++`), the read one back in main.
+    let thread_of = |hit: &str| hit.split_whitespace().nth(1).unwrap().to_string();
+    assert_ne!(thread_of(hits[1]), thread_of(hits[0]), "{transcript}");
+    assert_eq!(thread_of(hits[2]), thread_of(hits[0]), "{transcript}");
+    assert!(s.gdb.contains("in wait_for_go ()"), "{transcript}");
+    assert!(s.gdb.contains("Value = 2"), "{transcript}");
+    assert_eq!(s.guest, "woken 2\n", "{transcript}");
+    assert_eq!(s.code, 0, "{transcript}");
+}

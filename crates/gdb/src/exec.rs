@@ -3,6 +3,7 @@
 //! the stop gdb is told about.
 
 use crate::target::DebugTarget;
+use crate::watch::{self, Watch};
 use cactus_sim::{FaultKind, RunOutcome};
 use gdbstub::common::Signal;
 use gdbstub::stub::MultiThreadStopReason;
@@ -74,11 +75,60 @@ impl DebugTarget<'_> {
         }
         self.stopped_by = None;
         match self.mode {
-            ResumeMode::Step => match self.machine.step() {
-                None => Progress::Stopped(self.stopped_with(Signal::SIGTRAP)),
-                Some(outcome) => Progress::Stopped(self.stop_for(outcome)),
+            ResumeMode::Step => match self.step_watched() {
+                Ok(None) => Progress::Stopped(self.stopped_with(Signal::SIGTRAP)),
+                Ok(Some(watch)) => Progress::Stopped(self.watch_stop(watch)),
+                Err(outcome) => Progress::Stopped(self.stop_for(outcome)),
             },
+            ResumeMode::Continue if !self.watches.is_empty() => {
+                self.continue_watched(&mut incoming)
+            }
             ResumeMode::Continue => self.continue_until_stop(&mut incoming),
+        }
+    }
+
+    /// Runs one instruction; the watchpoint it triggered, if any, or the outcome that stopped
+    /// the machine.
+    fn step_watched(&mut self) -> Result<Option<Watch>, RunOutcome> {
+        let access = watch::next_access(self.machine);
+        if let Some(outcome) = self.machine.step() {
+            return Err(outcome);
+        }
+        Ok(access.and_then(|a| watch::triggered(&self.watches, &a)))
+    }
+
+    /// Continue with watchpoints: one instruction at a time, stopping after an access to a
+    /// watched range, at a breakpoint (not the one resumed at), at an outcome, or when gdb
+    /// sends data (checked every [`POLL_INTERVAL`] instructions).
+    fn continue_watched(&mut self, incoming: &mut dyn FnMut() -> bool) -> Progress {
+        let mut since_poll = 0;
+        let mut first = true;
+        loop {
+            if !first && self.breakpoints.contains(&self.machine.pc()) {
+                return Progress::Stopped(MultiThreadStopReason::SwBreak(self.cpu_thread()));
+            }
+            first = false;
+            match self.step_watched() {
+                Err(outcome) => return Progress::Stopped(self.stop_for(outcome)),
+                Ok(Some(watch)) => return Progress::Stopped(self.watch_stop(watch)),
+                Ok(None) => {}
+            }
+            since_poll += 1;
+            if since_poll == POLL_INTERVAL {
+                since_poll = 0;
+                if incoming() {
+                    return Progress::IncomingData;
+                }
+            }
+        }
+    }
+
+    /// The stop for a triggered watchpoint, in the thread the CPU runs.
+    fn watch_stop(&self, watch: Watch) -> MultiThreadStopReason<u32> {
+        MultiThreadStopReason::Watch {
+            tid: self.cpu_thread(),
+            kind: watch.kind,
+            addr: watch.addr,
         }
     }
 

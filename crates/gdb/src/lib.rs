@@ -9,6 +9,7 @@
 //! a stop with a signal (see [`signal_for`]). Continuing past such a stop with the signal
 //! (gdb's default for SIGSEGV, SIGILL, SIGBUS...) terminates the target, like a real process.
 //! With a Cactus kernel's [`TaskTable`] ([`serve_tasks`]), every live task is a thread.
+//! Watchpoints (`watch`, `rwatch`, `awatch`) stop the guest after the access (`watch.rs`).
 //!
 //! The stub runs in the caller's thread ([`serve`] blocks until the session ends). While the
 //! guest runs, the connection is polled every [`POLL_INTERVAL`] instructions for a Ctrl-C.
@@ -20,6 +21,7 @@ mod event_loop;
 mod exec;
 mod target;
 pub mod tasks;
+mod watch;
 
 pub use exec::{signal_for, POLL_INTERVAL};
 pub use target::DebugTarget;

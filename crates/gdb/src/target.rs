@@ -8,6 +8,7 @@
 
 use crate::exec::ResumeMode;
 use crate::tasks::TaskTable;
+use crate::watch::Watch;
 use cactus_sim::{Machine, RunOutcome};
 use gdbstub::common::Signal;
 use gdbstub::common::Tid;
@@ -17,7 +18,8 @@ use gdbstub::target::ext::base::multithread::{
 };
 use gdbstub::target::ext::base::BaseOps;
 use gdbstub::target::ext::breakpoints::{
-    Breakpoints, BreakpointsOps, SwBreakpoint, SwBreakpointOps,
+    Breakpoints, BreakpointsOps, HwWatchpoint, HwWatchpointOps, SwBreakpoint, SwBreakpointOps,
+    WatchKind,
 };
 use gdbstub::target::ext::thread_extra_info::{ThreadExtraInfo, ThreadExtraInfoOps};
 use gdbstub::target::{Target, TargetError, TargetResult};
@@ -40,6 +42,8 @@ pub struct DebugTarget<'m> {
     pub(crate) final_outcome: Option<RunOutcome>,
     /// The firmware's task table, if it has a Cactus kernel.
     pub(crate) tasks: Option<TaskTable>,
+    /// gdb's watchpoints (while any is set, continue runs one instruction at a time).
+    pub(crate) watches: Vec<Watch>,
 }
 
 impl<'m> DebugTarget<'m> {
@@ -53,6 +57,7 @@ impl<'m> DebugTarget<'m> {
             stopped_by: None,
             final_outcome: None,
             tasks: None,
+            watches: Vec::new(),
         }
     }
 
@@ -299,6 +304,36 @@ impl Breakpoints for DebugTarget<'_> {
     #[inline(always)]
     fn support_sw_breakpoint(&mut self) -> Option<SwBreakpointOps<'_, Self>> {
         Some(self)
+    }
+
+    #[inline(always)]
+    fn support_hw_watchpoint(&mut self) -> Option<HwWatchpointOps<'_, Self>> {
+        Some(self)
+    }
+}
+
+impl HwWatchpoint for DebugTarget<'_> {
+    fn add_hw_watchpoint(
+        &mut self,
+        addr: u32,
+        len: u32,
+        kind: WatchKind,
+    ) -> TargetResult<bool, Self> {
+        self.watches.push(Watch { addr, len, kind });
+        Ok(true)
+    }
+
+    fn remove_hw_watchpoint(
+        &mut self,
+        addr: u32,
+        len: u32,
+        kind: WatchKind,
+    ) -> TargetResult<bool, Self> {
+        let found = self
+            .watches
+            .iter()
+            .position(|w| *w == Watch { addr, len, kind });
+        Ok(found.map(|i| self.watches.remove(i)).is_some())
     }
 }
 
