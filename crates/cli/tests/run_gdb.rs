@@ -219,9 +219,10 @@ fn a_fault_under_gdb_stops_with_sigill_then_terminates_and_cactus_exits_3() {
     assert!(s.cactus.contains("illegal instruction"), "{transcript}");
 }
 
-#[test]
-fn each_task_is_a_gdb_thread_with_its_state_and_a_backtrace_to_its_entry() {
-    let dir = scratch("gdb-threads");
+/// Builds the three-task fixture `firmware/threads.toml` into a scratch directory named
+/// `test`; returns its ELF.
+fn build_threads_firmware(test: &str) -> PathBuf {
+    let dir = scratch(test);
     let manifest = fixtures().join("firmware/threads.toml");
     let out = cactus(&[
         "build",
@@ -230,7 +231,12 @@ fn each_task_is_a_gdb_thread_with_its_state_and_a_backtrace_to_its_entry() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let elf = PathBuf::from(stdout(&out).trim());
+    PathBuf::from(stdout(&out).trim())
+}
+
+#[test]
+fn each_task_is_a_gdb_thread_with_its_state_and_a_backtrace_to_its_entry() {
+    let elf = build_threads_firmware("gdb-threads");
     let commands = [
         "info threads",
         "break checkpoint",
@@ -286,16 +292,7 @@ fn each_task_is_a_gdb_thread_with_its_state_and_a_backtrace_to_its_entry() {
 
 #[test]
 fn watchpoints_stop_after_the_access_in_the_task_that_made_it() {
-    let dir = scratch("gdb-watch");
-    let manifest = fixtures().join("firmware/threads.toml");
-    let out = cactus(&[
-        "build",
-        manifest.to_str().unwrap(),
-        "--build-dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let elf = PathBuf::from(stdout(&out).trim());
+    let elf = build_threads_firmware("gdb-watch");
     // `woken`: main's checkpoint adds 1 (a write), the waiter's `woken++` then reads it, and
     // main reads it again to print it.
     let commands = [
