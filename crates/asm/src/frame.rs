@@ -3,7 +3,7 @@
 
 use crate::cfg::Cfg;
 use crate::file::{AsmFile, Item};
-use cactus_isa::{Inst, Op, Reg, RegSet};
+use cactus_isa::{Class, Inst, Op, Reg, RegSet};
 use std::collections::BTreeMap;
 
 const SP: Reg = 2;
@@ -225,12 +225,10 @@ enum Val {
 /// For a load or store relative to `sp` or the frame pointer that reaches at or above the
 /// entry `sp`: the end of the access as an offset past the entry `sp`.
 fn access_offset(inst: &Inst, sp: Option<i32>, fp: Option<i32>) -> Option<i32> {
-    let width = match inst.op {
-        Op::Lw | Op::Sw => 4,
-        Op::Lh | Op::Lhu | Op::Sh => 2,
-        Op::Lb | Op::Lbu | Op::Sb => 1,
-        _ => return None,
-    };
+    if !matches!(inst.op.class(), Class::Load | Class::Store) {
+        return None;
+    }
+    let width = inst.op.access_bytes()? as i32;
     let base = match inst.rs1 {
         SP => sp?,
         S0 => fp?,

@@ -48,11 +48,7 @@ pub(crate) fn next_access(machine: &Machine) -> Option<Access> {
     let inst = decode(raw).ok()?.inst;
     let base = machine.reg(usize::from(inst.rs1));
     let offset = base.wrapping_add(inst.imm as u32);
-    let width = match inst.op {
-        Op::Lb | Op::Lbu | Op::Sb => 1,
-        Op::Lh | Op::Lhu | Op::Sh => 2,
-        _ => 4,
-    };
+    let width = inst.op.access_bytes()?;
     let (addr, read, write) = match inst.op.class() {
         Class::Load => (offset, true, false),
         Class::Store => (offset, false, true),

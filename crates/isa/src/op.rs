@@ -84,8 +84,40 @@ pub struct Decoded {
 }
 
 impl Op {
+    /// The bytes a load, store, LR/SC or AMO accesses (1, 2 or 4); None for every other
+    /// operation.
+    pub const fn access_bytes(self) -> Option<u32> {
+        match self {
+            Op::Lb | Op::Lbu | Op::Sb => Some(1),
+            Op::Lh | Op::Lhu | Op::Sh => Some(2),
+            _ => match self.class() {
+                Class::Load | Class::Store | Class::Amo => Some(4),
+                _ => None,
+            },
+        }
+    }
+
     /// The operation whose mnemonic is `name` (exact, lower case, no `.aq`/`.rl` suffix).
     pub fn from_mnemonic(name: &str) -> Option<Op> {
         Op::ALL.iter().copied().find(|op| op.mnemonic() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_bytes_of_every_memory_operation() {
+        for op in Op::ALL {
+            let expected = match op.mnemonic() {
+                "lb" | "lbu" | "sb" => Some(1),
+                "lh" | "lhu" | "sh" => Some(2),
+                "lw" | "sw" | "lr.w" | "sc.w" => Some(4),
+                m if m.starts_with("amo") => Some(4),
+                _ => None,
+            };
+            assert_eq!(op.access_bytes(), expected, "{}", op.mnemonic());
+        }
     }
 }
