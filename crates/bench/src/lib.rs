@@ -13,6 +13,7 @@
 //! - [`sim_speed`]: cactus-sim's speed as a ratio against QEMU.
 //! - [`registry`]: every evaluation by name, for `cactus bench merge`.
 
+pub mod advise;
 pub mod capriccio;
 pub mod checks;
 mod elf_facts;

@@ -43,6 +43,8 @@ enum Command {
     /// Switch points and blocks of every loop of a firmware's tasks (compiler-driven context
     /// switching, docs/ccs.md).
     SwitchReport(cmd::switch_report::SwitchReportArgs),
+    /// The smallest stack RAM a firmware runs in, per stack strategy (table, JSON, SVG plot).
+    Advise(cmd::advise::AdviseArgs),
     /// Randomized stress tests (`cactus stress mtss`).
     Stress(cmd::stress::StressArgs),
     /// Compile like riscv64-unknown-elf-gcc, inserting stack checks: `cactus cc [OPTS] -- ARGS`.
@@ -68,6 +70,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         Command::Cc(args) => cmd::cc::main(args),
         Command::SwitchReport(args) => cmd::switch_report::main(args),
         Command::Stress(args) => cmd::stress::main(args),
+        Command::Advise(args) => cmd::advise::main(args),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,7 @@
 mod support;
 
 // The suites.
+mod advise_cli;
 mod bench_latency;
 mod bench_workloads;
 mod build_bad_manifests;

@@ -49,6 +49,27 @@ pub struct MachineConfig {
     /// Cycles between UART input bytes (at least 1); None = [`MachineConfig::uart_input_rate`]'s
     /// default, 10 µs at the profile's clock.
     pub uart_input_rate: Option<u64>,
+    /// Seeded timer-interrupt delays (default none): each `mtimecmp` write draws a delay, so
+    /// one firmware is preempted at different instructions per seed; same seed, same run.
+    pub timer_jitter: Option<TimerJitter>,
+}
+
+/// Late timer interrupts: after each `mtimecmp` write, MTIP rises a pseudo-random number of
+/// cycles in `0..=max_cycles` after `mtime` reaches the compare value (a sequence fixed by
+/// `seed`). `mtime` reads are not changed; only where the guest gets preempted is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimerJitter {
+    /// Selects the sequence of delays.
+    pub seed: u64,
+    /// The largest delay, cycles.
+    pub max_cycles: u64,
+}
+
+impl TimerJitter {
+    /// The largest delay `cactus run --timer-jitter` and `cactus advise` use by default: 20 µs
+    /// at the `mcu` profile's 100 MHz, a fiftieth of a 1 kHz tick (late enough to move the
+    /// preemption by hundreds of instructions, early enough to keep periodic deadlines).
+    pub const DEFAULT_MAX_CYCLES: u64 = 2000;
 }
 
 impl MachineConfig {
@@ -66,6 +87,7 @@ impl MachineConfig {
             watch_timer_pending: false,
             uart_input: Vec::new(),
             uart_input_rate: None,
+            timer_jitter: None,
         }
     }
 

@@ -28,7 +28,7 @@ mod report;
 mod stats;
 mod stats_build;
 
-pub use config::{MachineConfig, OracleMode};
+pub use config::{MachineConfig, OracleMode, TimerJitter};
 pub use cost::{CostClass, COST_CLASSES, NUM_CLASSES};
 pub use devices::clint::CLINT_BASE;
 pub use devices::finisher::FINISHER_BASE;

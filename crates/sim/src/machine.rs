@@ -83,6 +83,7 @@ impl Machine {
     /// A machine after reset (pc 0, M-mode, zeroed memory) for `config`.
     pub fn new(config: MachineConfig) -> Machine {
         let rate = config.uart_input_rate();
+        let jitter = config.timer_jitter;
         let uart_input = UartInput::new(config.uart_input, rate);
         let profile = config.profile;
         let mut class_cycles = [0u32; NUM_CLASSES];
@@ -97,7 +98,7 @@ impl Machine {
         let bus = Bus {
             mem: Memory::new(profile.memory()),
             uart: Uart::new(uart_input),
-            clint: Clint::new(profile.clock_hz(), profile.timebase_hz()),
+            clint: Clint::new(profile.clock_hz(), profile.timebase_hz()).with_jitter(jitter),
             plic: Plic::new(),
             trace: TraceDevice::new(),
             oracle: Oracle::new(),

@@ -7,8 +7,8 @@ use super::loans::{loan_stats, LoanStats};
 use super::search::Probe;
 use crate::elf_facts::first_line;
 use cactus_cc::Reserves;
-use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
-use cactus_sim::{Machine, MachineConfig, OracleMode, Profile, RunOutcome};
+use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides, StackStrategy};
+use cactus_sim::{Machine, MachineConfig, OracleMode, Profile, RunOutcome, TimerJitter};
 use std::path::{Path, PathBuf};
 
 /// How every probe of one workload is built and run.
@@ -52,9 +52,32 @@ pub struct RunDone {
 
 impl ProbeSetup {
     /// Loads `path` and prepares its probes, with MTSS pages of `page` bytes (None: the
-    /// kernel's default); errors name the manifest.
+    /// manifest's, or the kernel's default); errors name the manifest.
     pub fn new(
         path: &Path,
+        reserves: &Reserves,
+        out_root: Option<PathBuf>,
+        max_cycles: u64,
+        page: Option<u32>,
+    ) -> Result<ProbeSetup, String> {
+        Self::with_stack(
+            path,
+            StackStrategy::Mtss,
+            reserves,
+            out_root,
+            max_cycles,
+            page,
+        )
+    }
+
+    /// [`ProbeSetup::new`] under the stack strategy `stack`: `mtss` and `mtss+split` with
+    /// `checks = "mtss"`, `segmented` and `chunks` with the checks the strategy defaults to,
+    /// `static` with the manifest's own checks (the ownership oracle judges an overflow the
+    /// checks do not catch). `page` applies to the paged strategies only (None: the
+    /// manifest's own, or the kernel's default).
+    pub fn with_stack(
+        path: &Path,
+        stack: StackStrategy,
         reserves: &Reserves,
         out_root: Option<PathBuf>,
         max_cycles: u64,
@@ -63,9 +86,9 @@ impl ProbeSetup {
         let mut manifest = Manifest::load(path).map_err(|e| e.to_string())?;
         manifest
             .apply(&Overrides {
-                stack: Some("mtss".into()),
+                stack: Some(stack.name().into()),
                 target: Some("sim".into()),
-                checks: Some("mtss".into()),
+                checks: stack.has_pages().then(|| "mtss".into()),
                 ..Default::default()
             })
             .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -75,7 +98,9 @@ impl ProbeSetup {
             k_app: Some(smallest / 10),
             ..CheckOptions::default()
         };
-        manifest.kernel.mtss_page = page;
+        if stack.has_pages() && page.is_some() {
+            manifest.kernel.mtss_page = page;
+        }
         Ok(ProbeSetup {
             manifest,
             checks,
@@ -180,19 +205,27 @@ impl ProbeSetup {
     /// violation; a build error, fault, violation, cycle limit or non-zero exit is an error
     /// saying which.
     pub fn run_variant(&self, v: &Variant) -> Result<RunDone, String> {
+        let elf = self.build_variant(&v.budgets, v.worst_case)?;
+        self.run_elf(&elf, v.loans, None)
+    }
+
+    /// Builds the workload with each task's stack budget from `budgets` (by task index), in
+    /// the kernel's MTSS worst-case mode if `worst_case`, and returns the ELF's bytes (the
+    /// build directory is removed afterwards unless [`ProbeSetup::keep_builds`]).
+    pub fn build_variant(&self, budgets: &[u32], worst_case: bool) -> Result<Vec<u8>, String> {
         let mut m = self.manifest.clone();
-        if v.budgets.len() != m.tasks.len() {
+        if budgets.len() != m.tasks.len() {
             return Err(format!(
                 "{}: {} budgets for {} tasks",
                 m.name,
-                v.budgets.len(),
+                budgets.len(),
                 m.tasks.len()
             ));
         }
-        for (t, &b) in m.tasks.iter_mut().zip(&v.budgets) {
+        for (t, &b) in m.tasks.iter_mut().zip(budgets) {
             t.stack = b;
         }
-        m.kernel.mtss_worst_case = v.worst_case;
+        m.kernel.mtss_worst_case = worst_case;
         let options = BuildOptions {
             out_root: self.out_root.clone(),
             checks: self.checks.clone(),
@@ -205,13 +238,27 @@ impl ProbeSetup {
             // Best effort: a leftover directory is only disk space.
             let _ = std::fs::remove_dir_all(&built.dir);
         }
-        let elf = elf?;
+        elf
+    }
+
+    /// Runs a firmware ELF built by [`ProbeSetup::build_variant`] on the `mcu` profile with
+    /// the oracle stopping the run, at most [`ProbeSetup::max_cycles`], with timer
+    /// interrupts delayed as `jitter` says (None: on time); with `loans`, the trace is
+    /// recorded and its [`LoanStats`] returned. Ok only on exit code 0 with no oracle
+    /// violation; a fault, violation, cycle limit or non-zero exit is an error saying which.
+    pub fn run_elf(
+        &self,
+        elf: &[u8],
+        loans: bool,
+        jitter: Option<TimerJitter>,
+    ) -> Result<RunDone, String> {
         let mut config = MachineConfig::new(Profile::builtin("mcu").ok_or("no profile `mcu`")?);
         config.oracle = OracleMode::Stop;
         config.max_cycles = Some(self.max_cycles);
-        config.record_events = v.loans;
+        config.record_events = loans;
+        config.timer_jitter = jitter;
         let mut machine = Machine::new(config);
-        machine.load_elf(&elf).map_err(|e| e.to_string())?;
+        machine.load_elf(elf).map_err(|e| e.to_string())?;
         let outcome = loop {
             match machine.run() {
                 RunOutcome::Breakpoint { .. } => continue,
@@ -241,9 +288,7 @@ impl ProbeSetup {
         Ok(RunDone {
             cycles: stats.cycles,
             moved_frames: stats.tasks.iter().map(|t| t.overflows).sum(),
-            loans: v
-                .loans
-                .then(|| loan_stats(machine.events(), m.kernel.page())),
+            loans: loans.then(|| loan_stats(machine.events(), self.manifest.kernel.page())),
         })
     }
 }

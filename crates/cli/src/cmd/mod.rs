@@ -1,6 +1,7 @@
 //! One module per `cactus` subcommand. Each exposes `XArgs` (clap) and
 //! `main(XArgs) -> anyhow::Result<ExitCode>`; an `Err` is reported as bad input (exit code 2).
 
+pub mod advise;
 pub mod bench;
 pub mod bench_checks;
 pub mod bench_latency;

@@ -71,8 +71,21 @@ pub fn finish<E: Evaluation>(
     params: serde_json::Value,
     args: &SweepArgs,
 ) -> Result<ExitCode> {
+    finish_then::<E>(points, params, args, |_| Ok(()))
+}
+
+/// [`finish`], calling `then` with the rows (the whole store's) before anything is printed,
+/// e.g. to write a plot of them; its error is the command's.
+pub fn finish_then<E: Evaluation>(
+    points: Vec<Point<'_, E::Row>>,
+    params: serde_json::Value,
+    args: &SweepArgs,
+    then: impl FnOnce(&[E::Row]) -> Result<()>,
+) -> Result<ExitCode> {
     let outputs = args.outputs()?;
     let done = cactus_sweep::execute::<E>(points, params, &outputs)?;
+    let rows: Vec<E::Row> = done.store.rows().into_iter().cloned().collect();
+    then(&rows)?;
     print!("{}", done.report.tables);
     println!("{}", done.report.summary_line());
     Ok(if done.report.failed == 0 {

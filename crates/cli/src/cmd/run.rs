@@ -8,7 +8,7 @@ use crate::cmd::build::{build_manifest, manifest_or_default, ManifestArgs};
 use crate::cmd::profile_arg::resolve_profile;
 use crate::report::{self, Ending, StatsFormat};
 use anyhow::{bail, Context, Result};
-use cactus_sim::{Machine, MachineConfig, OracleMode, RunOutcome};
+use cactus_sim::{Machine, MachineConfig, OracleMode, RunOutcome, TimerJitter};
 use clap::{Args, ValueEnum};
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -68,6 +68,15 @@ pub struct RunArgs {
     /// 1000 for `mcu`].
     #[arg(long, value_name = "CYCLES", requires = "uart_in", value_parser = clap::value_parser!(u64).range(1..))]
     pub uart_in_rate: Option<u64>,
+    /// Deliver each timer interrupt a seeded number of cycles late (0 to --timer-jitter-max),
+    /// so the firmware is preempted at other instructions: the run `cactus advise` names when
+    /// a seed fails. The same seed gives the same run.
+    #[arg(long, value_name = "SEED")]
+    pub timer_jitter: Option<u64>,
+    /// The largest timer-interrupt delay of --timer-jitter, in cycles.
+    #[arg(long, value_name = "CYCLES", requires = "timer_jitter",
+          default_value_t = TimerJitter::DEFAULT_MAX_CYCLES)]
+    pub timer_jitter_max: u64,
 }
 
 /// `--max-busy-cycles` default: 10^10 cycles awake (100 s simulated at the `mcu` profile's
@@ -116,6 +125,10 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         config.uart_input = read_uart_input(path)?;
     }
     config.uart_input_rate = args.uart_in_rate;
+    config.timer_jitter = args.timer_jitter.map(|seed| TimerJitter {
+        seed,
+        max_cycles: args.timer_jitter_max,
+    });
     // A manifest run reads its deadline-miss markers from the events.
     config.record_events = args.trace.is_some() || manifest.is_some();
     let mut machine = Machine::new(config);

@@ -8,6 +8,8 @@
 
 mod firmware;
 mod machine;
+
+pub(crate) use firmware::task_bounds;
 mod output;
 mod tasks;
 

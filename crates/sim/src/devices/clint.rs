@@ -4,6 +4,12 @@
 //! `mtime = cycles * timebase_hz / clock_hz + offset` (the offset absorbs guest writes).
 //! Like QEMU 7.2, `mtimecmp` resets to 0, so MTIP is pending from reset until the guest
 //! programs a later compare value.
+//!
+//! With a [`TimerJitter`], each value the guest programs into `mtimecmp` raises MTIP a
+//! seeded number of cycles late (`mtime` itself is not changed): the same firmware is
+//! preempted at other instructions, run after run, deterministically per seed.
+
+use crate::config::TimerJitter;
 
 /// Base address of the CLINT window.
 pub const CLINT_BASE: u32 = 0x0200_0000;
@@ -19,6 +25,27 @@ pub(crate) struct Clint {
     armed_at: u64,
     clock_hz: u64,
     timebase_hz: u64,
+    /// Cycles MTIP rises after `mtime` reaches `mtimecmp` (drawn at each `mtimecmp` write).
+    delay: u64,
+    jitter: Option<Jitter>,
+}
+
+/// The seeded source of [`Clint::delay`]s.
+struct Jitter {
+    state: u64,
+    max_cycles: u64,
+}
+
+impl Jitter {
+    /// The next delay, uniform in `0..=max_cycles` (splitmix64).
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        z % (self.max_cycles + 1)
+    }
 }
 
 impl Clint {
@@ -31,7 +58,18 @@ impl Clint {
             armed_at: 0,
             clock_hz,
             timebase_hz,
+            delay: 0,
+            jitter: None,
         }
+    }
+
+    /// The same CLINT whose timer interrupts come late by seeded delays (None: on time).
+    pub(crate) fn with_jitter(mut self, jitter: Option<TimerJitter>) -> Clint {
+        self.jitter = jitter.map(|j| Jitter {
+            state: j.seed,
+            max_cycles: j.max_cycles,
+        });
+        self
     }
 
     /// `mtime` at `cycle`.
@@ -41,22 +79,24 @@ impl Clint {
         (t as u64).wrapping_add(self.offset)
     }
 
-    /// True if MTIP is set at `cycle`.
+    /// True if MTIP is set at `cycle` (`mtime` reached `mtimecmp` at least the current delay
+    /// ago).
     pub(crate) fn mtip(&self, cycle: u64) -> bool {
-        self.mtime(cycle) >= self.mtimecmp
+        cycle >= self.delay && self.mtime(cycle - self.delay) >= self.mtimecmp
     }
 
     /// The first cycle >= `now` at which MTIP is set, or None if it never will be (the
     /// deadline does not fit in 64 bits of cycles).
     pub(crate) fn timer_deadline(&self, now: u64) -> Option<u64> {
-        if self.mtime(now) >= self.mtimecmp {
+        if self.mtip(now) {
             return Some(now);
         }
         // Ticks (without offset) needed: mtimecmp - offset; with a wrapped offset this is
         // computed modulo 2^64 like the hardware comparison of the sum.
         let ticks = u128::from(self.mtimecmp.wrapping_sub(self.offset));
         let cycles = (ticks * u128::from(self.clock_hz)).div_ceil(u128::from(self.timebase_hz));
-        u64::try_from(cycles).ok().map(|c| c.max(now))
+        let late = cycles + u128::from(self.delay);
+        u64::try_from(late).ok().map(|c| c.max(now))
     }
 
     /// The cycle from which MTIP has been set without interruption by a CLINT write: the
@@ -96,9 +136,11 @@ impl Clint {
             0 => self.msip = value & 1 != 0,
             0x4000 => {
                 self.mtimecmp = (self.mtimecmp & !0xFFFF_FFFF) | u64::from(value);
+                self.draw_delay();
             }
             0x4004 => {
                 self.mtimecmp = (self.mtimecmp & 0xFFFF_FFFF) | (u64::from(value) << 32);
+                self.draw_delay();
             }
             0xBFF8 | 0xBFFC => {
                 let now = self.mtime(cycle);
@@ -112,6 +154,15 @@ impl Clint {
             _ => {}
         }
         Some(())
+    }
+}
+
+impl Clint {
+    /// A new delay for the compare value just written (none without jitter).
+    fn draw_delay(&mut self) {
+        if let Some(j) = &mut self.jitter {
+            self.delay = j.next();
+        }
     }
 }
 
@@ -151,5 +202,25 @@ mod tests {
         assert_eq!(c.timer_deadline(0), Some(8));
         assert!(!c.mtip(7));
         assert!(c.mtip(8));
+    }
+
+    #[test]
+    fn jitter_delays_the_interrupt_by_a_seeded_amount() {
+        let deadline = |seed| {
+            let mut c = Clint::new(100_000_000, 10_000_000).with_jitter(Some(TimerJitter {
+                seed,
+                max_cycles: 500,
+            }));
+            c.write(0x4000, 4, 1000, 0).unwrap();
+            c.write(0x4004, 4, 0, 0).unwrap();
+            let d = c.timer_deadline(0).unwrap();
+            assert!(!c.mtip(d - 1) && c.mtip(d), "mtip rises at the deadline");
+            assert_eq!(c.mtime(d), d / 10, "mtime itself is not delayed");
+            d
+        };
+        let ds: Vec<u64> = (1..20).map(deadline).collect();
+        assert!(ds.iter().all(|d| (10_000..=10_500).contains(d)), "{ds:?}");
+        assert!(ds.iter().any(|&d| d != ds[0]), "seeds differ: {ds:?}");
+        assert_eq!(deadline(7), deadline(7), "one seed, one delay");
     }
 }

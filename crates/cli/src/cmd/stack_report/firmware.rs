@@ -77,6 +77,24 @@ pub(super) fn report(
     Ok(())
 }
 
+/// Each manifest task's worst-case stack depth (manifest order; the timer task is left out),
+/// None where it has no static bound: the `depth` column of the report of [`report`].
+pub(crate) fn task_bounds(path: &Path) -> Result<Vec<Option<u32>>> {
+    let fw = compile(path)?;
+    let (m, root, tc, parsed) = (&fw.manifest, &fw.root, &fw.toolchain, &fw.files);
+    let machine = machine_depths(m, root, tc)?;
+    let program = Program::new(parsed, &machine.depths);
+    let rows = task_rows(path, m, &program, &machine.depths)?;
+    Ok(rows
+        .iter()
+        .take(m.tasks.len())
+        .map(|r| match r.depth {
+            cactus_analysis::Depth::Bounded(n) => Some(n),
+            cactus_analysis::Depth::Unbounded(_) => None,
+        })
+        .collect())
+}
+
 /// The callees of `report` that no analysed assembly defines but `depths` lists, with their
 /// depths (by name).
 fn machine_callees<'d>(
