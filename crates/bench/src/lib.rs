@@ -11,6 +11,7 @@
 //! - [`latency`]: worst-case timer interrupt latency, to the handler and to the woken task.
 //! - [`workloads`]: every workload manifest's run, and each task's stack high water.
 //! - [`sim_speed`]: cactus-sim's speed as a ratio against QEMU.
+//! - [`advise`]: `cactus advise`, the smallest stack RAM a firmware runs in per strategy.
 //! - [`registry`]: every evaluation by name, for `cactus bench merge`.
 
 pub mod advise;

@@ -2,6 +2,7 @@
 //! command that made its shards: the store's `meta.bench` names the evaluation, whose row
 //! type reads the rows back.
 
+use crate::advise::Advise;
 use crate::capriccio::Capriccio;
 use crate::checks::Checks;
 use crate::kernel::Kernel;
@@ -19,7 +20,7 @@ use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -32,6 +33,7 @@ pub const NAMES: [&str; 12] = [
     SimSpeed::NAME,
     Scaling::NAME,
     Segmented::NAME,
+    Advise::NAME,
 ];
 
 /// The rendering of `store` (of any evaluation, rows as JSON) by its evaluation; an error
@@ -50,6 +52,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         SimSpeed::NAME => typed::<SimSpeed>(store),
         Scaling::NAME => typed::<Scaling>(store),
         Segmented::NAME => typed::<Segmented>(store),
+        Advise::NAME => typed::<Advise>(store),
         other => Err(format!(
             "`{other}` is not an evaluation (known: {})",
             NAMES.join(", ")
