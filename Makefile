@@ -98,6 +98,13 @@ define counted
 endef
 
 # Every step runs even if an earlier one failed, so one run shows everything that is wrong.
+# The steps after `cactus` run in two lanes at once, each a plain serial sub-make: lane A the
+# serial steps (the tests/ check programs in their own build directories, the scripts'
+# scenarios), lane B the sweeps that use both cores themselves (firmware builds are atomic, so
+# the lanes may share build/firmware). Lane B prints as it goes; lane A's output is kept in
+# lane-a.out and printed when both have ended. A
+# sub-make has its own $PPID, so the log directory is passed down; a lane that stops early
+# (not a failing step: a broken recipe) counts as a failed step "lanes".
 test: setup
 	@mkdir -p $(LOGS) && rm -f $(SUMMARY) $(TIMES) && echo "== logs: $(LOGS)"
 	$(call step,fmt,$(CARGO) fmt --all -- --check)
@@ -107,18 +114,23 @@ test: setup
 	$(call counted,workloads-host,$(MAKE) --no-print-directory -C workloads host-test)
 	$(call step,cargo-test,$(CARGO) test --workspace --release)
 	$(call step,cactus,$(CARGO) build --release -p cactus-cli)
+	@echo "== lanes: A (checks, scripts) in $(LOGS)/lane-a.out, printed when it ends; B (sweeps) here"
+	@$(MAKE) --no-print-directory LOGS=$(LOGS) test-lane-a > $(LOGS)/lane-a.out 2>&1 & a=$$!; \
+	 $(MAKE) --no-print-directory LOGS=$(LOGS) test-lane-b; b=$$?; wait $$a; a=$$?; \
+	 echo "== lane A:"; cat $(LOGS)/lane-a.out; \
+	 if [ $$a -ne 0 ] || [ $$b -ne 0 ]; then echo "0 1 lanes" >> $(SUMMARY); fi
+	@echo "== slowest steps (seconds; all in $(TIMES)):"; sort -rn $(TIMES) | head -n 8 | sed 's/^/   /'
+	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
+	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
+	     $(SUMMARY)
+
+# Lane A: the check programs built by tests/Makefile and run on QEMU and cactus-sim, and the
+# scripts' scenarios (serial steps; lane B's sweeps use both cores themselves).
+.PHONY: test-lane-a test-lane-b
+test-lane-a:
 	$(call counted,difftest,$(CACTUS) difftest build/tests/isa/*.elf build/bench/sim-speed/*-small.elf)
 	$(call counted,kernel-sim,scripts/sim-check build/tests/kernel/*-sim.elf)
 	$(call counted,kernel-difftest,$(CACTUS) difftest --max-cycles 10000000000 $$(ls build/tests/kernel/*.elf | grep -v -- '-sim.elf$$'))
-	$(call counted,workloads-difftest,$(CACTUS) difftest --timeout 60 $$(ls build/workloads/qemu/*-small.elf))
-	$(call counted,demo-difftest,$(CACTUS) difftest $$($(CACTUS) build --target qemu workloads/demo/demo.toml))
-	$(call counted,own-project,scripts/own-project-check)
-	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
-	$(call counted,stack-report-sound,scripts/stack-report-check $(CACTUS))
-	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
-	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
-	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
-	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss$(comma)split --no-tight --out build/fuzz-multitask)
 	$(call step,checks-build,$(MAKE) --no-print-directory -C tests checks)
 	$(call counted,checks-qemu,$(MAKE) --no-print-directory -s -C tests checks-qemu)
 	$(call counted,checks-sim,$(MAKE) --no-print-directory -s -C tests checks-sim)
@@ -141,29 +153,41 @@ test: setup
 	$(call counted,segmented-split-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split)
 	$(call counted,hybrid-split-qemu,$(MAKE) --no-print-directory -s -C tests checks-hybrid-qemu MOVE_CHECKS=split)
 	$(call counted,hybrid-split-sim,$(MAKE) --no-print-directory -s -C tests checks-hybrid-sim MOVE_CHECKS=split)
-	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call step,bound-build,$(MAKE) --no-print-directory -C tests checks STACK_BOUND=1 && \
 	    $(MAKE) --no-print-directory -C tests checks-mtss checks-segmented MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,bound-checks-sim,$(MAKE) --no-print-directory -s -C tests checks-kernel-sim STACK_BOUND=1)
 	$(call counted,bound-mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,bound-segmented-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split STACK_BOUND=1)
+	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
+	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
+	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \
+	    build/checks-all/tests/rt/*.elf build/checks-all/bench/sim-speed/*-small.elf)
+	$(call counted,stack-report-sound,scripts/stack-report-check $(CACTUS))
+	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
 	$(call counted,irq-workloads,scripts/irq-check $(CACTUS))
 	$(call counted,baremetal,scripts/baremetal-check $(CACTUS))
 	$(call counted,endings,scripts/endings-check $(CACTUS))
+	$(call counted,own-project,scripts/own-project-check)
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) --stats-out build/mtss-demo.json > build/mtss-demo.out 2>&1 && \
 	    jq -e '.firmware.tasks[] | select(.name == "patricia") | .overflows > 0 and .exited == "returned"' \
 	    build/mtss-demo.json > /dev/null)
+
+# Lane B: the workload sweeps, fuzzers and stress runs (most of them parallel inside).
+test-lane-b:
+	$(call counted,workloads-difftest,$(CACTUS) difftest --timeout 60 $$(ls build/workloads/qemu/*-small.elf))
+	$(call counted,demo-difftest,$(CACTUS) difftest $$($(CACTUS) build --target qemu workloads/demo/demo.toml))
+	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
+	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
+	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
+	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
+	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss$(comma)split --no-tight --out build/fuzz-multitask)
 	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
 	$(call counted,bound-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented --stack-bound)
 	$(call counted,hybrid-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack mtss+split)
-	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
-	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
-	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \
-	    build/checks-all/tests/rt/*.elf build/checks-all/bench/sim-speed/*-small.elf)
 	$(call counted,workloads-checks,$(MAKE) -s --no-print-directory -C workloads qemu \
 	    RV_CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/workloads-checks) \
 	    >/dev/null && $(CACTUS) difftest --timeout 60 build/workloads-checks/qemu/*-small.elf)
@@ -171,10 +195,6 @@ test: setup
 	    --k-sweep none workloads/*/*-small.toml workloads/demo/demo.toml)
 	$(call counted,shard-merge,scripts/shard-check $(CACTUS) 3 checks --variants unopt$(comma)opt \
 	    --k-sweep none workloads/mtss/telecomm-small.toml workloads/demo/demo.toml)
-	@echo "== slowest steps (seconds; all in $(TIMES)):"; sort -rn $(TIMES) | head -n 8 | sed 's/^/   /'
-	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
-	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
-	     $(SUMMARY)
 
 bench: build
 	PROPTEST_CASES=200000 $(CARGO) test --release -p cactus-isa --test integration fuzz::
