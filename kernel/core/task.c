@@ -11,23 +11,24 @@ static int started;
  * reading k_tasks and port_current from guest memory with these numbers (as OpenOCD reads
  * Zephyr's _kernel_thread_info_offsets). They go to a non-allocated ELF section, so they are in
  * the file and cost the firmware no memory; the function itself is never called (the linker
- * drops its code). Version 1: the magic "TASK", the version, the task slots, the TCB's size,
+ * drops its code). Version 2: the magic "TASK", the version, the task slots, the TCB's size,
  * the offsets in a TCB of the context, state, priority, base priority and creation parameters,
- * the offset of the name in those parameters, the context's pc slot and PORT_TP. A context
+ * the offset of the name in those parameters, the context's pc slot, PORT_TP and the offset of
+ * wait_on (the wait list a blocked task is on; cactus-sim's task probe reads it). A context
  * holds x1 at 0, x2 at 4, xn at (n - 3) * 4 for n = 5..31 (port.h); its pc slot is 0 in a
  * voluntary context, which resumes at ra. */
 __attribute__((used)) static void k_debug_layout(void)
 {
     __asm__ volatile(".pushsection .cactus.tasks,\"\",@progbits\n"
                      ".balign 4\n"
-                     ".word 0x4b534154, 1, %0, %1, %2, %3, %4, %5, %6, %7, %8, %9\n"
+                     ".word 0x4b534154, 2, %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10\n"
                      ".popsection"
                      :
                      : "i"(CACTUS_MAX_TASKS), "i"(sizeof(struct k_tcb)),
                        "i"(offsetof(struct k_tcb, ctx)), "i"(offsetof(struct k_tcb, state)),
                        "i"(offsetof(struct k_tcb, prio)), "i"(offsetof(struct k_tcb, base_prio)),
                        "i"(offsetof(struct k_tcb, desc)), "i"(offsetof(cactus_task_desc, name)),
-                       "i"(CTX_PC), "i"(PORT_TP));
+                       "i"(CTX_PC), "i"(PORT_TP), "i"(offsetof(struct k_tcb, wait_on)));
 }
 
 /* Mutexes are a link-time option: core/mutex.c, linked only into a firmware that calls a

@@ -10,6 +10,7 @@
 mod cmd;
 mod pipe;
 mod report;
+mod trace;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

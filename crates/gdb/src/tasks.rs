@@ -12,9 +12,9 @@ use object::{Object, ObjectSection, ObjectSymbol};
 
 /// The magic word starting the layout ("TASK", little-endian).
 const MAGIC: u32 = 0x4b53_4154;
-/// The layout version this reader understands.
-const VERSION: u32 = 1;
-/// Words in a version-1 layout.
+/// The newest layout version this reader understands (version 1, without `wait_on`, too).
+const VERSION: u32 = 2;
+/// Words in a version-1 layout (a version-2 one adds the offset of `wait_on`).
 const WORDS: usize = 12;
 
 /// A task's state as the kernel's `enum cactus_task_state` numbers it.
@@ -85,6 +85,7 @@ pub struct TaskTable {
     name: u32,
     pc_slot: u32,
     tp_offset: u32,
+    wait_on: Option<u32>,
 }
 
 /// Why an ELF's task table cannot be used.
@@ -94,7 +95,7 @@ pub enum TaskTableError {
     #[error("not an ELF file: {0}")]
     Elf(String),
     /// The `.cactus.tasks` section is not a layout this stub reads.
-    #[error("the .cactus.tasks section is not a version-{VERSION} task layout ({0})")]
+    #[error("the .cactus.tasks section is not a version-1 or -{VERSION} task layout ({0})")]
     Layout(String),
     /// The layout is there but a symbol the stub needs is not.
     #[error("the ELF has a task layout but no `{0}` symbol")]
@@ -119,7 +120,7 @@ impl TaskTable {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        if w[0] != MAGIC || w[1] != VERSION {
+        if w[0] != MAGIC || !(1..=VERSION).contains(&w[1]) || (w[1] == 2 && data.len() < 52) {
             return Err(TaskTableError::Layout(format!(
                 "magic {:#x}, version {}",
                 w[0], w[1]
@@ -144,12 +145,28 @@ impl TaskTable {
             name: w[9],
             pc_slot: w[10],
             tp_offset: w[11],
+            wait_on: (w[1] >= 2)
+                .then(|| u32::from_le_bytes([data[48], data[49], data[50], data[51]])),
         }))
     }
 
     /// The task slots the firmware has.
     pub fn slots(&self) -> u32 {
         self.slots
+    }
+
+    /// The simulator's task probe for this table: it samples each TCB's state, priority,
+    /// wait list and saved stack pointer during a run (`cactus run --trace`).
+    pub fn probe(&self) -> cactus_sim::TaskProbe {
+        cactus_sim::TaskProbe {
+            table: self.base,
+            slots: self.slots,
+            tcb_bytes: self.tcb_bytes,
+            state: self.state,
+            prio: self.prio,
+            wait_on: self.wait_on,
+            sp: self.ctx + context_slot(2).unwrap_or(4),
+        }
     }
 
     /// The live tasks (ready, blocked, sleeping, suspended), in slot order.

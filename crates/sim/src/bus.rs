@@ -110,6 +110,8 @@ pub(crate) struct Bus {
     /// `3`/`1` masks for words/halves under the trap policy, 0 under emulate.
     pub(crate) mis_mask: [u32; 5],
     pub(crate) ram_latency: u32,
+    /// Reads the kernel's task table after task switches and `mret`s (with events kept).
+    pub(crate) task_sampler: Option<crate::task_probe::TaskSampler>,
 }
 
 impl Bus {

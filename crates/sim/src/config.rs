@@ -52,6 +52,11 @@ pub struct MachineConfig {
     /// Seeded timer-interrupt delays (default none): each `mtimecmp` write draws a delay, so
     /// one firmware is preempted at different instructions per seed; same seed, same run.
     pub timer_jitter: Option<TimerJitter>,
+    /// Read the kernel's task table after every task switch and `mret` and record a
+    /// [`crate::EventKind::TaskSample`] when a task's state changed (needs `record_events`;
+    /// default none). Cycles, instructions and the other events are the same with it or
+    /// without.
+    pub task_probe: Option<crate::TaskProbe>,
 }
 
 /// Late timer interrupts: after each `mtimecmp` write, MTIP rises a pseudo-random number of
@@ -88,6 +93,7 @@ impl MachineConfig {
             uart_input: Vec::new(),
             uart_input_rate: None,
             timer_jitter: None,
+            task_probe: None,
         }
     }
 

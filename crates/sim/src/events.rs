@@ -143,6 +143,23 @@ pub enum EventKind {
         /// New pc.
         target: u32,
     },
+    /// A task's state as the kernel's task table holds it, read by the task probe
+    /// ([`crate::MachineConfig::task_probe`]) at a task switch (recorded just before the
+    /// switch) or an `mret` (just after) when it changed (or, for the task switched away from,
+    /// when its saved stack pointer did).
+    TaskSample {
+        /// Task id (slot).
+        task: u32,
+        /// The kernel's state number (1 ready, 2 running, 3 blocked, 4 sleeping, 5 suspended,
+        /// 0 and 6.. not live).
+        state: u32,
+        /// Effective priority.
+        prio: u32,
+        /// The wait list the task is blocked on (0: none).
+        wait_on: u32,
+        /// The stack pointer saved in its context.
+        sp: u32,
+    },
     /// An ownership-oracle violation.
     OracleViolation {
         /// First byte of the store.

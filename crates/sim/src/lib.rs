@@ -27,6 +27,7 @@ mod profile;
 mod report;
 mod stats;
 mod stats_build;
+mod task_probe;
 
 pub use config::{MachineConfig, OracleMode, TimerJitter};
 pub use cost::{CostClass, COST_CLASSES, NUM_CLASSES};
@@ -46,3 +47,4 @@ pub use machine::{Machine, RunOutcome};
 pub use profile::{CycleTable, EnergyTable, MemoryRegion, Misaligned, Profile};
 pub use report::{cause_name, FaultKind, FaultReport, ViolationReport, ABI_NAMES};
 pub use stats::{ClassStats, ModeStats, RegionStats, Stats, TaskStats, MAX_LISTED_VIOLATIONS};
+pub use task_probe::TaskProbe;

@@ -84,6 +84,10 @@ impl Machine {
     pub fn new(config: MachineConfig) -> Machine {
         let rate = config.uart_input_rate();
         let jitter = config.timer_jitter;
+        let task_sampler = config
+            .task_probe
+            .clone()
+            .map(crate::task_probe::TaskSampler::new);
         let uart_input = UartInput::new(config.uart_input, rate);
         let profile = config.profile;
         let mut class_cycles = [0u32; NUM_CLASSES];
@@ -118,6 +122,7 @@ impl Machine {
             markers: 0,
             mis_mask,
             ram_latency,
+            task_sampler,
         };
         let taken_delta = u64::from(class_cycles[CostClass::BranchTaken as usize])
             .wrapping_sub(u64::from(class_cycles[CostClass::BranchNotTaken as usize]));

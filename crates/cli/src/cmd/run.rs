@@ -7,6 +7,7 @@
 use crate::cmd::build::{build_manifest, manifest_or_default, ManifestArgs};
 use crate::cmd::profile_arg::resolve_profile;
 use crate::report::{self, Ending, StatsFormat};
+use crate::trace::TraceFormat;
 use anyhow::{bail, Context, Result};
 use cactus_sim::{Machine, MachineConfig, OracleMode, RunOutcome, TimerJitter};
 use clap::{Args, ValueEnum};
@@ -38,9 +39,15 @@ pub struct RunArgs {
     /// waits forever while a timer keeps waking it ends. 0 = no limit.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_IDLE_CYCLES)]
     pub max_idle_cycles: u64,
-    /// Record events (trace device, traps, oracle violations) and write them as JSON to FILE.
+    /// Record events (trace device, traps, oracle violations) and write them to FILE: Cactus
+    /// JSON, or a timeline of tasks, traps and counters for Perfetto (a `.perfetto-trace` or
+    /// `.pftrace` FILE, or --trace-format).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// The --trace file's format [default: by its name: Perfetto for `.perfetto-trace` and
+    /// `.pftrace`, otherwise Cactus JSON].
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Auto, requires = "trace")]
+    pub trace_format: TraceFormat,
     /// How to print the statistics after the run: a table on stderr, or one JSON line on
     /// stdout after the guest's output (with --stats-out, in that file instead).
     #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
@@ -131,6 +138,15 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     });
     // A manifest run reads its deadline-miss markers from the events.
     config.record_events = args.trace.is_some() || manifest.is_some();
+    if let Some(path) = &args.trace {
+        if args.trace_format.for_path(path).needs_probe() {
+            // A firmware without the kernel's task layout has no task states to show.
+            config.task_probe = cactus_gdb::TaskTable::from_elf(&bytes)
+                .ok()
+                .flatten()
+                .map(|t| t.probe());
+        }
+    }
     let mut machine = Machine::new(config);
     machine
         .load_elf(&bytes)
@@ -144,7 +160,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     std::io::stdout().flush().ok();
 
     if let Some(path) = &args.trace {
-        report::write_trace(path, &elf, &machine)?;
+        crate::trace::write(path, args.trace_format, &elf, &bytes, &machine)?;
     }
     let faults = report::overflow::stack_faults(&machine.stats().tasks, machine.events());
     // A manifest's firmware that caught an overflow it could not absorb did not run as

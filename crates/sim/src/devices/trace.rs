@@ -166,14 +166,34 @@ impl Bus {
     }
 
     /// Records an event (if events are kept).
+    /// With a task probe, a task switch is preceded by the samples of the tasks that changed
+    /// (the one switched away from among them) and an `mret` followed by them.
     pub(crate) fn record(&mut self, ctx: &Ctx, kind: EventKind) {
-        if self.record_events {
-            self.events.push(crate::events::Event {
-                cycle: ctx.cycle,
-                instret: ctx.instret,
-                pc: ctx.pc,
-                kind,
-            });
+        if !self.record_events {
+            return;
+        }
+        let probe_at = match &kind {
+            EventKind::TaskSwitch { task } => Some(Some(*task)),
+            EventKind::Mret { .. } => Some(None),
+            _ => None,
+        };
+        let event = |kind| crate::events::Event {
+            cycle: ctx.cycle,
+            instret: ctx.instret,
+            pc: ctx.pc,
+            kind,
+        };
+        let samples = match (probe_at, self.task_sampler.as_mut()) {
+            (Some(switched), Some(sampler)) => sampler.sample(&self.mem, switched),
+            _ => Vec::new(),
+        };
+        // A switch's samples come first (the state the task left in), an mret's after.
+        if matches!(kind, EventKind::TaskSwitch { .. }) {
+            self.events.extend(samples.into_iter().map(event));
+            self.events.push(event(kind));
+        } else {
+            self.events.push(event(kind));
+            self.events.extend(samples.into_iter().map(event));
         }
     }
 
