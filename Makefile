@@ -170,6 +170,7 @@ test-lane-a:
 	$(call counted,baremetal,scripts/baremetal-check $(CACTUS))
 	$(call counted,endings,scripts/endings-check $(CACTUS))
 	$(call counted,own-project,scripts/own-project-check)
+	$(call counted,html-report,scripts/report-check $(CACTUS))
 	$(call step,mtss-demo,$(CACTUS) run --oracle stop $(DEMO_MTSS) --stack mtss \
 	    --shrink $(DEMO_SHRINK) --stats-out build/mtss-demo.json > build/mtss-demo.out 2>&1 && \
 	    jq -e '.firmware.tasks[] | select(.name == "patricia") | .overflows > 0 and .exited == "returned"' \

@@ -8,6 +8,7 @@
 //! - 4 for an ownership-oracle violation under `--oracle stop`.
 
 mod cmd;
+mod html;
 mod pipe;
 mod report;
 mod trace;

@@ -18,6 +18,7 @@ mod run_bad_input;
 mod run_gdb;
 mod run_outcomes;
 mod run_outputs;
+mod run_report;
 mod run_trace;
 mod stack_report;
 mod stack_report_measured;

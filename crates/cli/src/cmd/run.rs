@@ -48,6 +48,11 @@ pub struct RunArgs {
     /// `.pftrace`, otherwise Cactus JSON].
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Auto, requires = "trace")]
     pub trace_format: TraceFormat,
+    /// Write a self-contained HTML page of the run to FILE: task states and the stack memory
+    /// map over time, stack use against budget and static bound, trap durations, per-task
+    /// table (docs/cli.md, "The HTML report").
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// How to print the statistics after the run: a table on stderr, or one JSON line on
     /// stdout after the guest's output (with --stats-out, in that file instead).
     #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
@@ -107,6 +112,7 @@ pub enum OracleArg {
 pub fn main(args: RunArgs) -> Result<ExitCode> {
     let profile = resolve_profile(&args.profile)?;
     let mut elf = manifest_or_default(args.elf.as_deref())?;
+    let manifest_path = elf.clone();
     let manifest = if elf.extension().is_some_and(|e| e == "toml") {
         let (manifest, built) = build_manifest(&elf, &args.manifest)?;
         elf = built.elf;
@@ -137,15 +143,17 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         max_cycles: args.timer_jitter_max,
     });
     // A manifest run reads its deadline-miss markers from the events.
-    config.record_events = args.trace.is_some() || manifest.is_some();
-    if let Some(path) = &args.trace {
-        if args.trace_format.for_path(path).needs_probe() {
-            // A firmware without the kernel's task layout has no task states to show.
-            config.task_probe = cactus_gdb::TaskTable::from_elf(&bytes)
-                .ok()
-                .flatten()
-                .map(|t| t.probe());
-        }
+    config.record_events = args.trace.is_some() || args.report.is_some() || manifest.is_some();
+    let timeline_trace = args
+        .trace
+        .as_ref()
+        .is_some_and(|p| args.trace_format.for_path(p).needs_probe());
+    if timeline_trace || args.report.is_some() {
+        // A firmware without the kernel's task layout has no task states to show.
+        config.task_probe = cactus_gdb::TaskTable::from_elf(&bytes)
+            .ok()
+            .flatten()
+            .map(|t| t.probe());
     }
     let mut machine = Machine::new(config);
     machine
@@ -180,6 +188,10 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     if let Some(path) = &args.stats_out {
         report::write_json_file(path, &summary)?;
     }
+    if let Some(path) = &args.report {
+        let from = manifest.as_ref().map(|_| manifest_path.as_path());
+        write_html_report(path, &elf, from, &bytes, &summary, &machine)?;
+    }
     report::print_stats(
         args.stats,
         &summary,
@@ -207,6 +219,47 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
 }
 
 /// The whole of the `--uart-in` file, or of standard input for `-`.
+/// Writes the HTML report of the run of `elf` (`bytes`; built from the manifest at `manifest`,
+/// whose tasks' static bounds it then shows) to `path`.
+fn write_html_report(
+    path: &Path,
+    elf: &Path,
+    manifest: Option<&Path>,
+    bytes: &[u8],
+    summary: &serde_json::Value,
+    machine: &Machine,
+) -> Result<()> {
+    let timeline = crate::trace::of_run(bytes, machine);
+    let mut bounds = std::collections::BTreeMap::new();
+    if let Some(m) = manifest {
+        match (
+            crate::cmd::stack_report::task_bounds(m),
+            cactus_firmware::Manifest::load(m),
+        ) {
+            (Ok(b), Ok(loaded)) => {
+                for (t, bound) in loaded.tasks.iter().zip(b) {
+                    bounds.insert(t.name.clone(), bound);
+                }
+            }
+            (Err(e), _) => eprintln!("cactus: report: no static bounds ({e:#})"),
+            (_, Err(e)) => eprintln!("cactus: report: no static bounds ({e})"),
+        }
+    }
+    let title = match manifest {
+        Some(m) => m.display().to_string(),
+        None => elf.display().to_string(),
+    };
+    let page = crate::html::RunPage {
+        title,
+        summary,
+        events: machine.events(),
+        timeline: &timeline,
+        bounds,
+    };
+    let html = crate::html::render(&page);
+    report::write_atomically(path, |out| Ok(out.write_all(html.as_bytes())?))
+}
+
 fn read_uart_input(path: &Path) -> Result<Vec<u8>> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();

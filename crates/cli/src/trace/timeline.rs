@@ -114,7 +114,6 @@ impl Timeline {
     }
 
     /// The points on `track`.
-    #[cfg(test)]
     pub fn on(&self, track: u64) -> impl Iterator<Item = &Point> {
         self.points.iter().filter(move |p| p.track == track)
     }

@@ -1,0 +1,82 @@
+//! `cactus run MANIFEST --report FILE.html`: one self-contained page (nothing to fetch) with
+//! its pictures, every task of the run in its table with the run's switch counts, and a
+//! missing output directory refused by name. (scripts/report-check renders pages in a real
+//! browser.)
+
+use crate::support::*;
+use std::process::Command;
+
+#[test]
+fn the_report_is_one_page_with_every_task_and_picture() {
+    if Command::new("riscv64-unknown-elf-gcc")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("run.html");
+    let stats = dir.path().join("stats.json");
+    let manifest = fixtures().join("firmware/threads.toml");
+    let out = cactus(&[
+        "run",
+        manifest.to_str().unwrap(),
+        "--build-dir",
+        dir.path().join("b").to_str().unwrap(),
+        "--report",
+        page.to_str().unwrap(),
+        "--stats-out",
+        stats.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert!(
+        !html.contains("src=") && !html.contains("href="),
+        "fetches something"
+    );
+    // Four pictures; this run takes no trap, so its trap histogram has nothing to show.
+    assert_eq!(html.matches("<svg").count(), 3, "three pictures");
+    assert!(html.contains("<h2>Trap durations</h2><p>Nothing to show in this run.</p>"));
+    for section in [
+        "Task states",
+        "Stack memory over time",
+        "Stack use per task",
+        "Trap durations",
+    ] {
+        assert!(html.contains(&format!("<h2>{section}</h2>")), "{section}");
+    }
+    for task in stats["firmware"]["tasks"].as_array().unwrap() {
+        let row = format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td>",
+            task["name"].as_str().unwrap(),
+            task["priority"],
+            task["switches"]
+        );
+        assert!(html.contains(&row), "no row {row}");
+    }
+    assert!(!html.contains("Not drawn"), "a chart failed");
+}
+
+#[test]
+fn a_report_in_a_missing_directory_is_refused() {
+    let elf = fixtures().join("firmware/threads.toml");
+    let out = cactus(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--report",
+        "/no/such/dir/run.html",
+        "--stats",
+        "none",
+    ]);
+    assert_ne!(code(&out), 0);
+    assert!(
+        stderr(&out).contains("/no/such/dir/run.html"),
+        "{}",
+        stderr(&out)
+    );
+}
