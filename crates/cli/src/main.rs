@@ -47,6 +47,8 @@ enum Command {
     SwitchReport(cmd::switch_report::SwitchReportArgs),
     /// The smallest stack RAM a firmware runs in, per stack strategy (table, JSON, SVG plot).
     Advise(cmd::advise::AdviseArgs),
+    /// An HTML page of a run from its trace (`cactus run --trace FILE.json`).
+    Report(cmd::report_html::ReportArgs),
     /// Randomized stress tests (`cactus stress mtss`).
     Stress(cmd::stress::StressArgs),
     /// Compile like riscv64-unknown-elf-gcc, inserting stack checks: `cactus cc [OPTS] -- ARGS`.
@@ -73,6 +75,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         Command::SwitchReport(args) => cmd::switch_report::main(args),
         Command::Stress(args) => cmd::stress::main(args),
         Command::Advise(args) => cmd::advise::main(args),
+        Command::Report(args) => cmd::report_html::main(args),
     };
     match result {
         Ok(code) => code,

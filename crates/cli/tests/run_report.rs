@@ -1,6 +1,7 @@
 //! `cactus run MANIFEST --report FILE.html`: one self-contained page (nothing to fetch) with
 //! its pictures, every task of the run in its table with the run's switch counts, and a
-//! missing output directory refused by name. (scripts/report-check renders pages in a real
+//! missing output directory refused by name; `cactus report` makes the same pictures from the
+//! run's trace file (without static bounds) and refuses a file that is not one. (scripts/report-check renders pages in a real
 //! browser.)
 
 use crate::support::*;
@@ -29,6 +30,8 @@ fn the_report_is_one_page_with_every_task_and_picture() {
         page.to_str().unwrap(),
         "--stats-out",
         stats.to_str().unwrap(),
+        "--trace",
+        dir.path().join("run.json").to_str().unwrap(),
     ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let html = std::fs::read_to_string(&page).unwrap();
@@ -60,6 +63,42 @@ fn the_report_is_one_page_with_every_task_and_picture() {
         assert!(html.contains(&row), "no row {row}");
     }
     assert!(!html.contains("Not drawn"), "a chart failed");
+
+    // `cactus report` draws the same pictures again from the run's trace file.
+    let again = dir.path().join("again.html");
+    let out = cactus(&[
+        "report",
+        dir.path().join("run.json").to_str().unwrap(),
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let again = std::fs::read_to_string(&again).unwrap();
+    let svgs = |h: &str| -> Vec<String> {
+        h.split("<svg")
+            .skip(1)
+            .map(|s| s.split("</svg>").next().unwrap().to_string())
+            .collect()
+    };
+    // The task states and the stack map; the stack-use bars differ (no static bounds without
+    // the manifest).
+    let (first, second) = (svgs(&html), svgs(&again));
+    assert!(first[..2] == second[..2], "the pictures differ");
+}
+
+#[test]
+fn a_file_that_is_not_a_trace_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("stats.json");
+    std::fs::write(&bad, "{\"cycles\": 1}").unwrap();
+    let out = cactus(&["report", bad.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("is not a Cactus trace"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("stats.html").exists(), "nothing written");
 }
 
 #[test]

@@ -1,13 +1,13 @@
 //! Events recorded during a run: trace-device events, traps and oracle violations. Each carries
 //! the cycle, the retired-instruction count and the pc of the instruction that caused it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The "no task" id of the trace protocol.
 pub const NOBODY: u32 = 0xFFFF_FFFF;
 
 /// One recorded event.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     /// `mcycle` (simulated cycles) when the event happened.
     pub cycle: u64,
@@ -20,7 +20,7 @@ pub struct Event {
 }
 
 /// What an [`Event`] records. Serialized with a `type` tag in snake_case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     /// `TASK_CREATE`.

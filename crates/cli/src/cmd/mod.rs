@@ -16,6 +16,7 @@ pub mod fuzz;
 pub mod new;
 pub mod outputs;
 mod profile_arg;
+pub mod report_html;
 pub mod reserves;
 pub mod run;
 pub mod stack_report;

@@ -167,9 +167,6 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     };
     std::io::stdout().flush().ok();
 
-    if let Some(path) = &args.trace {
-        crate::trace::write(path, args.trace_format, &elf, &bytes, &machine)?;
-    }
     let faults = report::overflow::stack_faults(&machine.stats().tasks, machine.events());
     // A manifest's firmware that caught an overflow it could not absorb did not run as
     // written. (A plain ELF may provoke overflows on purpose, as the kernel's scenario tests
@@ -184,6 +181,9 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     if let Some(manifest) = &manifest {
         summary["firmware"] =
             report::firmware::to_json(manifest, &machine.stats(), machine.events());
+    }
+    if let Some(path) = &args.trace {
+        crate::trace::write(path, args.trace_format, &elf, &bytes, &summary, &machine)?;
     }
     if let Some(path) = &args.stats_out {
         report::write_json_file(path, &summary)?;

@@ -146,18 +146,24 @@ pub fn print_ending(ending: &Ending) {
     }
 }
 
-/// The `--trace` file: the ELF that ran and its recorded events, in order.
+/// The `--trace` file: the ELF that ran, the profile's clock, the run's statistics object (as
+/// `--stats json` prints it) and its recorded events, in order.
 #[derive(serde::Serialize)]
 struct TraceFile<'a, E> {
     elf: String,
+    clock_hz: u64,
+    summary: &'a Value,
     events: &'a [E],
 }
 
-/// Writes the recorded events to `path` as `{"elf": ..., "events": [...]}`, atomically.
-pub fn write_trace(path: &Path, elf: &Path, machine: &Machine) -> Result<()> {
+/// Writes the recorded events to `path` as `{"elf": ..., "clock_hz": ..., "summary": {...},
+/// "events": [...]}`, atomically.
+pub fn write_trace(path: &Path, elf: &Path, summary: &Value, machine: &Machine) -> Result<()> {
     write_atomically(path, |out| {
         let doc = TraceFile {
             elf: elf.display().to_string(),
+            clock_hz: machine.profile().clock_hz(),
+            summary,
             events: machine.events(),
         };
         serde_json::to_writer(&mut *out, &doc)?;

@@ -94,16 +94,20 @@ impl timeline::Names for ElfNames {
     }
 }
 
-/// Writes the events of `machine`'s run of `elf` (its bytes `bytes`) to `path` in `format`.
+/// Writes the events of `machine`'s run of `elf` (its bytes `bytes`; `summary` its statistics
+/// object, kept in the Cactus format) to `path` in `format`.
 pub fn write(
     path: &Path,
     format: TraceFormat,
     elf: &Path,
     bytes: &[u8],
+    summary: &serde_json::Value,
     machine: &Machine,
 ) -> Result<()> {
     match format.for_path(path) {
-        TraceFormat::Auto | TraceFormat::Cactus => crate::report::write_trace(path, elf, machine),
+        TraceFormat::Auto | TraceFormat::Cactus => {
+            crate::report::write_trace(path, elf, summary, machine)
+        }
         TraceFormat::Perfetto => {
             let t = of_run(bytes, machine);
             let data = perfetto::encode(&t, &process_name(elf));
