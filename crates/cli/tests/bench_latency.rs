@@ -4,18 +4,6 @@
 //! are bad input. Skipped (with a message) only when riscv64-unknown-elf-gcc is missing.
 
 use crate::support::*;
-use std::process::Command;
-
-fn have_gcc() -> bool {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
-    }
-    ok
-}
 
 /// The value of `key` in a `name: k=v ...` line.
 fn value(line: &str, key: &str) -> u64 {
@@ -28,7 +16,7 @@ fn value(line: &str, key: &str) -> u64 {
 
 #[test]
 fn a_tiny_run_writes_the_store_the_report_and_the_summary() {
-    if !have_gcc() {
+    if no_cross_compiler() {
         return;
     }
     let dir = scratch("bench_latency");

@@ -7,7 +7,6 @@
 
 use crate::support::*;
 use std::collections::BTreeMap;
-use std::process::Command;
 
 /// One protobuf field: its number and value (a varint, or the bytes of a length-delimited
 /// field; fixed-width fields as their little-endian value).
@@ -90,17 +89,9 @@ struct Ev {
     ends: Vec<u64>,
 }
 
-fn gcc_missing() -> bool {
-    Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-}
-
 #[test]
 fn the_perfetto_trace_agrees_with_the_statistics() {
-    if gcc_missing() {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if no_cross_compiler() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -238,8 +229,7 @@ fn the_perfetto_trace_agrees_with_the_statistics() {
 
 #[test]
 fn the_chrome_trace_of_a_run_balances_its_slices() {
-    if gcc_missing() {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if no_cross_compiler() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

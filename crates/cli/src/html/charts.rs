@@ -36,6 +36,24 @@ fn owner_colour(n: usize) -> RGBColor {
     P[n % P.len()]
 }
 
+/// A legend entry's coloured square.
+fn key(colour: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+    move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
+}
+
+/// Draws the chart's legend in a white box at its upper right.
+fn legend_box<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 fn ms(t: &Timeline, cycle: u64) -> f64 {
     t.ns(cycle) as f64 / 1e6
 }
@@ -211,17 +229,9 @@ pub fn stack_map(t: &Timeline, events: &[Event], names: &BTreeMap<u32, String>) 
                 .draw_series(rects)
                 .map_err(e)?
                 .label(name)
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
-                });
+                .legend(key(colour));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(e)?;
+        legend_box(&mut chart)?;
         root.present().map_err(e)?;
     }
     Ok(svg)
@@ -299,17 +309,9 @@ pub fn stack_use(bars: &[StackBar]) -> ChartResult {
                 .draw_series(rects)
                 .map_err(e)?
                 .label(label)
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
-                });
+                .legend(key(colour));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(e)?;
+        legend_box(&mut chart)?;
         root.present().map_err(e)?;
     }
     Ok(svg)
