@@ -103,12 +103,11 @@ fn a_task_track_shows_its_states_and_who_woke_it() {
         _ => None,
     });
     assert!(start.is_some() && start == end, "{start:?} {end:?}");
-    // a's stack in use when it left: region top 0x1100 - sp 0x10c0.
+    // a's stack in use when it left (the sample before the switch): region top 0x1100 - sp
+    // 0x10c0, at cycle 20.
     let stack = t.track("a stack bytes").expect("counter").uuid;
-    assert_eq!(
-        t.on(stack).next().map(|p| p.what.clone()),
-        Some(What::Value(64))
-    );
+    let first = t.on(stack).next().map(|p| (p.cycle, p.what.clone()));
+    assert_eq!(first, Some((20, What::Value(64))));
     assert_eq!(slices(&t, super::timeline::TRAPS), ["timer interrupt"]);
 }
 

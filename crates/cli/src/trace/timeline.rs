@@ -581,10 +581,12 @@ impl Builder {
         info.prio = Some(prio);
         let home = info.home;
         let live = state_name(state).is_some();
-        // Stack in use, from the saved sp, while it is in the task's own first region.
+        // Stack in use, from the sp saved at its last kernel entry (a switch's samples come
+        // before the switch: the task leaving is still the running one), while that sp is in
+        // the task's own first region.
         if let Some((base, size)) = home {
             let top = base.wrapping_add(size);
-            if live && sp > base && sp <= top && self.running != Some(id) {
+            if live && sp > base && sp <= top {
                 self.counter(id, 1, "stack bytes", Unit::Bytes, c, i64::from(top - sp));
             }
         }
