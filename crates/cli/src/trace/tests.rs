@@ -62,6 +62,8 @@ fn run() -> Vec<Event> {
                 tval: 0,
             },
         ),
+        ev(25, EventKind::IsrEnter { source: 10 }),
+        ev(26, EventKind::IsrLeave),
         ev(
             27,
             EventKind::Mret {
@@ -109,6 +111,10 @@ fn a_task_track_shows_its_states_and_who_woke_it() {
     let first = t.on(stack).next().map(|p| (p.cycle, p.what.clone()));
     assert_eq!(first, Some((20, What::Value(64))));
     assert_eq!(slices(&t, super::timeline::TRAPS), ["timer interrupt"]);
+    assert_eq!(
+        slices(&t, super::timeline::ISRS),
+        ["interrupt source 10 handler"]
+    );
 }
 
 #[test]

@@ -133,6 +133,8 @@ pub const CPU: u64 = 2;
 pub const TRAPS: u64 = 3;
 /// The kernel's marks (markers, oracle verdicts) with no task of their own.
 pub const KERNEL: u64 = 4;
+/// Interrupt handlers (`ISR_ENTER` to `ISR_LEAVE`), named by their source.
+pub const ISRS: u64 = 5;
 
 /// Task `id`'s state track, and its three counters.
 fn task_track(id: u32) -> u64 {
@@ -207,6 +209,7 @@ pub fn build(events: &[Event], clock_hz: u64, names: &dyn Names) -> Timeline {
         tasks: BTreeMap::new(),
         running: None,
         in_trap: 0,
+        in_isr: false,
         cpu_open: false,
         next_flow: 1,
         suffixes: BTreeMap::new(),
@@ -226,6 +229,7 @@ struct Builder {
     tasks: BTreeMap<u32, TaskInfo>,
     running: Option<u32>,
     in_trap: u32,
+    in_isr: bool,
     cpu_open: bool,
     next_flow: u64,
     /// Task tracks and counters by uuid: whose, and what follows the task's name.
@@ -468,6 +472,27 @@ impl Builder {
                     format!("stack overflow caught: {what}"),
                     vec![("requested".into(), Arg::Uint(u64::from(*requested)))],
                 );
+            }
+            EventKind::IsrEnter { source } => {
+                self.track(
+                    ISRS,
+                    "interrupt handlers",
+                    Some(PROCESS),
+                    TrackKind::Thread { tid: 4 },
+                );
+                if self.in_isr {
+                    self.push(c, ISRS, What::End);
+                }
+                self.in_isr = true;
+                let name = match source {
+                    0 => "software interrupt handler".to_string(),
+                    s => format!("interrupt source {s} handler"),
+                };
+                self.push(c, ISRS, What::Begin { name, args: vec![] });
+            }
+            EventKind::IsrLeave if self.in_isr => {
+                self.in_isr = false;
+                self.push(c, ISRS, What::End);
             }
             EventKind::Marker { id, value } => {
                 self.track(
