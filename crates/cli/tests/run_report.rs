@@ -14,19 +14,19 @@ fn the_report_is_one_page_with_every_task_and_picture() {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("run.html");
     let stats = dir.path().join("stats.json");
-    let manifest = fixtures().join("firmware/threads.toml");
-    let out = cactus(&[
-        "run",
-        manifest.to_str().unwrap(),
-        "--build-dir",
-        dir.path().join("b").to_str().unwrap(),
-        "--report",
-        page.to_str().unwrap(),
-        "--stats-out",
-        stats.to_str().unwrap(),
-        "--trace",
-        dir.path().join("run.json").to_str().unwrap(),
-    ]);
+    let trace = dir.path().join("run.json");
+    let out = run_fixture_firmware(
+        dir.path(),
+        "threads",
+        &[
+            "--report",
+            page.to_str().unwrap(),
+            "--stats-out",
+            stats.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let html = std::fs::read_to_string(&page).unwrap();
     let stats: serde_json::Value =

@@ -97,17 +97,16 @@ fn the_perfetto_trace_agrees_with_the_statistics() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("run.perfetto-trace");
     let stats = dir.path().join("stats.json");
-    let manifest = fixtures().join("firmware/threads.toml");
-    let out = cactus(&[
-        "run",
-        manifest.to_str().unwrap(),
-        "--build-dir",
-        dir.path().join("b").to_str().unwrap(),
-        "--trace",
-        trace.to_str().unwrap(),
-        "--stats-out",
-        stats.to_str().unwrap(),
-    ]);
+    let out = run_fixture_firmware(
+        dir.path(),
+        "threads",
+        &[
+            "--trace",
+            trace.to_str().unwrap(),
+            "--stats-out",
+            stats.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let data = std::fs::read(&trace).unwrap();
     let stats: serde_json::Value =
@@ -211,14 +210,11 @@ fn the_perfetto_trace_agrees_with_the_statistics() {
 
     // The probe reads without a cost: the same run without a trace takes as long.
     let plain = dir.path().join("plain.json");
-    let out = cactus(&[
-        "run",
-        manifest.to_str().unwrap(),
-        "--build-dir",
-        dir.path().join("b").to_str().unwrap(),
-        "--stats-out",
-        plain.to_str().unwrap(),
-    ]);
+    let out = run_fixture_firmware(
+        dir.path(),
+        "threads",
+        &["--stats-out", plain.to_str().unwrap()],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let plain: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&plain).unwrap()).unwrap();
@@ -234,19 +230,18 @@ fn the_chrome_trace_of_a_run_balances_its_slices() {
     }
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("run.json");
-    let manifest = fixtures().join("firmware/threads.toml");
-    let out = cactus(&[
-        "run",
-        manifest.to_str().unwrap(),
-        "--build-dir",
-        dir.path().join("b").to_str().unwrap(),
-        "--trace",
-        trace.to_str().unwrap(),
-        "--trace-format",
-        "chrome",
-        "--stats",
-        "none",
-    ]);
+    let out = run_fixture_firmware(
+        dir.path(),
+        "threads",
+        &[
+            "--trace",
+            trace.to_str().unwrap(),
+            "--trace-format",
+            "chrome",
+            "--stats",
+            "none",
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();

@@ -110,7 +110,10 @@ fn a_task_track_shows_its_states_and_who_woke_it() {
     let stack = t.track("a stack bytes").expect("counter").uuid;
     let first = t.on(stack).next().map(|p| (p.cycle, p.what.clone()));
     assert_eq!(first, Some((20, What::Value(64))));
-    assert_eq!(slices(&t, super::timeline::TRAPS), ["timer interrupt"]);
+    assert_eq!(
+        slices(&t, super::timeline::TRAPS),
+        ["machine timer interrupt"]
+    );
     assert_eq!(
         slices(&t, super::timeline::ISRS),
         ["interrupt source 10 handler"]

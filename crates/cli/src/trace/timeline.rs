@@ -152,35 +152,6 @@ fn state_name(state: u32) -> Option<&'static str> {
     }
 }
 
-/// The name of trap cause `mcause`.
-pub fn cause_name(mcause: u32) -> String {
-    let code = mcause & 0x7FFF_FFFF;
-    let name = if mcause & 0x8000_0000 != 0 {
-        match code {
-            3 => "software interrupt",
-            7 => "timer interrupt",
-            11 => "external interrupt",
-            _ => "interrupt",
-        }
-    } else {
-        match code {
-            0 => "instruction address misaligned",
-            1 => "instruction access fault",
-            2 => "illegal instruction",
-            3 => "breakpoint",
-            4 => "load address misaligned",
-            5 => "load access fault",
-            6 => "store address misaligned",
-            7 => "store access fault",
-            8 => "ecall from U-mode",
-            11 => "ecall from M-mode",
-            24 => "stack bound",
-            _ => "exception",
-        }
-    };
-    name.to_string()
-}
-
 #[derive(Default)]
 struct TaskInfo {
     name: String,
@@ -519,7 +490,7 @@ impl Builder {
                     c,
                     TRAPS,
                     What::Begin {
-                        name: cause_name(*cause),
+                        name: cactus_sim::cause_name(*cause).to_string(),
                         args: vec![
                             ("mcause".into(), Arg::Uint(u64::from(*cause))),
                             ("mtval".into(), Arg::Uint(u64::from(*tval))),

@@ -110,6 +110,21 @@ pub fn cactus(args: &[&str]) -> Output {
         .expect("run cactus")
 }
 
+/// `cactus run` of the fixture firmware `firmware/NAME.toml`, built under `dir/b`, with the
+/// options `extra`.
+pub fn run_fixture_firmware(dir: &Path, name: &str, extra: &[&str]) -> Output {
+    let manifest = fixtures().join(format!("firmware/{name}.toml"));
+    let build = dir.join("b");
+    let mut args = vec![
+        "run",
+        manifest.to_str().expect("utf-8 path"),
+        "--build-dir",
+        build.to_str().expect("utf-8 path"),
+    ];
+    args.extend_from_slice(extra);
+    cactus(&args)
+}
+
 /// `cactus run ELF EXTRA...`.
 pub fn cactus_run(elf: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["run", elf.to_str().expect("utf-8 path")];
