@@ -6,7 +6,8 @@
 #   make demo    build, then run the demo firmware (workloads/demo) on cactus-sim with its
 #                statistics and per-task report, then the MTSS network workload with one
 #                task's stack cut to 128 bytes under `mtss` (frames moved, bytes lent and
-#                borrowed per task in the report)
+#                borrowed per task in the report); each run also as an HTML page
+#                (build/demo.html, build/demo-mtss.html) and the demo as a Perfetto trace
 #   make test    fmt, clippy, unit tests, firmware, difftests against QEMU; the last line
 #                printed is "N passed, M failed" summed over every step
 #   make bench   the parsers' property tests at 200 000 cases each, cactus-sim speed against
@@ -69,8 +70,10 @@ install-data:
 	cp -R kernel "$(PREFIX)/share/cactus/kernel"
 
 demo: setup cactus
-	$(CACTUS) run $(DEMO)
-	$(CACTUS) run $(DEMO_MTSS) --stack mtss --shrink $(DEMO_SHRINK)
+	$(CACTUS) run $(DEMO) --report build/demo.html --trace build/demo.perfetto-trace
+	$(CACTUS) run $(DEMO_MTSS) --stack mtss --shrink $(DEMO_SHRINK) --report build/demo-mtss.html
+	@echo "make demo: the runs as HTML pages, build/demo.html and build/demo-mtss.html (any browser);"
+	@echo "           the demo's timeline, build/demo.perfetto-trace (ui.perfetto.dev)"
 
 # step NAME, COMMAND: runs COMMAND and records one passed or failed step.
 define step
