@@ -181,7 +181,7 @@ pub fn points<'o>(
                 key.clone(),
                 key.clone(),
                 move |resumed, progress: &Progress| {
-                    let start = resumed.unwrap_or_else(|| StrategyAdvice::start(c, reference));
+                    let start = resumed.unwrap_or_else(|| StrategyAdvice::start(c));
                     if start.complete {
                         return start;
                     }

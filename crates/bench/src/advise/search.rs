@@ -51,7 +51,7 @@ impl Row for StrategyAdvice {
 
 impl StrategyAdvice {
     /// A row before any probe.
-    pub fn start(c: Candidate, _reference: &Reference) -> StrategyAdvice {
+    pub fn start(c: Candidate) -> StrategyAdvice {
         StrategyAdvice {
             strategy: c.stack.name().to_string(),
             key: c.key(),

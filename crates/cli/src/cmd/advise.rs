@@ -79,12 +79,15 @@ pub fn main(args: AdviseArgs) -> Result<ExitCode> {
     if let Some(0) = args.mtss_page {
         bail!("--mtss-page: a page of 0 bytes");
     }
-    let given = args.stacklet_pool.clone().unwrap_or_default();
-    if given.contains(&0) {
+    if args
+        .stacklet_pool
+        .as_deref()
+        .is_some_and(|h| h.contains(&0))
+    {
         bail!("--stacklet-pool: a heap of 0 bytes");
     }
     // Strategies are checked before the reference run, heaps after (they may come from it).
-    candidates(&args.stack, &[1])?;
+    let stacks = strategies(&args.stack)?;
     let reserves = toolchain_reserves()?;
     let mut reference = Reference::measure(&manifest, &reserves, args.build_dir.clone())
         .map_err(|e| anyhow::anyhow!(e))?;
@@ -95,7 +98,7 @@ pub fn main(args: AdviseArgs) -> Result<ExitCode> {
             args.mtss_page.unwrap_or(StackStrategy::MTSS_PAGE),
         ),
     };
-    let candidates = candidates(&args.stack, &heaps)?;
+    let candidates = candidates(&stacks, &heaps);
     if !args.no_bound {
         match task_bounds(&manifest) {
             Ok(b) => reference.static_bound = b,
@@ -125,9 +128,8 @@ pub fn main(args: AdviseArgs) -> Result<ExitCode> {
     })
 }
 
-/// The points of `--stack LIST`, `mtss+split` once per heap of `heaps`; errs on a strategy
-/// it cannot search.
-fn candidates(stacks: &[String], heaps: &[u32]) -> Result<Vec<Candidate>> {
+/// The strategies of `--stack LIST`; errs on one it cannot search, or none.
+fn strategies(stacks: &[String]) -> Result<Vec<StackStrategy>> {
     let mut out = Vec::new();
     for name in stacks {
         let stack =
@@ -139,17 +141,27 @@ fn candidates(stacks: &[String], heaps: &[u32]) -> Result<Vec<Candidate>> {
                 names.join(", ")
             );
         }
-        if stack == StackStrategy::MtssSplit {
-            out.extend(heaps.iter().map(|&h| Candidate {
-                stack,
-                heap: Some(h),
-            }));
-        } else {
-            out.push(Candidate { stack, heap: None });
-        }
+        out.push(stack);
     }
     if out.is_empty() {
         bail!("--stack: no strategy given");
     }
     Ok(out)
+}
+
+/// The points: each strategy once, `mtss+split` once per heap of `heaps`.
+fn candidates(stacks: &[StackStrategy], heaps: &[u32]) -> Vec<Candidate> {
+    stacks
+        .iter()
+        .flat_map(|&stack| match stack {
+            StackStrategy::MtssSplit => heaps
+                .iter()
+                .map(|&h| Candidate {
+                    stack,
+                    heap: Some(h),
+                })
+                .collect::<Vec<_>>(),
+            _ => vec![Candidate { stack, heap: None }],
+        })
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! The report's pictures as inline SVG (plotters): task states over time, the stack memory map
 //! over time, stack use per task against budget and bound, and the trap-duration histogram.
 
-use crate::trace::timeline::{Timeline, TrackKind, What, TRAPS};
+use crate::trace::timeline::{Timeline, TrackKind, TRAPS};
 use cactus_sim::{Event, EventKind, NOBODY};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -58,24 +58,6 @@ fn ms(t: &Timeline, cycle: u64) -> f64 {
     t.ns(cycle) as f64 / 1e6
 }
 
-/// The slices of every slice track: (track name, name, start cycle, end cycle).
-fn slices(t: &Timeline, track: u64) -> Vec<(String, u64, u64)> {
-    let mut out = Vec::new();
-    let mut open: Option<(String, u64)> = None;
-    for p in t.on(track) {
-        match &p.what {
-            What::Begin { name, .. } => open = Some((name.clone(), p.cycle)),
-            What::End => {
-                if let Some((n, s)) = open.take() {
-                    out.push((n, s, p.cycle));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// Task states over time: one row per task, a bar per state slice.
 pub fn states(t: &Timeline) -> ChartResult {
     let tasks: Vec<(u64, String)> = t
@@ -111,7 +93,7 @@ pub fn states(t: &Timeline) -> ChartResult {
             .draw()
             .map_err(e)?;
         for (row, (uuid, _)) in tasks.iter().enumerate() {
-            let bars = slices(t, *uuid).into_iter().map(|(state, s, f)| {
+            let bars = t.slices(*uuid).into_iter().map(|(state, s, f)| {
                 let mut r = Rectangle::new(
                     [
                         (ms(t, s), SegmentValue::Exact(row)),
@@ -319,7 +301,7 @@ pub fn stack_use(bars: &[StackBar]) -> ChartResult {
 
 /// The durations of the traps (entry to `mret`), in cycles, as a histogram of 20 bins.
 pub fn trap_histogram(t: &Timeline) -> ChartResult {
-    let d: Vec<u64> = slices(t, TRAPS).iter().map(|(_, s, f)| f - s).collect();
+    let d: Vec<u64> = t.slices(TRAPS).iter().map(|(_, s, f)| f - s).collect();
     if d.is_empty() {
         return Ok(String::new());
     }

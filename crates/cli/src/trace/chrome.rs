@@ -2,7 +2,7 @@
 //! opens it): one thread per slice track, `B`/`E` slices, `i` instants, `C` counters, `s`/`f`
 //! flow arrows; timestamps in microseconds of simulated time.
 
-use super::timeline::{Arg, Timeline, TrackKind, What};
+use super::timeline::{Timeline, TrackKind, What};
 use serde_json::{json, Map, Value};
 
 /// `t` as a Chrome trace-event document, the process named `process`.
@@ -12,14 +12,14 @@ pub fn encode(t: &Timeline, process: &str) -> Value {
         "ph": "M", "name": "process_name", "pid": 1, "tid": 0,
         "args": { "name": process }
     })];
+    // Looked up once per track, not once per point.
+    let tracks: std::collections::BTreeMap<u64, &super::timeline::Track> =
+        t.tracks.iter().map(|k| (k.uuid, k)).collect();
     let tid_of = |uuid: u64| -> Option<u32> {
-        t.tracks
-            .iter()
-            .find(|k| k.uuid == uuid)
-            .and_then(|k| match k.kind {
-                TrackKind::Thread { tid } => Some(tid),
-                _ => None,
-            })
+        tracks.get(&uuid).and_then(|k| match k.kind {
+            TrackKind::Thread { tid } => Some(tid),
+            _ => None,
+        })
     };
     for track in &t.tracks {
         if let TrackKind::Thread { tid } = track.kind {
@@ -33,11 +33,7 @@ pub fn encode(t: &Timeline, process: &str) -> Value {
         let ts = us(p.cycle);
         match &p.what {
             What::Value(v) => {
-                let name = t
-                    .tracks
-                    .iter()
-                    .find(|k| k.uuid == p.track)
-                    .map(|k| k.name.clone());
+                let name = tracks.get(&p.track).map(|k| k.name.clone());
                 events.push(json!({
                     "ph": "C", "name": name.unwrap_or_default(), "pid": 1, "ts": ts,
                     "args": { "value": v }
@@ -83,15 +79,10 @@ pub fn encode(t: &Timeline, process: &str) -> Value {
     json!({ "traceEvents": events, "displayTimeUnit": "ns" })
 }
 
-fn args_json(args: &[(String, Arg)]) -> Value {
-    let mut m = Map::new();
-    for (k, v) in args {
-        m.insert(
-            k.clone(),
-            match v {
-                Arg::Uint(n) => json!(n),
-            },
-        );
-    }
-    Value::Object(m)
+fn args_json(args: &[(String, u64)]) -> Value {
+    Value::Object(
+        args.iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect::<Map<_, _>>(),
+    )
 }

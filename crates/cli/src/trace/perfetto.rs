@@ -3,7 +3,7 @@
 //! prost. Timestamps are the default trace clock (boot time, nanoseconds): simulated cycles at
 //! the profile's clock, so the UI shows real time units.
 
-use super::timeline::{Arg, Timeline, TrackKind, Unit, What};
+use super::timeline::{Timeline, TrackKind, Unit, What};
 use prost::Message;
 
 /// `Trace`: the file is one of these.
@@ -125,9 +125,6 @@ pub struct DebugAnnotation {
     /// `uint_value = 3`.
     #[prost(uint64, optional, tag = "3")]
     pub uint_value: Option<u64>,
-    /// `string_value = 6`.
-    #[prost(string, optional, tag = "6")]
-    pub string_value: Option<String>,
     /// `name = 10`.
     #[prost(string, optional, tag = "10")]
     pub name: Option<String>,
@@ -228,14 +225,11 @@ pub fn encode(t: &Timeline, process: &str) -> Vec<u8> {
     Trace { packet: packets }.encode_to_vec()
 }
 
-fn annotations(args: &[(String, Arg)]) -> Vec<DebugAnnotation> {
+fn annotations(args: &[(String, u64)]) -> Vec<DebugAnnotation> {
     args.iter()
         .map(|(k, v)| DebugAnnotation {
             name: Some(k.clone()),
-            uint_value: match v {
-                Arg::Uint(n) => Some(*n),
-            },
-            string_value: None,
+            uint_value: Some(*v),
         })
         .collect()
 }

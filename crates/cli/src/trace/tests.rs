@@ -77,11 +77,9 @@ fn run() -> Vec<Event> {
 }
 
 fn slices(t: &super::timeline::Timeline, track: u64) -> Vec<String> {
-    t.on(track)
-        .filter_map(|p| match &p.what {
-            What::Begin { name, .. } => Some(name.clone()),
-            _ => None,
-        })
+    t.slices(track)
+        .into_iter()
+        .map(|(name, _, _)| name)
         .collect()
 }
 

@@ -45,12 +45,8 @@ pub enum TrackKind {
     Counter(Unit),
 }
 
-/// An argument of a slice or instant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// A number.
-    Uint(u64),
-}
+/// The arguments of a slice or instant: named numbers.
+pub type Args = Vec<(String, u64)>;
 
 /// What happened at one point of a track.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +56,7 @@ pub enum What {
         /// Its name.
         name: String,
         /// Its arguments.
-        args: Vec<(String, Arg)>,
+        args: Args,
     },
     /// The track's open slice ends.
     End,
@@ -69,7 +65,7 @@ pub enum What {
         /// Its name.
         name: String,
         /// Its arguments.
-        args: Vec<(String, Arg)>,
+        args: Args,
         /// Flow ids starting here.
         flows: Vec<u64>,
         /// Flow ids ending here.
@@ -111,6 +107,24 @@ impl Timeline {
     #[cfg(test)]
     pub fn track(&self, name: &str) -> Option<&Track> {
         self.tracks.iter().find(|t| t.name == name)
+    }
+
+    /// The slices of `track`, in order: (name, first cycle, end cycle).
+    pub fn slices(&self, track: u64) -> Vec<(String, u64, u64)> {
+        let mut out = Vec::new();
+        let mut open: Option<(String, u64)> = None;
+        for p in self.on(track) {
+            match &p.what {
+                What::Begin { name, .. } => open = Some((name.clone(), p.cycle)),
+                What::End => {
+                    if let Some((n, s)) = open.take() {
+                        out.push((n, s, p.cycle));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// The points on `track`.
@@ -261,7 +275,7 @@ impl Builder {
         self.push(cycle, parent + k, What::Value(v));
     }
 
-    fn instant(&mut self, cycle: u64, track: u64, name: String, args: Vec<(String, Arg)>) {
+    fn instant(&mut self, cycle: u64, track: u64, name: String, args: Args) {
         self.push(
             cycle,
             track,
@@ -334,7 +348,7 @@ impl Builder {
                     c,
                     track,
                     "created".into(),
-                    vec![("priority".into(), Arg::Uint(u64::from(*priority)))],
+                    vec![("priority".into(), u64::from(*priority))],
                 );
                 let s = self.state_of(*task, names);
                 self.set_state(*task, c, s);
@@ -418,8 +432,8 @@ impl Builder {
                     track,
                     format!("high water {used} of {budget} bytes"),
                     vec![
-                        ("used".into(), Arg::Uint(u64::from(*used))),
-                        ("budget".into(), Arg::Uint(u64::from(*budget))),
+                        ("used".into(), u64::from(*used)),
+                        ("budget".into(), u64::from(*budget)),
                     ],
                 );
             }
@@ -441,7 +455,7 @@ impl Builder {
                     c,
                     track,
                     format!("stack overflow caught: {what}"),
-                    vec![("requested".into(), Arg::Uint(u64::from(*requested)))],
+                    vec![("requested".into(), u64::from(*requested))],
                 );
             }
             EventKind::IsrEnter { source } => {
@@ -476,7 +490,7 @@ impl Builder {
                     c,
                     KERNEL,
                     format!("marker {id}"),
-                    vec![("value".into(), Arg::Uint(u64::from(*value)))],
+                    vec![("value".into(), u64::from(*value))],
                 );
             }
             EventKind::Trap { cause, tval } => {
@@ -492,9 +506,9 @@ impl Builder {
                     What::Begin {
                         name: cactus_sim::cause_name(*cause).to_string(),
                         args: vec![
-                            ("mcause".into(), Arg::Uint(u64::from(*cause))),
-                            ("mtval".into(), Arg::Uint(u64::from(*tval))),
-                            ("pc".into(), Arg::Uint(u64::from(e.pc))),
+                            ("mcause".into(), u64::from(*cause)),
+                            ("mtval".into(), u64::from(*tval)),
+                            ("pc".into(), u64::from(e.pc)),
                         ],
                     },
                 );
@@ -526,8 +540,8 @@ impl Builder {
                     KERNEL,
                     format!("oracle violation: {writer} wrote {whose}'s memory"),
                     vec![
-                        ("addr".into(), Arg::Uint(u64::from(*addr))),
-                        ("width".into(), Arg::Uint(u64::from(*width))),
+                        ("addr".into(), u64::from(*addr)),
+                        ("width".into(), u64::from(*width)),
                     ],
                 );
             }

@@ -172,28 +172,29 @@ impl Bus {
         if !self.record_events {
             return;
         }
-        let probe_at = match &kind {
-            EventKind::TaskSwitch { task } => Some(Some(*task)),
-            EventKind::Mret { .. } => Some(None),
-            _ => None,
-        };
         let event = |kind| crate::events::Event {
             cycle: ctx.cycle,
             instret: ctx.instret,
             pc: ctx.pc,
             kind,
         };
-        let samples = match (probe_at, self.task_sampler.as_mut()) {
-            (Some(switched), Some(sampler)) => sampler.sample(&self.mem, switched),
-            _ => Vec::new(),
+        let Some(sampler) = self.task_sampler.as_mut() else {
+            self.events.push(event(kind));
+            return;
         };
         // A switch's samples come first (the state the task left in), an mret's after.
-        if matches!(kind, EventKind::TaskSwitch { .. }) {
-            self.events.extend(samples.into_iter().map(event));
-            self.events.push(event(kind));
-        } else {
-            self.events.push(event(kind));
-            self.events.extend(samples.into_iter().map(event));
+        match kind {
+            EventKind::TaskSwitch { task } => {
+                let samples = sampler.sample(&self.mem, Some(task));
+                self.events.extend(samples.into_iter().map(event));
+                self.events.push(event(kind));
+            }
+            EventKind::Mret { .. } => {
+                let samples = sampler.sample(&self.mem, None);
+                self.events.push(event(kind));
+                self.events.extend(samples.into_iter().map(event));
+            }
+            _ => self.events.push(event(kind)),
         }
     }
 
