@@ -1,7 +1,7 @@
 //! `cactus bench latency` end to end on the real tree at a tiny size: the summary line has
-//! the four headline keys first, in order, with ordered figures; the JSON store and the
-//! Markdown report are written (the report names its command); bad sizes and output paths
-//! are bad input. Skipped (with a message) only when riscv64-unknown-elf-gcc is missing.
+//! the four headline keys first, in order, with ordered figures; the JSON store, the
+//! Markdown report (naming its command) and the HTML page (the same tables with charts) are
+//! written; bad sizes and output paths are bad input. Skipped (with a message) only when riscv64-unknown-elf-gcc is missing.
 
 use crate::support::*;
 
@@ -22,6 +22,7 @@ fn a_tiny_run_writes_the_store_the_report_and_the_summary() {
     let dir = scratch("bench_latency");
     let json = dir.join("latency.json");
     let md = dir.join("latency.md");
+    let page = dir.join("latency.html");
     let out = cactus(&[
         "bench",
         "latency",
@@ -35,6 +36,8 @@ fn a_tiny_run_writes_the_store_the_report_and_the_summary() {
         json.to_str().unwrap(),
         "--markdown",
         md.to_str().unwrap(),
+        "--report",
+        page.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -82,6 +85,14 @@ fn a_tiny_run_writes_the_store_the_report_and_the_summary() {
         "{report}"
     );
     assert!(report.contains("### The worst samples by handler latency"));
+    // The HTML page holds the same tables, each figures column charted.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(
+        html.matches("<table>").count(),
+        report.lines().filter(|l| l.starts_with("|---")).count(),
+        "{html}"
+    );
+    assert!(html.matches("<svg").count() >= 2, "{html}");
 }
 
 #[test]
@@ -90,6 +101,7 @@ fn bad_sizes_and_output_paths_are_bad_input() {
         &["bench", "latency", "--runs", "0"][..],
         &["bench", "latency", "--ticks", "0"],
         &["bench", "latency", "--markdown", "/nonexistent-dir/x.md"],
+        &["bench", "latency", "--report", "/nonexistent-dir/x.html"],
     ] {
         let out = cactus(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));

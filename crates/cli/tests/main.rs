@@ -14,6 +14,7 @@ mod build_demo;
 mod build_errors;
 mod cc_driver;
 mod fuzz_cli;
+mod report_sweep;
 mod run_bad_input;
 mod run_gdb;
 mod run_outcomes;

@@ -133,6 +133,9 @@ pub struct MergeArgs {
     /// Write the merged report as Markdown to FILE.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Write the merged report as an HTML page with charts to FILE (as `--report` of a sweep).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 /// Runs `cactus bench`.
@@ -187,7 +190,7 @@ fn workloads(args: WorkloadsArgs) -> Result<ExitCode> {
 
 /// Joins the stores, writes what was asked, prints the tables and the summary line.
 fn merge(args: MergeArgs) -> Result<ExitCode> {
-    check_output_dirs(args.markdown.iter().chain(&args.json))?;
+    check_output_dirs(args.markdown.iter().chain(&args.json).chain(&args.report))?;
     let stores = args
         .stores
         .iter()
@@ -200,6 +203,10 @@ fn merge(args: MergeArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &args.markdown {
         report.write(&merged.meta, path)?;
+    }
+    if let Some(path) = &args.report {
+        let markdown = report.markdown(&merged.meta);
+        crate::cmd::outputs::write_page(path, &markdown, &merged.meta.command)?;
     }
     print!("{}", report.tables);
     println!("{}", report.summary_line());

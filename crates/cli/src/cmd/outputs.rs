@@ -1,11 +1,12 @@
 //! What every sweep command shares: its output options (`--jobs`, `--json`, `--markdown`,
-//! `--resume`, `--shard`), refusing output paths whose directory does not exist before any
-//! work is done, and [`finish`], which runs the sweep on the engine, prints its tables and
-//! ends with the one-line summary.
+//! `--report`, `--resume`, `--shard`), refusing output paths whose directory does not exist
+//! before any work is done, and [`finish`], which runs the sweep on the engine, prints its
+//! tables and ends with the one-line summary.
 
 use anyhow::{bail, Result};
 use cactus_sweep::{Evaluation, Outputs, Point, Shard};
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -21,6 +22,10 @@ pub struct SweepArgs {
     /// Write the report as Markdown to FILE.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Write the report as an HTML page to FILE: the tables, each with a bar chart per figures
+    /// column (the paper's figures in their own colour), one self-contained file.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Resume from the JSON of an earlier run of the same experiment: its finished points
     /// are kept (a missing file starts afresh).
     #[arg(long, value_name = "FILE")]
@@ -35,7 +40,7 @@ impl SweepArgs {
     /// The engine's outputs; errs on a bad `--shard` or an output directory that does not
     /// exist.
     pub fn outputs(&self) -> Result<Outputs> {
-        check_output_dirs(self.markdown.iter().chain(&self.json))?;
+        check_output_dirs(self.markdown.iter().chain(&self.json).chain(&self.report))?;
         let shard: Shard = self.shard.parse()?;
         Ok(Outputs {
             jobs: self.jobs,
@@ -86,6 +91,13 @@ pub fn finish_then<E: Evaluation>(
     let done = cactus_sweep::execute::<E>(points, params, &outputs)?;
     let rows: Vec<E::Row> = done.store.rows().into_iter().cloned().collect();
     then(&rows)?;
+    if let Some(path) = &args.report {
+        write_page(
+            path,
+            &done.report.markdown(&done.store.meta),
+            &done.store.meta.command,
+        )?;
+    }
     print!("{}", done.report.tables);
     println!("{}", done.report.summary_line());
     Ok(if done.report.failed == 0 {
@@ -93,6 +105,15 @@ pub fn finish_then<E: Evaluation>(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Writes the HTML page of the Markdown report `markdown` (titled `title`) to `path`
+/// atomically and says where it is.
+pub fn write_page(path: &std::path::Path, markdown: &str, title: &str) -> Result<()> {
+    let page = crate::html::sweep::render(markdown, title);
+    crate::report::write_atomically(path, |out| Ok(out.write_all(page.as_bytes())?))?;
+    eprintln!("cactus: report: {}", path.display());
+    Ok(())
 }
 
 #[cfg(test)]

@@ -118,6 +118,10 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
     let points = stress::points(&fw, args.seed, args.runs, args.max_cycles);
     let params = stress::params(&fw, &shown, args.shrink, args.max_cycles);
     let done = cactus_sweep::execute::<Stress>(points, params, &args.sweep.outputs()?)?;
+    if let Some(path) = &args.sweep.report {
+        let markdown = done.report.markdown(&done.store.meta);
+        crate::cmd::outputs::write_page(path, &markdown, &done.store.meta.command)?;
+    }
     for f in done.store.rows().into_iter().filter(|r| !r.passed) {
         println!("FAIL seed {}: {}", f.seed, f.problems.join("; "));
         println!(

@@ -4,6 +4,7 @@
 //! histogram, and the per-task table. docs/cli.md "The HTML report" shows one.
 
 pub mod charts;
+pub mod sweep;
 
 use crate::trace::timeline::Timeline;
 use cactus_sim::{Event, EventKind};
@@ -25,6 +26,13 @@ pub struct RunPage<'a> {
     /// Each task's static bound by name (empty: not analysed).
     pub bounds: BTreeMap<String, Option<u32>>,
 }
+
+/// The style both pages share: tables with figures right-aligned, scalable charts, legends.
+const PAGE_STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:960px;color:#222}\
+    table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\
+    th{background:#f3f3f3}td:first-child{text-align:left}svg{max-width:100%;height:auto}\
+    .legend span{display:inline-block;margin-right:1em}\
+    .key{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}";
 
 /// Escapes text for HTML.
 fn esc(s: &str) -> String {
@@ -83,12 +91,7 @@ pub fn render(p: &RunPage<'_>) -> String {
     let _ = write!(
         html,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>{t}: cactus run</title><style>\
-         body{{font-family:sans-serif;margin:2em;max-width:960px;color:#222}}\
-         table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}\
-         th{{background:#f3f3f3}}td:first-child{{text-align:left}}svg{{max-width:100%;height:auto}}\
-         .legend span{{display:inline-block;margin-right:1em}}.key{{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}}\
-         </style></head><body>\n<h1>{t}</h1>\n",
+         <title>{t}: cactus run</title><style>{PAGE_STYLE}</style></head><body>\n<h1>{t}</h1>\n",
         t = esc(&p.title)
     );
     let _ = writeln!(
