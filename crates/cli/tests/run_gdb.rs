@@ -222,8 +222,13 @@ fn a_fault_under_gdb_stops_with_sigill_then_terminates_and_cactus_exits_3() {
 /// Builds the three-task fixture `firmware/threads.toml` into a scratch directory named
 /// `test`; returns its ELF.
 fn build_threads_firmware(test: &str) -> PathBuf {
+    build_fixture_firmware(test, "threads")
+}
+
+/// Builds the fixture manifest `firmware/NAME.toml` in a scratch directory; returns the ELF.
+fn build_fixture_firmware(test: &str, name: &str) -> PathBuf {
     let dir = scratch(test);
-    let manifest = fixtures().join("firmware/threads.toml");
+    let manifest = fixtures().join(format!("firmware/{name}.toml"));
     let out = cactus(&[
         "build",
         manifest.to_str().unwrap(),
@@ -287,6 +292,85 @@ fn each_task_is_a_gdb_thread_with_its_state_and_a_backtrace_to_its_entry() {
     assert!(bt[0].contains("sleeper_task"), "{bt:?}\n{transcript}");
     assert!(bt.last().unwrap().contains("port_task_return"), "{bt:?}");
     assert_eq!(s.guest, "woken 2\n", "{transcript}");
+    assert_eq!(s.code, 0, "{transcript}");
+}
+
+/// The frames of the first `bt` after `after` in gdb's output: the function of each line.
+fn frames(gdb: &str, after: &str) -> Vec<String> {
+    let start = gdb
+        .find(after)
+        .unwrap_or_else(|| panic!("no {after:?} in:\n{gdb}"));
+    gdb[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with("#0"))
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| {
+            // "#1  0x8000010e in port_syscall () at ..." or "#0  k_block (w=...) at ...".
+            let rest = l.split_once("  ").map_or(l, |(_, r)| r.trim());
+            let rest = rest.split_once(" in ").map_or(rest, |(_, f)| f);
+            rest.split([' ', '(']).next().unwrap_or("").to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_backtrace_from_kernel_code_walks_through_the_kernel_call_into_the_task() {
+    let elf = build_threads_firmware("gdb-kernel-call");
+    let commands = ["break k_block", "continue", "bt", "p/x $mscratch", "kill"];
+    let s = debug_session(&elf, &commands);
+    let transcript = s.transcript();
+    // main's first cactus_sleep blocks first: from the kernel's C code through port_syscall
+    // (its frame found through mscratch, the context the call saved) back into main's code,
+    // ending at the task's entry.
+    assert_eq!(
+        frames(&s.gdb, "hit Breakpoint 1"),
+        [
+            "k_block",
+            "port_syscall",
+            "cactus_sleep",
+            "main_task",
+            "port_task_return"
+        ],
+        "{transcript}"
+    );
+    assert!(!s.gdb.contains("Backtrace stopped"), "{transcript}");
+    // mscratch is a register gdb can read (the CSRs of the target description).
+    assert!(s.gdb.contains("$1 = 0x8"), "{transcript}");
+}
+
+#[test]
+fn a_backtrace_from_the_tick_handler_walks_through_the_trap_into_the_interrupted_task() {
+    let elf = build_fixture_firmware("gdb-trap", "trapped");
+    let commands = [
+        "break k_tick_due",
+        "continue",
+        "bt",
+        "info registers mcause",
+        "frame 2",
+        "p $pc == (unsigned)&spin || ($pc > (unsigned)&spin && $pc < (unsigned)&busy_task)",
+        "continue",
+    ];
+    let s = debug_session(&elf, &commands);
+    let transcript = s.transcript();
+    // The tick that ends waker's sleep interrupts busy in spin: the tick's slow path, then the
+    // interrupted code as it was (its pc from the context's saved mepc), then busy's entry.
+    assert_eq!(
+        frames(&s.gdb, "hit Breakpoint 1"),
+        [
+            "k_tick_due",
+            "<signal",
+            "spin",
+            "busy_task",
+            "port_task_return"
+        ],
+        "{transcript}"
+    );
+    assert!(s.gdb.contains("mcause         0x80000007"), "{transcript}");
+    assert!(
+        s.gdb.contains("$1 = 1"),
+        "frame 2's pc is in spin:\n{transcript}"
+    );
+    assert_eq!(s.guest, "woken after some turns\n", "{transcript}");
     assert_eq!(s.code, 0, "{transcript}");
 }
 

@@ -1,5 +1,6 @@
 //! `cactus-gdb`: a GDB remote-serial-protocol stub for a [`cactus_sim::Machine`], built on the
-//! `gdbstub` crate with the `riscv:rv32` register layout (x0..x31, pc).
+//! `gdbstub` crate with the `riscv:rv32` register layout (x0..x31, pc) and the machine-mode
+//! CSRs of trap handling ([`arch`]).
 //!
 //! What a debugger can do through it: read and write registers and memory (debug accesses
 //! that have no side effect on devices or on the cost model), single-step, continue, set and
@@ -17,6 +18,7 @@
 //! for the duration (blocks that reach a breakpoint are not chained, so code around
 //! breakpoints runs somewhat slower than under `Machine::run`).
 
+pub mod arch;
 mod event_loop;
 mod exec;
 mod target;

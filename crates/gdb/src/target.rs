@@ -16,6 +16,9 @@ use gdbstub::target::ext::base::multithread::{
     MultiThreadBase, MultiThreadResume, MultiThreadResumeOps, MultiThreadSchedulerLocking,
     MultiThreadSchedulerLockingOps, MultiThreadSingleStep, MultiThreadSingleStepOps,
 };
+use gdbstub::target::ext::base::single_register_access::{
+    SingleRegisterAccess, SingleRegisterAccessOps,
+};
 use gdbstub::target::ext::base::BaseOps;
 use gdbstub::target::ext::breakpoints::{
     Breakpoints, BreakpointsOps, HwWatchpoint, HwWatchpointOps, SwBreakpoint, SwBreakpointOps,
@@ -23,8 +26,8 @@ use gdbstub::target::ext::breakpoints::{
 };
 use gdbstub::target::ext::thread_extra_info::{ThreadExtraInfo, ThreadExtraInfoOps};
 use gdbstub::target::{Target, TargetError, TargetResult};
+use gdbstub_arch::riscv::reg::id::RiscvRegId;
 use gdbstub_arch::riscv::reg::RiscvCoreRegs;
-use gdbstub_arch::riscv::Riscv32;
 use std::collections::BTreeSet;
 use std::convert::Infallible;
 
@@ -96,7 +99,7 @@ impl<'m> DebugTarget<'m> {
 }
 
 impl Target for DebugTarget<'_> {
-    type Arch = Riscv32;
+    type Arch = crate::arch::CactusRv32;
     type Error = Infallible;
 
     #[inline(always)]
@@ -178,6 +181,11 @@ impl MultiThreadBase for DebugTarget<'_> {
         Some(self)
     }
 
+    #[inline(always)]
+    fn support_single_register_access(&mut self) -> Option<SingleRegisterAccessOps<'_, Tid, Self>> {
+        Some(self)
+    }
+
     /// Reads as many bytes as are mapped from `start` on; an unmapped first byte is an error.
     /// Memory is the same for every thread.
     fn read_addrs(&mut self, start: u32, data: &mut [u8], _tid: Tid) -> TargetResult<usize, Self> {
@@ -211,6 +219,57 @@ impl MultiThreadBase for DebugTarget<'_> {
     #[inline(always)]
     fn support_resume(&mut self) -> Option<MultiThreadResumeOps<'_, Self>> {
         Some(self)
+    }
+}
+
+/// One register at a time (`p`/`P`): the integer registers and pc as [`MultiThreadBase`]
+/// reads them, and the CSRs of [`crate::arch::CSRS`]: the CPU's, for the CPU's thread (read
+/// only); a saved task has none of its own, so they read as unavailable there.
+impl SingleRegisterAccess<Tid> for DebugTarget<'_> {
+    fn read_register(
+        &mut self,
+        tid: Tid,
+        reg: RiscvRegId<u32>,
+        buf: &mut [u8],
+    ) -> TargetResult<usize, Self> {
+        let value = match reg {
+            RiscvRegId::Gpr(_) | RiscvRegId::Pc => {
+                let mut regs = RiscvCoreRegs::default();
+                self.read_registers(&mut regs, tid)?;
+                match reg {
+                    RiscvRegId::Gpr(n) => regs.x[n as usize],
+                    _ => regs.pc,
+                }
+            }
+            RiscvRegId::Csr(n) if crate::arch::CSRS.contains(&n) => {
+                if tid != self.cpu_thread() {
+                    return Ok(0);
+                }
+                self.machine.csr(n).ok_or(TargetError::NonFatal)?
+            }
+            _ => return Err(TargetError::NonFatal),
+        };
+        let bytes = value.to_le_bytes();
+        let n = bytes.len().min(buf.len());
+        buf[..n].copy_from_slice(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn write_register(
+        &mut self,
+        tid: Tid,
+        reg: RiscvRegId<u32>,
+        val: &[u8],
+    ) -> TargetResult<(), Self> {
+        let value = u32::from_le_bytes(val.try_into().map_err(|_| TargetError::NonFatal)?);
+        let mut regs = RiscvCoreRegs::default();
+        self.read_registers(&mut regs, tid)?;
+        match reg {
+            RiscvRegId::Gpr(n) => regs.x[n as usize] = value,
+            RiscvRegId::Pc => regs.pc = value,
+            _ => return Err(TargetError::NonFatal),
+        }
+        self.write_registers(&regs, tid)
     }
 }
 

@@ -4,6 +4,43 @@
 #define CACTUS_ENTRY_H
 
 #ifdef __ASSEMBLER__
+/* Unwind information goes where the C code's does: .debug_frame (link.ld discards .eh_frame). */
+    .cfi_sections .debug_frame
+
+/* ---- Call frame information through the kernel entries (docs/cli.md, "Backtraces through
+ * the kernel"). Every way in from a task (trap entry, tick slow path, device interrupt, kernel
+ * call) leaves mscratch = the context the entering code's registers were saved to, so a
+ * debugger finds the entering frame there: DWARF register 4928 is mscratch (4096 + 0x340),
+ * 4929 mepc. The expressions are DW_OP_bregx 4928 <offset> (0x92, ULEB 4928 = 0xc0 0x26,
+ * SLEB offset); an offset of 64 or more is two SLEB bytes. */
+#define CFI_SLEB2(n) ((n) & 0x7f) | 0x80, (n) >> 7
+
+/* The entering code's frame is in the context at mscratch: CFA = its sp (*(mscratch + CTX_SP)),
+ * ra saved at mscratch + CTX_RA, tp = mscratch + PORT_TP (its stack descriptor). s0-s11 keep
+ * their values in every entry (lazy save), which is DWARF's default. */
+.macro CFI_ENTERED_FROM_CONTEXT
+    .cfi_escape 0x0f, 5, 0x92, 0xc0, 0x26, CTX_SP, 0x06
+    .cfi_escape 0x10, 1, 4, 0x92, 0xc0, 0x26, CTX_RA
+    .cfi_escape 0x16, 4, 5, 0x92, 0xc0, 0x26, CFI_SLEB2(PORT_TP)
+.endm
+
+/* At the first instruction of a trap entry: the interrupted code's pc is mepc (the return
+ * column, 4929, holds its own value), its frame is the registers as they are, and the frame is
+ * a signal frame (a debugger looks the interrupted function up at pc, not pc - 1). */
+.macro CFI_TRAP_START
+    .cfi_startproc
+    .cfi_signal_frame
+    .cfi_return_column 4929
+    .cfi_same_value 4929
+.endm
+
+/* Once the trap entry has saved the interrupted registers and mepc into the context and set
+ * mscratch: as CFI_ENTERED_FROM_CONTEXT, and the interrupted pc is saved at mscratch + CTX_PC. */
+.macro CFI_TRAPPED_FROM_CONTEXT
+    CFI_ENTERED_FROM_CONTEXT
+    .cfi_escape 0x10, 0xc1, 0x26, 5, 0x92, 0xc0, 0x26, CFI_SLEB2(CTX_PC)
+.endm
+
 /* Stores what C code may clobber into the context at \base, except t0, t1 and t6, which each
  * entry uses as scratch and saves itself: ra, sp, t2, a0-a7, t3-t5 (15 stores). */
 .macro SAVE_C_CLOBBERED base

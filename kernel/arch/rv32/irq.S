@@ -24,16 +24,19 @@
 
     .globl port_irq_entry
 port_irq_entry:
+    CFI_TRAP_START
     sw t6, CTX_X(31) - PORT_TP(tp)
     addi t6, tp, -PORT_TP           /* t6 = the interrupted code's context */
     SAVE(t0, 5)
     la t0, port_kernel
     beq t6, t0, port_irq_nested
+    .cfi_remember_state
     SAVE(t1, 6)
     SAVE_C_CLOBBERED t6
     csrw mscratch, t6               /* kept for the exit: C clobbers t6 */
     csrr t5, mepc
     sw t5, CTX_PC(t6)
+    CFI_TRAPPED_FROM_CONTEXT
     ENTER_KERNEL_STACK t5
     csrr a0, mcause
     call k_irq_from_task
@@ -42,11 +45,15 @@ port_irq_entry:
     li t0, MSTATUS_MPP_M
     csrs mstatus, t0
     j port_trap_exit
+    .cfi_restore_state
 
-/* A handler was interrupted: t6 = &port_kernel.ctx holding its t6 and t0. */
+/* A handler was interrupted: t6 = &port_kernel.ctx holding its t6 and t0. Its frame on the
+ * kernel stack holds its ra and pc (mepc). */
 port_irq_nested:
     addi sp, sp, -NESTED_FRAME
+    .cfi_adjust_cfa_offset NESTED_FRAME
     sw ra, 0(sp)
+    .cfi_rel_offset ra, 0
     sw t1, 4(sp)
     sw t2, 8(sp)
     sw a0, 12(sp)
@@ -66,6 +73,7 @@ port_irq_nested:
     sw t0, 60(sp)
     csrr t0, mepc
     sw t0, 64(sp)
+    .cfi_rel_offset 4929, 64
     csrr a0, mcause
     call k_irq_dispatch             /* returns with interrupts masked */
     lw t0, 64(sp)
@@ -90,6 +98,7 @@ port_irq_nested:
     lw t6, 60(sp)
     addi sp, sp, NESTED_FRAME
     mret
+    .cfi_endproc
 
 /* A kernel call from an interrupt handler (tp = the kernel's descriptor, on the kernel stack,
  * t0 = mstatus before masking, t1 = tp): fn runs right here, with interrupts masked, and never

@@ -76,6 +76,7 @@ port_resume:
 /* ---- Generic kernel call: a0-a3 arguments, a4 = C function; lazy save --------------------- */
     .globl port_syscall
 port_syscall:
+    .cfi_startproc
     csrrci t0, mstatus, MSTATUS_MIE
     la t1, port_kernel + PORT_TP
     beq tp, t1, port_syscall_isr    /* called by an interrupt handler (irq.S) */
@@ -83,6 +84,7 @@ port_syscall:
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
     csrw mscratch, t6               /* kept across the call: C clobbers t6 */
+    CFI_ENTERED_FROM_CONTEXT
     ENTER_KERNEL_STACK t0
     jalr a4                         /* C preserves s0-s11: they still hold the caller's values */
     lui t0, %hi(port_current)
@@ -114,6 +116,7 @@ port_syscall:
     SAVE(s11, 27)
 2:  mv a0, t1
     j port_resume
+    .cfi_endproc
 
 
 /* Without irq.S (no handler attached) only kernel code (a hook) can make a kernel call from the

@@ -27,6 +27,7 @@
 
     .globl port_tick_entry
 port_tick_entry:
+    CFI_TRAP_START
     csrw mscratch, t0
     sw t1, X(6)(tp)
     /* The next tick: mtime of this one plus the period, low word first. */
@@ -100,6 +101,7 @@ tick_carry:
  * \fn on the kernel stack and leaves through the general exit. t1 is already in the context,
  * t0 in mscratch. */
 .macro TICK_TO_CORE fn
+    .cfi_remember_state
     addi t1, tp, -PORT_TP           /* t1 = the interrupted task's context */
     csrr t0, mscratch
     sw t0, CTX_X(5)(t1)
@@ -108,9 +110,11 @@ tick_carry:
     sw t6, CTX_X(31)(t1)
     csrr t0, mepc
     sw t0, CTX_PC(t1)
+    CFI_TRAPPED_FROM_CONTEXT
     ENTER_KERNEL_STACK t0
     call \fn
     j port_trap_exit
+    .cfi_restore_state
 .endm
 
 /* A deadline is due: the core wakes its task. */
@@ -121,6 +125,7 @@ tick_due:
  * rotates the level. */
 tick_slice_end:
     TICK_TO_CORE k_tick_slice_end
+    .cfi_endproc
 
 /* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
  * The fast path stores nothing below sp; the slow part stores the interrupted registers into

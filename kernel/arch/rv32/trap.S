@@ -62,6 +62,7 @@ port_vectors:
 /* ---- General trap entry ------------------------------------------------------------------ */
     .globl port_trap_entry
 port_trap_entry:
+    CFI_TRAP_START
     sw t6, CTX_X(31) - PORT_TP(tp)
     addi t6, tp, -PORT_TP   /* t6 = the interrupted code's context */
     SAVE(t0, 5)
@@ -70,6 +71,7 @@ port_trap_entry:
     csrw mscratch, t6               /* kept for the exit: C clobbers t6 */
     csrr t5, mepc
     sw t5, CTX_PC(t6)
+    CFI_TRAPPED_FROM_CONTEXT
     ENTER_KERNEL_STACK t5
     csrr a0, mcause
     call port_trap
@@ -147,6 +149,7 @@ port_trap_same:
     addi tp, t6, PORT_TP
     LOAD(t6, 31)
     mret
+    .cfi_endproc
 
 /* ---- Full restore: t6 = context, t0 = its pc; interrupts masked ----------------------------- */
     .globl port_resume_full
