@@ -5,7 +5,9 @@
 //! - the guest's own exit code when a program ends normally through the finisher or `tohost`;
 //! - 2 for bad input (missing or malformed file, bad option, bad profile);
 //! - 3 for a guest fault with no handler, a double fault or `--max-cycles` exceeded;
-//! - 4 for an ownership-oracle violation under `--oracle stop`.
+//! - 4 for an ownership-oracle violation under `--oracle stop`;
+//! - `cactus rta`: 0 schedulable, 1 analysed and unschedulable, 5 a task the analysis calls
+//!   schedulable missed a deadline in the `--manifest` run (3 when that run failed).
 
 mod cmd;
 mod html;
@@ -49,6 +51,9 @@ enum Command {
     Advise(cmd::advise::AdviseArgs),
     /// An HTML page of a run from its trace (`cactus run --trace FILE.json`).
     Report(cmd::report_html::ReportArgs),
+    /// Response-time analysis (equations 3 and 4 of the Carousel paper) of a task set in TOML,
+    /// or of a manifest's periodic tasks with C_i measured on cactus-sim (docs/rta.md).
+    Rta(cmd::rta::RtaArgs),
     /// Randomized stress tests (`cactus stress mtss`).
     Stress(cmd::stress::StressArgs),
     /// Compile like riscv64-unknown-elf-gcc, inserting stack checks: `cactus cc [OPTS] -- ARGS`.
@@ -74,6 +79,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         Command::Cc(args) => cmd::cc::main(args),
         Command::SwitchReport(args) => cmd::switch_report::main(args),
         Command::Stress(args) => cmd::stress::main(args),
+        Command::Rta(args) => cmd::rta::main(args),
         Command::Advise(args) => cmd::advise::main(args),
         Command::Report(args) => cmd::report_html::main(args),
     };

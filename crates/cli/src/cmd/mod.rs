@@ -18,6 +18,7 @@ pub mod outputs;
 mod profile_arg;
 pub mod report_html;
 pub mod reserves;
+pub mod rta;
 pub mod run;
 pub mod stack_report;
 pub mod stress;
