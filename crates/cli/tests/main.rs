@@ -15,6 +15,7 @@ mod build_errors;
 mod cc_driver;
 mod fuzz_cli;
 mod report_sweep;
+mod rta_cli;
 mod run_bad_input;
 mod run_gdb;
 mod run_outcomes;
