@@ -11,16 +11,15 @@
 use crate::cmd::build::{build_manifest, ManifestArgs};
 use crate::cmd::profile_arg::resolve_profile;
 use crate::cmd::run::{DEFAULT_MAX_BUSY_CYCLES, DEFAULT_MAX_IDLE_CYCLES};
-use crate::report::{self, jobs::Job};
+use crate::report::{self, rta, rta::Measured};
 use anyhow::{bail, Context, Result};
 use cactus_rta::{
-    analyse, generate, Analysis, Equation, GeneratorConfig, System, Task, TaskCost, TaskResult,
-    TaskSet,
+    analyse, generate, Equation, Generated, GeneratorConfig, System, Task, TaskCost, TaskSet,
 };
 use cactus_sim::{Machine, MachineConfig, RunOutcome};
+use cactus_sweep::store::command_line;
 use clap::Args;
-use serde_json::{json, Value};
-use std::fmt::Write as _;
+use serde_json::json;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,6 +56,10 @@ pub struct RtaArgs {
     /// Also write the analysis as JSON to FILE (`-`: stdout, the table then goes to stderr).
     #[arg(long, value_name = "FILE|-")]
     pub json: Option<PathBuf>,
+    /// Also write the table, the verdict and the summary as Markdown to FILE, its first line
+    /// the command that made it (docs/results/).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
     /// Draw a random set from FILE's tasks (their names and wcet, its [system]) as the
     /// paper's section VI-D does and analyse it: unique random priorities, periods uniform in
     /// [2C, max(4C, SZ/4)], offsets in [0, T], D = T, unschedulable draws rejected.
@@ -84,23 +87,6 @@ const EXIT_CONTRADICTED: u8 = 5;
 /// 10 000 `mtime` ticks.
 const KERNEL_TIMER_HZ: u64 = 10_000_000;
 
-/// What the --manifest run measured for one periodic task.
-struct Measured {
-    jobs: Vec<Job>,
-    unfinished: bool,
-    releases: Option<u32>,
-    misses: Option<u32>,
-}
-
-impl Measured {
-    fn bcet(&self) -> u64 {
-        self.jobs.iter().map(|j| j.execution).min().unwrap_or(0)
-    }
-    fn max_response(&self) -> Option<u64> {
-        self.jobs.iter().filter_map(|j| j.response).max()
-    }
-}
-
 /// Runs `cactus rta`.
 pub fn main(args: RtaArgs) -> Result<ExitCode> {
     if args.manifest.is_none() && args.overrides.any() {
@@ -111,135 +97,109 @@ pub fn main(args: RtaArgs) -> Result<ExitCode> {
     } else {
         Equation::Four
     };
-    let mut doc = json!({});
     let (set, measured, source) = match (&args.file, &args.manifest) {
-        (Some(file), _) => {
-            let set = cactus_rta::load(file)?;
-            doc["source"] = json!({"file": file});
-            (set, None, file.display().to_string())
-        }
+        (Some(file), _) => (cactus_rta::load(file)?, None, json!({"file": file})),
         (None, Some(manifest)) => {
             let Some((set, measured)) = measure(&args, manifest)? else {
                 return Ok(ExitCode::from(report::EXIT_FAULT));
             };
-            doc["source"] = json!({"manifest": manifest, "profile": args.profile});
-            (set, Some(measured), manifest.display().to_string())
+            let source = json!({"manifest": manifest, "profile": args.profile});
+            (set, Some(measured), source)
         }
         (None, None) => bail!("give a task-set file or --manifest MANIFEST"),
     };
+    let name = args
+        .file
+        .as_ref()
+        .or(args.manifest.as_ref())
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     let set = set.with_switch_costs(
         args.cs1.unwrap_or(set.system().cs1),
         args.cs2.unwrap_or(set.system().cs2),
     );
-    let (set, analysis) = if args.generate {
-        let costs: Vec<TaskCost> = set
-            .tasks()
-            .iter()
-            .map(|t| TaskCost {
-                name: t.name.clone(),
-                wcet: t.wcet,
-            })
-            .collect();
-        let config = GeneratorConfig {
-            sz: args.sz,
-            system: set.system().clone(),
-            ..GeneratorConfig::paper()
-        };
-        let g = generate(&costs, &config, args.seed, args.index)
-            .with_context(|| format!("cannot generate a task set from {source}"))?;
-        doc["generated"] = json!({
+    let mut generated = None;
+    let set = if args.generate {
+        let g = generate_set(&args, &set, &name)?;
+        generated = Some(json!({
             "seed": args.seed, "index": args.index, "sz": args.sz, "rejected": g.rejected,
-        });
-        if let Some(path) = &args.emit {
-            let text = cactus_rta::to_toml(&g.set);
-            report::write_atomically(path, |out| Ok(out.write_all(text.as_bytes())?))?;
-        }
-        // Equation 4 accepted it; the requested equation is what is shown.
-        let analysis = analyse(&g.set, equation);
-        (g.set, analysis)
+        }));
+        g.set
     } else {
-        let analysis = analyse(&set, equation);
-        (set, analysis)
+        set
     };
+    // A generated set passed equation 4; the equation asked for is the one shown.
+    let analysis = analyse(&set, equation);
 
-    let contradicted = measured.as_ref().map(|m| contradictions(&analysis, m));
-    fill_json(&mut doc, &set, &analysis, measured.as_deref());
-    let mut table = render(&set, &analysis, measured.as_deref());
-    let mut summary = format!(
-        "rta: tasks={} schedulable={} worst_slack_cycles={}",
-        analysis.tasks.len(),
-        if analysis.schedulable() { "yes" } else { "no" },
-        analysis.worst_slack()
-    );
-    if let Some(g) = doc.get("generated") {
-        let _ = write!(summary, " rejected={}", g["rejected"]);
+    let check = measured.as_deref().map(|m| rta::Check::new(&analysis, m));
+    let mut doc = rta::to_json(&set, &analysis, measured.as_deref());
+    doc["source"] = source;
+    if let Some(g) = &generated {
+        doc["generated"] = g.clone();
     }
-    if let (Some(m), Some(bad)) = (&measured, &contradicted) {
-        let misses: u64 = m.iter().filter_map(|x| x.misses).map(u64::from).sum();
-        let agree = bad.is_empty();
-        let above = observed_above(&analysis, m);
-        doc["check"] = json!({
-            "deadline_misses": misses, "contradicted": bad, "agree": agree,
-            "observed_response_above_analysis": above,
-        });
-        for name in &above {
-            let _ = writeln!(
-                table,
-                "note: {name} responded later in the run than its analysed R (blocking or interference not in the task set?)"
-            );
-        }
-        for (t, m) in analysis.tasks.iter().zip(m.iter()) {
-            let finished = |r: u32| u64::from(r).saturating_sub(u64::from(m.unfinished));
-            if m.releases
-                .is_some_and(|r| (m.jobs.len() as u64) < finished(r))
-            {
-                let _ = writeln!(
-                    table,
-                    "note: {}: fewer jobs than releases: a job that ended after its next release ran on into the next one and was measured with it",
-                    t.name
-                );
-            }
-        }
-        for name in bad {
-            let _ = writeln!(
-                table,
-                "CONTRADICTED: {name} is schedulable by the analysis but missed a deadline in the run"
-            );
-        }
-        if agree {
-            let _ = writeln!(
-                table,
-                "check: no task the analysis calls schedulable missed a deadline in the run ({misses} misses in all)"
-            );
-        }
-        let _ = write!(
-            summary,
-            " misses={misses} agree={}",
-            if agree { "yes" } else { "no" }
-        );
+    if let Some(c) = &check {
+        doc["check"] = c.to_json();
     }
+    let table = rta::rows(&set, &analysis, measured.as_deref());
+    let notes = rta::notes(&set, &analysis, check.as_ref());
+    let rejected = generated.as_ref().and_then(|g| g["rejected"].as_u64());
+    let summary = rta::summary(&analysis, rejected, check.as_ref());
+    let mut text = rta::plain(&table.0, &table.1);
+    for n in &notes {
+        text.push_str(n);
+        text.push('\n');
+    }
+
     let to_stdout = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&doc)? + "\n";
+        let json = serde_json::to_string_pretty(&doc)? + "\n";
         if to_stdout {
-            print!("{text}");
+            print!("{json}");
         } else {
-            report::write_atomically(path, |out| Ok(out.write_all(text.as_bytes())?))?;
+            report::write_atomically(path, |out| Ok(out.write_all(json.as_bytes())?))?;
         }
     }
+    if let Some(path) = &args.markdown {
+        let md = rta::markdown(&command_line(), &name, table, &notes, &summary);
+        report::write_atomically(path, |out| Ok(out.write_all(md.as_bytes())?))?;
+    }
     if to_stdout {
-        eprint!("{table}");
+        eprint!("{text}");
         eprintln!("{summary}");
     } else {
-        print!("{table}");
+        print!("{text}");
         println!("{summary}");
     }
-    let code = match &contradicted {
-        Some(bad) if !bad.is_empty() => EXIT_CONTRADICTED,
+    let code = match &check {
+        Some(c) if !c.agree() => EXIT_CONTRADICTED,
         _ if !analysis.schedulable() => EXIT_UNSCHEDULABLE,
         _ => 0,
     };
     Ok(ExitCode::from(code))
+}
+
+/// The `--generate` draw from `set`'s tasks and system; writes `--emit`.
+fn generate_set(args: &RtaArgs, set: &TaskSet, name: &str) -> Result<Generated> {
+    let costs: Vec<TaskCost> = set
+        .tasks()
+        .iter()
+        .map(|t| TaskCost {
+            name: t.name.clone(),
+            wcet: t.wcet,
+        })
+        .collect();
+    let config = GeneratorConfig {
+        sz: args.sz,
+        system: set.system().clone(),
+        ..GeneratorConfig::paper()
+    };
+    let g = generate(&costs, &config, args.seed, args.index)
+        .with_context(|| format!("cannot generate a task set from {name}"))?;
+    if let Some(path) = &args.emit {
+        let text = cactus_rta::to_toml(&g.set);
+        report::write_atomically(path, |out| Ok(out.write_all(text.as_bytes())?))?;
+    }
+    Ok(g)
 }
 
 /// Builds and runs the manifest's firmware: its periodic tasks with their measured C_i, or
@@ -363,167 +323,4 @@ fn measure(args: &RtaArgs, path: &Path) -> Result<Option<(TaskSet, Vec<Measured>
     let set =
         TaskSet::new(system, tasks).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok(Some((set, measured)))
-}
-
-/// The tasks the analysis calls schedulable whose longest observed response (wake-up to end)
-/// is above the analysed R_i: blocking or interference the task set does not describe (e.g.
-/// kernel sections of lower-priority tasks: `--blocking`).
-fn observed_above(analysis: &Analysis, measured: &[Measured]) -> Vec<String> {
-    analysis
-        .tasks
-        .iter()
-        .zip(measured)
-        .filter(|(t, m)| {
-            t.schedulable() && m.max_response().is_some_and(|r| r > t.response_cycles())
-        })
-        .map(|(t, _)| t.name.clone())
-        .collect()
-}
-
-/// The tasks the analysis calls schedulable that missed a deadline in the run.
-fn contradictions(analysis: &Analysis, measured: &[Measured]) -> Vec<String> {
-    analysis
-        .tasks
-        .iter()
-        .zip(measured)
-        .filter(|(t, m)| t.schedulable() && m.misses.is_some_and(|n| n > 0))
-        .map(|(t, _)| t.name.clone())
-        .collect()
-}
-
-fn fill_json(doc: &mut Value, set: &TaskSet, a: &Analysis, measured: Option<&[Measured]>) {
-    let s = set.system();
-    doc["equation"] = a.equation.number().into();
-    doc["cs1"] = a.cs1.into();
-    doc["cs2"] = a.cs2.into();
-    doc["carousel_cs"] = json!(s.carousel_cs);
-    doc["clock_hz"] = json!(s.clock_hz);
-    doc["utilisation"] = json!(set.utilisation());
-    doc["schedulable"] = a.schedulable().into();
-    doc["worst_slack_cycles"] = a.worst_slack().into();
-    let tasks: Vec<Value> = a
-        .tasks
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let mut v = json!({
-                "name": t.name, "priority": t.priority, "wcet": t.wcet, "period": t.period,
-                "deadline": t.deadline, "blocking": t.blocking, "offset": set.tasks()[i].offset,
-                "response_cycles": t.schedulable().then(|| t.response_cycles()),
-                "first_above_deadline": (!t.schedulable()).then(|| t.response_cycles()),
-                "slack_cycles": t.slack(), "schedulable": t.schedulable(),
-                "iterations": t.iterations,
-            });
-            if let Some(m) = measured.map(|m| &m[i]) {
-                v["measured"] = json!({
-                    "jobs": m.jobs.len(), "unfinished": m.unfinished, "wcet": t.wcet, "bcet": m.bcet(),
-                    "max_response": m.max_response(), "releases": m.releases,
-                    "deadline_misses": m.misses,
-                });
-            }
-            v
-        })
-        .collect();
-    doc["tasks"] = tasks.into();
-}
-
-/// The table: one row per task, then the set's verdict.
-fn render(set: &TaskSet, a: &Analysis, measured: Option<&[Measured]>) -> String {
-    let clock = set.system().clock_hz;
-    let mut head = vec!["task", "prio", "C", "T", "D", "B", "R"];
-    if clock.is_some() {
-        head.push("R µs");
-    }
-    head.extend(["slack", "verdict"]);
-    if measured.is_some() {
-        head.extend(["jobs/releases", "BCET", "observed R", "misses"]);
-    }
-    let left: Vec<bool> = head
-        .iter()
-        .map(|h| matches!(*h, "task" | "verdict"))
-        .collect();
-    let mut rows: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
-    for (i, t) in a.tasks.iter().enumerate() {
-        let mut row = vec![
-            t.name.clone(),
-            t.priority.to_string(),
-            t.wcet.to_string(),
-            t.period.to_string(),
-            t.deadline.to_string(),
-            t.blocking.to_string(),
-            response(t),
-        ];
-        if let Some(hz) = clock {
-            let us = t.response_cycles() as f64 * 1e6 / hz as f64;
-            let prefix = if t.schedulable() { "" } else { ">" };
-            row.push(format!("{prefix}{us:.1}"));
-        }
-        row.push(t.slack().to_string());
-        row.push(
-            if t.schedulable() {
-                "ok"
-            } else {
-                "UNSCHEDULABLE"
-            }
-            .to_string(),
-        );
-        if let Some(m) = measured.map(|m| &m[i]) {
-            let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
-            row.push(format!(
-                "{}/{}",
-                m.jobs.len(),
-                opt(m.releases.map(u64::from))
-            ));
-            row.push(m.bcet().to_string());
-            row.push(opt(m.max_response()));
-            row.push(opt(m.misses.map(u64::from)));
-        }
-        rows.push(row);
-    }
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for r in &rows {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .zip(&left)
-            .map(|((cell, w), &left)| {
-                if left {
-                    format!("{cell:<w$}")
-                } else {
-                    format!("{cell:>w$}")
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
-    }
-    let _ = writeln!(
-        out,
-        "set: {} by equation {} (cs1={} cs2={}{}), utilisation {:.3}",
-        if a.schedulable() {
-            "schedulable"
-        } else {
-            "UNSCHEDULABLE"
-        },
-        a.equation.number(),
-        a.cs1,
-        a.cs2,
-        set.system()
-            .carousel_cs
-            .map(|c| format!(" carousel_cs={c}"))
-            .unwrap_or_default(),
-        set.utilisation()
-    );
-    out
-}
-
-/// R_i, or `>X` with X the first iterate above D_i.
-fn response(t: &TaskResult) -> String {
-    if t.schedulable() {
-        t.response_cycles().to_string()
-    } else {
-        format!(">{}", t.response_cycles())
-    }
 }

@@ -10,6 +10,7 @@ pub mod firmware;
 mod hints;
 pub mod jobs;
 pub mod overflow;
+pub mod rta;
 mod sink;
 pub mod symbols;
 mod table;
