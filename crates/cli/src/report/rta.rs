@@ -151,6 +151,11 @@ pub fn notes(set: &TaskSet, a: &Analysis, check: Option<&Check>) -> Vec<String> 
         set.utilisation()
     )];
     let Some(c) = check else { return out };
+    out.push(
+        "measured in the run: C is each task's longest job, BCET its shortest, observed R the \
+         longest from a wake-up to the job's end, misses the deadlines the firmware counted missed"
+            .to_string(),
+    );
     for name in &c.merged {
         out.push(format!(
             "note: {name}: fewer jobs than releases: a job that ended after its next release ran on into the next one and was measured with it"
