@@ -296,4 +296,26 @@ fn manifest_demo_is_schedulable_and_agrees() {
     assert_eq!(m["jobs"], m["releases"], "{t}");
     assert!(m["max_response"].as_u64().unwrap() <= t["response_cycles"].as_u64().unwrap());
     assert!(last_line(&stdout(&out)).ends_with(" misses=0 agree=yes"));
+
+    // A build without the trace device cannot be measured: bad input, said so.
+    let path = format!(
+        "{}/../../workloads/demo/demo.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let b = dir.join("b");
+    let out = cactus(&[
+        "rta",
+        "--manifest",
+        &path,
+        "--target",
+        "qemu",
+        "--build-dir",
+        arg(&b),
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("needs target sim"),
+        "{}",
+        stderr(&out)
+    );
 }

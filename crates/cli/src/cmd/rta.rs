@@ -206,6 +206,21 @@ fn generate_set(args: &RtaArgs, set: &TaskSet, name: &str) -> Result<Generated> 
 /// None when the run did not end with exit code 0 (said on stderr).
 fn measure(args: &RtaArgs, path: &Path) -> Result<Option<(TaskSet, Vec<Measured>)>> {
     let profile = resolve_profile(&args.profile)?;
+    // Checked before the build: a build without the trace device records no task switch.
+    let target = match &args.overrides.target {
+        Some(t) => t.clone(),
+        None => cactus_firmware::Manifest::load(path)?
+            .kernel
+            .target
+            .name()
+            .to_string(),
+    };
+    if target != "sim" {
+        bail!(
+            "{}: target {target}: the measurement needs target sim (the trace device reports the task switches)",
+            path.display()
+        );
+    }
     let (manifest, built) = build_manifest(path, &args.overrides)?;
     if !manifest.timers.is_empty() || !manifest.interrupts.is_empty() {
         bail!(
