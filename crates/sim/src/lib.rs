@@ -17,6 +17,7 @@ mod devices;
 mod error;
 mod events;
 mod hart;
+pub mod jobs;
 mod limits;
 mod loader;
 mod machine;

@@ -289,7 +289,7 @@ fn measure(args: &RtaArgs, path: &Path) -> Result<Option<(TaskSet, Vec<Measured>
         return Ok(None);
     }
     let rows = report::firmware::rows(&manifest, &machine.stats(), machine.events());
-    let mut all_jobs = report::jobs::jobs(machine.events());
+    let mut all_jobs = cactus_sim::jobs::jobs(machine.events());
     // Kernel milliseconds in cycles: ms · 10⁴ mtime ticks, each clock/timebase cycles.
     let cycles = |ms: u32| -> u64 {
         (u128::from(ms) * u128::from(KERNEL_TIMER_HZ / 1000) * u128::from(clock_hz)
@@ -300,7 +300,7 @@ fn measure(args: &RtaArgs, path: &Path) -> Result<Option<(TaskSet, Vec<Measured>
     let mut measured = Vec::new();
     for &i in &periodic {
         let t = &manifest.tasks[i];
-        let report::jobs::TaskJobs {
+        let cactus_sim::jobs::TaskJobs {
             mut jobs,
             unfinished,
         } = all_jobs.remove(&(i as u32)).unwrap_or_default();

@@ -8,7 +8,6 @@
 mod files;
 pub mod firmware;
 mod hints;
-pub mod jobs;
 pub mod overflow;
 pub mod rta;
 mod sink;

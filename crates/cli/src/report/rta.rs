@@ -2,8 +2,8 @@
 //! notes under it, the JSON document and the one-line summary; for a `--manifest` run also
 //! what was measured per task and the check of the verdicts against the run's deadline misses.
 
-use super::jobs::Job;
 use cactus_rta::{Analysis, TaskResult, TaskSet};
+use cactus_sim::jobs::Job;
 use cactus_sweep::table::Table;
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -114,6 +114,7 @@ pub fn to_json(set: &TaskSet, a: &Analysis, measured: Option<&[Measured]>) -> Va
                     "jobs": m.jobs.len(), "unfinished": m.unfinished, "wcet": t.wcet,
                     "bcet": m.bcet(), "max_response": m.max_response(),
                     "releases": m.releases, "deadline_misses": m.misses,
+                    "preemptions": m.jobs.iter().map(|j| u64::from(j.preemptions)).sum::<u64>(),
                 });
             }
             v

@@ -1,6 +1,9 @@
-//! Each task's jobs in a run, from the events a run records with the task probe: the task
-//! switches (`TaskSwitch`: who runs from which cycle), the kernel's task states the probe
-//! samples just before each switch and just after each `mret` (`TaskSample`), and task exits.
+//! Each task's jobs in a run of a Cactus kernel firmware, from the events the run records with
+//! the task probe ([`crate::MachineConfig::task_probe`]): the task switches (`TaskSwitch`: who
+//! runs from which cycle), the kernel's task states the probe samples just before each switch
+//! and just after each `mret` (`TaskSample`, state numbers as documented there), and task
+//! exits. `cactus rta --manifest` takes C_i from it; an evaluation can take BCET, WCET and
+//! preemption counts.
 //!
 //! A job ends when its task is switched away while the kernel says it is sleeping (the
 //! periodic wrapper's `cactus_sleep_until`, or any sleep), or when the task exits. Its
@@ -10,13 +13,16 @@
 //! code, the kernel calls it makes, the part of a context switch on either side of the
 //! switch event, and interrupt handlers that run meanwhile (the tick). Its response is from
 //! its wake-up (the sample where it went from sleeping to ready, after the tick's handler) to
-//! its end; a job with no wake-up before it (the first) has none. A job still unfinished when
-//! the run ends, or ended by another task killing it, is not a job.
+//! its end; a job with no wake-up before it (the first) has none. It was preempted each time
+//! its task was switched away while ready. A job still unfinished when the run ends, or ended
+//! by another task killing it, is not a job.
 
-use cactus_sim::{Event, EventKind, NOBODY};
+use crate::events::{Event, EventKind, NOBODY};
 use std::collections::BTreeMap;
 
-/// The kernel's state number for a sleeping task (`enum cactus_task_state`).
+/// The kernel's state numbers (`enum cactus_task_state`, as [`EventKind::TaskSample`] says).
+const READY: u32 = 1;
+const RUNNING: u32 = 2;
 const SLEEPING: u32 = 4;
 
 /// One finished job.
@@ -28,6 +34,8 @@ pub struct Job {
     pub response: Option<u64>,
     /// The cycle it ended.
     pub end: u64,
+    /// Times it was switched away while ready (preempted).
+    pub preemptions: u32,
 }
 
 #[derive(Default)]
@@ -35,6 +43,7 @@ struct TaskState {
     state: u32,
     exited: bool,
     cpu: u64,
+    preemptions: u32,
     woken_at: Option<u64>,
     jobs: Vec<Job>,
 }
@@ -57,7 +66,7 @@ pub fn jobs(events: &[Event]) -> BTreeMap<u32, TaskJobs> {
         match &e.kind {
             EventKind::TaskSample { task, state, .. } => {
                 let t = tasks.entry(*task).or_default();
-                if t.state == SLEEPING && (*state == 1 || *state == 2) {
+                if t.state == SLEEPING && (*state == READY || *state == RUNNING) {
                     t.woken_at = Some(e.cycle);
                 }
                 t.state = *state;
@@ -72,8 +81,11 @@ pub fn jobs(events: &[Event]) -> BTreeMap<u32, TaskJobs> {
                             execution: std::mem::take(&mut t.cpu),
                             response: t.woken_at.take().map(|w| e.cycle - w),
                             end: e.cycle,
+                            preemptions: std::mem::take(&mut t.preemptions),
                         };
                         t.jobs.push(job);
+                    } else if t.state == READY || t.state == RUNNING {
+                        t.preemptions += 1;
                     }
                 }
                 if *task != NOBODY && !tasks.get(task).is_some_and(|t| t.exited) {
@@ -132,7 +144,8 @@ mod tests {
     /// Task 0 (low) runs 0..10, is preempted by task 1 (woken at 10) which runs 10..14 and
     /// sleeps; task 0 runs 14..20 and sleeps (job: 10 + 6 = 16 cycles, no wake-up before it),
     /// idle 20..30; task 0 wakes at 30, runs 32..35, blocks on something 35..40 (not CPU
-    /// time), runs 40..41 and sleeps: 3 + 1 = 4 cycles, response 41 − 30 = 11. Task 1 then
+    /// time), runs 40..41 and sleeps: 3 + 1 = 4 cycles, response 41 − 30 = 11, not preempted
+    /// (the first job was, once). Task 1 then
     /// runs 41..50 and exits: a job of 9 (its first of 4 had no wake-up either; this one was
     /// woken at 20). Task 0 runs from 50 to the end of the run: unfinished, not a job.
     #[test]
@@ -162,14 +175,15 @@ mod tests {
             ev(60, EventKind::Marker { id: 1, value: 0 }),
         ];
         let j = jobs(&events);
-        let job = |execution, response, end| Job {
+        let job = |execution, response, end, preemptions| Job {
             execution,
             response,
             end,
+            preemptions,
         };
-        assert_eq!(j[&0].jobs, [job(16, None, 20), job(4, Some(11), 41)]);
+        assert_eq!(j[&0].jobs, [job(16, None, 20, 1), job(4, Some(11), 41, 0)]);
         assert!(j[&0].unfinished, "task 0 runs at the end");
-        assert_eq!(j[&1].jobs, [job(4, None, 14), job(9, Some(30), 50)]);
+        assert_eq!(j[&1].jobs, [job(4, None, 14, 0), job(9, Some(30), 50, 0)]);
         assert!(!j[&1].unfinished, "task 1 exited");
     }
 }
