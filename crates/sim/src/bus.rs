@@ -112,6 +112,9 @@ pub(crate) struct Bus {
     pub(crate) ram_latency: u32,
     /// Reads the kernel's task table after task switches and `mret`s (with events kept).
     pub(crate) task_sampler: Option<crate::task_probe::TaskSampler>,
+    /// The memory-system extensions (`[external]` and what builds on it), when configured:
+    /// every load and store then goes through `ext/wiring.rs`.
+    pub(crate) ext: Option<crate::ext::MemSystem>,
 }
 
 impl Bus {
@@ -121,7 +124,7 @@ impl Bus {
         u64::from(self.mem.region(i).spec.latency).wrapping_sub(u64::from(self.ram_latency))
     }
 
-    fn device_delta(&self) -> u64 {
+    pub(crate) fn device_delta(&self) -> u64 {
         u64::from(DEVICE_LATENCY).wrapping_sub(u64::from(self.ram_latency))
     }
 
@@ -135,6 +138,14 @@ impl Bus {
         if addr & self.mis_mask[width as usize] != 0 {
             return Err((CAUSE_LOAD_MISALIGNED, addr));
         }
+        if self.ext.is_some() {
+            return self.ext_load(addr, width, ctx);
+        }
+        self.load_at(addr, width, ctx)
+    }
+
+    /// [`Bus::load`] at a physical address, alignment already checked.
+    pub(crate) fn load_at(&mut self, addr: u32, width: u32, ctx: &Ctx) -> Result<(u32, u64), Exc> {
         if let Some((i, off)) = self.mem.find(addr, width) {
             let r = self.mem.region(i);
             if !r.spec.allows('r') {
@@ -196,7 +207,25 @@ impl Bus {
         if addr & self.mis_mask[width as usize] != 0 {
             return Err((CAUSE_STORE_MISALIGNED, addr));
         }
-        if let Some((i, off)) = self.mem.find(addr, width) {
+        if self.ext.is_some() {
+            return self.ext_store(cache, addr, width, value, ctx);
+        }
+        self.store_at(cache, addr, addr, width, value, ctx)
+    }
+
+    /// [`Bus::store`] of CPU address `addr` whose bytes live at physical `phys` (they differ
+    /// only under a Carousel tag), alignment already checked. Page flags, the oracle, HTIF
+    /// and the reservation see `addr`; the bytes and the device windows `phys`.
+    pub(crate) fn store_at(
+        &mut self,
+        cache: &CodeMap,
+        addr: u32,
+        phys: u32,
+        width: u32,
+        value: u32,
+        ctx: &Ctx,
+    ) -> Result<(u64, bool), Exc> {
+        if let Some((i, off)) = self.mem.find(phys, width) {
             if !self.mem.region(i).spec.allows('w') {
                 return Err((CAUSE_STORE_FAULT, addr));
             }
@@ -232,8 +261,8 @@ impl Bus {
             }
             return Ok((self.region_delta(i), end));
         }
-        let fault = Err((CAUSE_STORE_FAULT, self.fault_addr(addr)));
-        match window(addr) {
+        let fault = Err((CAUSE_STORE_FAULT, self.fault_addr(phys)));
+        match window(phys) {
             Some(Window::Uart(off)) if off + width <= UART_SIZE => {
                 self.irq_access(ctx.cycle, |bus| {
                     for k in 0..width {

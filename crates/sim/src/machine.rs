@@ -99,8 +99,13 @@ impl Machine {
             Misaligned::Emulate => [0; 5],
             Misaligned::Trap => [0, 0, 1, 0, 3],
         };
+        let mut mem = Memory::new(profile.memory());
+        let ext = crate::ext::MemSystem::new(&profile).map(|(sys, carousel)| {
+            crate::ext::run::attach(&mut mem, carousel);
+            sys
+        });
         let bus = Bus {
-            mem: Memory::new(profile.memory()),
+            mem,
             uart: Uart::new(uart_input),
             clint: Clint::new(profile.clock_hz(), profile.timebase_hz()).with_jitter(jitter),
             plic: Plic::new(),
@@ -123,6 +128,7 @@ impl Machine {
             mis_mask,
             ram_latency,
             task_sampler,
+            ext,
         };
         let taken_delta = u64::from(class_cycles[CostClass::BranchTaken as usize])
             .wrapping_sub(u64::from(class_cycles[CostClass::BranchNotTaken as usize]));
@@ -223,6 +229,9 @@ impl Machine {
 
     /// The run loop with an instruction budget.
     fn run_budget(&mut self, mut budget: u64) -> Option<RunOutcome> {
+        if self.bus.ext.is_some() {
+            return self.run_budget_ext(budget);
+        }
         let mut first = true;
         while budget > 0 {
             if self.hart.cycle >= self.next_event {
@@ -267,18 +276,22 @@ impl Machine {
             return self.take_trap(cause, 0, pc);
         }
         // Events were just checked: nothing may stop this one instruction.
-        let out = self.exec_block(&Bounds {
-            limit: 1,
-            next_event: u64::MAX,
-            chain_until: 0,
-        });
+        let out = if self.bus.ext.is_some() {
+            self.exec_one_ext()
+        } else {
+            self.exec_block(&Bounds {
+                limit: 1,
+                next_event: u64::MAX,
+                chain_until: 0,
+            })
+        };
         self.next_event = 0;
         out
     }
 
     /// Looks up or predecodes the block at pc and runs up to `bounds.limit` instructions of
     /// it, chaining into further blocks as `bounds` allow.
-    fn exec_block(&mut self, bounds: &Bounds) -> Option<RunOutcome> {
+    pub(crate) fn exec_block(&mut self, bounds: &Bounds) -> Option<RunOutcome> {
         let limit = bounds.limit;
         let pc = self.hart.pc;
         let id = match self.cache.lookup(pc) {

@@ -60,16 +60,23 @@ impl Machine {
         self.csr_peek(num)
     }
 
-    /// Debug read without side effects on devices or the cost model; Err names the first
-    /// unmapped byte (device windows count as unmapped).
+    /// Debug read without side effects on devices or the cost model, at physical addresses
+    /// (Carousel tags do not apply); Err names the first unmapped byte (device windows count
+    /// as unmapped).
     pub fn read_debug(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemError> {
         self.bus.mem.read_debug(addr, buf)
     }
 
-    /// Debug write (all-or-nothing); invalidates predecoded code it touches.
+    /// Debug write (all-or-nothing) at physical addresses (Carousel tags do not apply);
+    /// invalidates predecoded code it touches, including code fetched through a tag from the
+    /// Carousel SPM window.
     pub fn write_debug(&mut self, addr: u32, data: &[u8]) -> Result<(), MemError> {
         self.bus.mem.write_debug(addr, data)?;
-        if self.cache.covers(addr, data.len() as u32) {
+        let spm = self.bus.mem.carousel.as_ref().is_some_and(|c| {
+            u64::from(addr) < u64::from(c.spm_base) + u64::from(c.spm_size())
+                && u64::from(c.spm_base) < u64::from(addr) + data.len() as u64
+        });
+        if spm || self.cache.covers(addr, data.len() as u32) {
             self.cache.flush(&mut self.bus.mem);
         }
         Ok(())

@@ -31,7 +31,7 @@ pub(crate) struct Region {
 }
 
 impl Region {
-    fn new(spec: &MemoryRegion) -> Region {
+    pub(crate) fn new(spec: &MemoryRegion) -> Region {
         Region {
             spec: spec.clone(),
             data: vec![0; spec.size as usize],
@@ -62,6 +62,9 @@ pub(crate) struct Memory {
     pub(crate) others: Vec<Region>,
     /// One byte of `PAGE_*` flags per 4 KiB page.
     pub(crate) flags: Vec<u8>,
+    /// The Carousel tags, when configured: instruction fetch reads through them (loads and
+    /// stores translate in `ext/wiring.rs`; debug accesses and the ELF loader do not).
+    pub(crate) carousel: Option<crate::ext::carousel::Carousel>,
 }
 
 impl Memory {
@@ -87,6 +90,7 @@ impl Memory {
             ram,
             others: regions[1..].iter().map(Region::new).collect(),
             flags: vec![0; NUM_PAGES],
+            carousel: None,
         }
     }
 
@@ -128,9 +132,14 @@ impl Memory {
         Some(self.region(i).data[off])
     }
 
-    /// Reads a 16-bit instruction parcel for execution (None if unmapped or not executable).
+    /// Reads a 16-bit instruction parcel for execution (None if unmapped or not executable),
+    /// through the Carousel tags if any.
     #[inline]
     pub(crate) fn fetch_u16(&self, addr: u32) -> Option<u16> {
+        let addr = match &self.carousel {
+            Some(c) => c.translate(addr),
+            None => addr,
+        };
         let (i, off) = self.find(addr, 2)?;
         let r = self.region(i);
         if !r.spec.allows('x') {

@@ -5,6 +5,7 @@
 
 use crate::cost::{CostClass, COST_CLASSES};
 use crate::error::ProfileError;
+use crate::ext::spec::{CacheSpec, CarouselSpec, DmaSpec, ExtSpecs, ExternalSpec};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -12,6 +13,13 @@ use std::path::Path;
 const MCU_TOML: &str = include_str!("../../../profiles/mcu.toml");
 /// The built-in "ideal" profile: every instruction one cycle (embedded `profiles/ideal.toml`).
 const IDEAL_TOML: &str = include_str!("../../../profiles/ideal.toml");
+/// The Carousel paper's prototype: external RAM behind a 49/4/64 bus, Carousel (n = 16,
+/// x = 7), an OS scratchpad and DMA (embedded `profiles/carousel-paper.toml`).
+const CAROUSEL_PAPER_TOML: &str = include_str!("../../../profiles/carousel-paper.toml");
+/// The paper's cache machine, write-through (embedded `profiles/cache-wt.toml`).
+const CACHE_WT_TOML: &str = include_str!("../../../profiles/cache-wt.toml");
+/// The cache machine, write-back (embedded `profiles/cache-wb.toml`).
+const CACHE_WB_TOML: &str = include_str!("../../../profiles/cache-wb.toml");
 
 /// What a misaligned (non-AMO) load or store does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -142,6 +150,14 @@ pub struct Profile {
     memory: Vec<MemoryRegion>,
     cycles: CycleTable,
     energy: EnergyTable,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    external: Option<ExternalSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    carousel: Option<CarouselSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dma: Option<DmaSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cache: Option<CacheSpec>,
 }
 
 fn default_misaligned() -> Misaligned {
@@ -163,11 +179,15 @@ impl Profile {
         Profile::from_toml(MCU_TOML, "<builtin mcu>").expect("builtin mcu profile is valid")
     }
 
-    /// Built-in profiles by name ("mcu", "ideal"); None if unknown.
+    /// Built-in profiles by name ("mcu", "ideal", "carousel-paper", "cache-wt", "cache-wb");
+    /// None if unknown.
     pub fn builtin(name: &str) -> Option<Profile> {
         let (text, origin) = match name {
             "mcu" => (MCU_TOML, "<builtin mcu>"),
             "ideal" => (IDEAL_TOML, "<builtin ideal>"),
+            "carousel-paper" => (CAROUSEL_PAPER_TOML, "<builtin carousel-paper>"),
+            "cache-wt" => (CACHE_WT_TOML, "<builtin cache-wt>"),
+            "cache-wb" => (CACHE_WB_TOML, "<builtin cache-wb>"),
             _ => return None,
         };
         Some(Profile::from_toml(text, origin).expect("builtin profiles are valid"))
@@ -175,7 +195,7 @@ impl Profile {
 
     /// Names of the built-in profiles, in a fixed order.
     pub fn builtin_names() -> &'static [&'static str] {
-        &["mcu", "ideal"]
+        &["mcu", "ideal", "carousel-paper", "cache-wt", "cache-wb"]
     }
 
     /// Parses a profile; `origin` (file path) is named in every error, with the key path.
@@ -265,6 +285,19 @@ impl Profile {
                 }
             }
         }
+        let regions: Vec<(String, u32, u32)> = self
+            .memory
+            .iter()
+            .map(|r| (r.name.clone(), r.base, r.size))
+            .collect();
+        let mut devices = DEVICE_WINDOWS.to_vec();
+        devices.push((
+            crate::devices::plic::PLIC_BASE,
+            crate::devices::plic::PLIC_SIZE,
+            "PLIC",
+        ));
+        crate::ext::spec::check(&self.ext_specs(), &regions, &devices)
+            .map_err(|(key, message)| bad(key, message))?;
         for class in COST_CLASSES {
             let e = self.energy.get(class);
             if !e.is_finite() || e < 0.0 {
@@ -308,6 +341,31 @@ impl Profile {
     /// Energy per class (pJ).
     pub fn energy(&self) -> &EnergyTable {
         &self.energy
+    }
+    /// `[external]`: the external RAM bus, if configured (then the machine runs in
+    /// memory-system mode, docs/simulator-design.md).
+    pub fn external(&self) -> Option<&ExternalSpec> {
+        self.external.as_ref()
+    }
+    /// `[carousel]`, if configured.
+    pub fn carousel(&self) -> Option<&CarouselSpec> {
+        self.carousel.as_ref()
+    }
+    /// `[dma]`, if configured.
+    pub fn dma(&self) -> Option<&DmaSpec> {
+        self.dma.as_ref()
+    }
+    /// `[cache]`, if configured.
+    pub fn cache(&self) -> Option<&CacheSpec> {
+        self.cache.as_ref()
+    }
+    pub(crate) fn ext_specs(&self) -> ExtSpecs<'_> {
+        ExtSpecs {
+            external: self.external.as_ref(),
+            carousel: self.carousel.as_ref(),
+            dma: self.dma.as_ref(),
+            cache: self.cache.as_ref(),
+        }
     }
     /// Replaces the misaligned policy (for tests and command-line overrides).
     pub fn set_misaligned(&mut self, policy: Misaligned) {

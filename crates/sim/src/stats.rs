@@ -217,6 +217,10 @@ pub struct Stats {
     pub tasks: Vec<TaskStats>,
     /// MARKER events committed.
     pub markers: u64,
+    /// The memory-system extensions' figures (Carousel, external bus, DMA, caches), when the
+    /// profile has an `[external]` table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_system: Option<crate::ext::stats::MemSysStats>,
 }
 
 /// Builds the per-class list from counts and the profile's energy table.

@@ -74,6 +74,7 @@ impl Machine {
             violations: self.bus.violations.clone(),
             tasks: self.bus.tasks.snapshot(cycles, instret),
             markers: self.bus.markers,
+            memory_system: self.bus.ext.as_ref().map(|e| e.report()),
         }
     }
 }

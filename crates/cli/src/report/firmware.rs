@@ -359,6 +359,7 @@ mod tests {
             oracle_violations: 0,
             violations: vec![],
             markers: 3,
+            memory_system: None,
             tasks: vec![TaskStats {
                 id: 0,
                 cycles: 250,

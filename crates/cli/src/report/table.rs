@@ -1,7 +1,7 @@
 //! The statistics as a readable table (the default `--stats table`, printed on stderr).
 
 use super::firmware::exit_name;
-use cactus_sim::{cause_name, Stats, TaskStats, NOBODY};
+use cactus_sim::{cause_name, MemSysStats, Stats, TaskStats, NOBODY};
 use cactus_sweep::table::energy;
 use std::fmt::Write;
 
@@ -53,6 +53,9 @@ fn write_table(out: &mut String, s: &Stats, tasks: bool) -> std::fmt::Result {
         )?;
     }
     writeln!(out, "    {:<18} {:>12}", "devices", s.device_accesses)?;
+    if let Some(m) = &s.memory_system {
+        write_memory_system(out, m)?;
+    }
     writeln!(out, "  by mode                    cycles    instructions")?;
     for (name, m) in [("machine", &s.machine_mode), ("user", &s.user_mode)] {
         writeln!(
@@ -97,6 +100,56 @@ fn write_table(out: &mut String, s: &Stats, tasks: bool) -> std::fmt::Result {
     }
     if tasks && !s.tasks.is_empty() {
         write_tasks(out, &s.tasks)?;
+    }
+    Ok(())
+}
+
+/// The memory-system rows (Carousel, external bus, DMA, caches; docs/profiles.md).
+fn write_memory_system(out: &mut String, m: &MemSysStats) -> std::fmt::Result {
+    writeln!(out, "  memory system               fetches            data")?;
+    writeln!(
+        out,
+        "    {:<18} {:>12} {:>15}",
+        "SPM (tag hits)", m.spm_fetches, m.spm_data
+    )?;
+    writeln!(
+        out,
+        "    {:<18} {:>12} {:>15}",
+        "external", m.external_fetches, m.external_data
+    )?;
+    writeln!(
+        out,
+        "    {:<18} {:>12} {:>15}",
+        "bus transactions",
+        m.external_transactions,
+        format!("{} cycles", m.external_cycles)
+    )?;
+    if m.dma_copies > 0 {
+        writeln!(
+            out,
+            "    {:<18} {:>12} {:>15}",
+            "DMA copies",
+            m.dma_copies,
+            format!("{} bytes", m.dma_bytes)
+        )?;
+        writeln!(
+            out,
+            "    {:<18} {:>12} {:>15}",
+            "DMA transactions",
+            m.dma_transactions,
+            format!("{} cycles", m.dma_cycles)
+        )?;
+    }
+    for (name, c) in [("icache", &m.icache), ("dcache", &m.dcache)] {
+        if let Some(c) = c {
+            writeln!(
+                out,
+                "    {:<18} {:>12} {:>15}",
+                format!("{name} hit/miss"),
+                format!("{}/{}", c.hits, c.misses),
+                format!("{} write-backs", c.writebacks)
+            )?;
+        }
     }
     Ok(())
 }
@@ -225,6 +278,7 @@ mod tests {
                 ..Default::default()
             }],
             markers: 0,
+            memory_system: None,
         }
     }
 

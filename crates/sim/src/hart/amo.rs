@@ -18,7 +18,11 @@ use crate::hart::spbound::CAUSE_STACK_BOUND;
 use cactus_isa::Op;
 
 /// Reads the word at `addr` from a readable memory region: (value, region index).
+/// None in memory-system mode, where the read goes through [`Bus::load`] (tags, timing).
 fn read_word(bus: &Bus, addr: u32) -> Option<(u32, usize)> {
+    if bus.ext.is_some() {
+        return None;
+    }
     let (i, off) = bus.mem.find(addr, 4)?;
     let r = bus.mem.region(i);
     if !r.spec.allows('r') {

@@ -1,0 +1,248 @@
+//! Memory-system extensions of issue #17 (the Carousel paper's prototype hardware, sections
+//! IV-C, IV-E, VI-F), each configured by a profile table (docs/profiles.md):
+//!
+//! | file | unit | table |
+//! |---|---|---|
+//! | `bus_timing.rs` | external RAM bus: 49 cycles per transaction + 1 per 4 bytes, 64-byte maximum | `[external]` |
+//! | `carousel.rs` | the Carousel translation unit: n tag registers over an SPM of n 2^x-byte blocks | `[carousel]` |
+//! | `dma.rs` | the synchronous DMA engine behind `dma_copy` | `[dma]` |
+//! | `cache.rs` | direct-mapped instruction and data caches (write-through or write-back) | `[cache]` |
+//! | `spec.rs` | the TOML tables and their validation | |
+//! | `wiring.rs` | how the bus routes data accesses and MMIO through the units | |
+//! | `run.rs` | the run loop in memory-system mode: one instruction at a time, fetch charged | |
+//! | `stats.rs` | the counters reported as `Stats::memory_system` | |
+//!
+//! With an `[external]` table the machine runs in *memory-system mode*: the RAM fast path of
+//! the hot loop is off (every load and store goes through the bus), and the run loop executes
+//! one instruction per dispatch and charges its fetch first ([`MemSystem::access_time`] of
+//! the instruction's bytes), so a tag write or a cache eviction changes the cost of the very
+//! next fetch. Without the table nothing here is constructed and the simulator runs exactly
+//! as before (docs/simulator-design.md, "Memory-system extensions").
+//!
+//! The timing rule (docs/profiles.md): an instruction costs its class cycles plus, for its
+//! fetch and for each data access it makes, the access time minus 1 (the class cycles assume
+//! one-cycle local memory). Access times: SPM (Carousel block, SPM window, any other region)
+//! 1; external RAM uncached, one transaction of the accessed bytes (a word or a 2-byte
+//! compressed instruction: 49 + 1 = 50); through a cache as `cache.rs` says.
+
+pub(crate) mod bus_timing;
+pub(crate) mod cache;
+pub(crate) mod carousel;
+pub(crate) mod dma;
+pub(crate) mod run;
+pub(crate) mod spec;
+pub(crate) mod stats;
+pub(crate) mod wiring;
+
+use crate::profile::Profile;
+use bus_timing::BusTiming;
+use cache::Cache;
+use carousel::Carousel;
+use dma::Dma;
+use stats::MemSysStats;
+
+/// What kind of access is being timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// An instruction fetch.
+    Fetch,
+    /// A load (or the read of an AMO).
+    Load,
+    /// A store (or the write of an AMO).
+    Store,
+}
+
+/// The extension units other than the Carousel tags (which live in `Memory`, because
+/// instruction fetch reads through them) and their counters.
+pub(crate) struct MemSystem {
+    pub(crate) timing: BusTiming,
+    /// External RAM: `ext_base..ext_base + ext_size`.
+    pub(crate) ext_base: u32,
+    pub(crate) ext_size: u32,
+    pub(crate) icache: Option<Cache>,
+    pub(crate) dcache: Option<Cache>,
+    pub(crate) dma: Option<Dma>,
+    /// Counters (the caches keep their own).
+    pub(crate) stats: MemSysStats,
+}
+
+impl MemSystem {
+    /// The memory system of `profile` and its Carousel unit, or None without `[external]`.
+    pub(crate) fn new(profile: &Profile) -> Option<(MemSystem, Option<Carousel>)> {
+        let e = profile.external()?;
+        let region = profile.memory().iter().find(|r| r.name == e.region)?;
+        let carousel = profile
+            .carousel()
+            .map(|c| Carousel::new(c, region.base, region.size));
+        let cache = profile.cache();
+        Some((
+            MemSystem {
+                timing: BusTiming::new(e),
+                ext_base: region.base,
+                ext_size: region.size,
+                icache: cache.map(Cache::new),
+                dcache: cache.map(Cache::new),
+                dma: profile.dma().map(|d| Dma {
+                    base: d.base,
+                    ..Dma::default()
+                }),
+                stats: MemSysStats::default(),
+            },
+            carousel,
+        ))
+    }
+
+    /// True if `addr..addr+len` lies in external RAM.
+    #[inline]
+    pub(crate) fn is_external(&self, addr: u32, len: u32) -> bool {
+        let off = addr.wrapping_sub(self.ext_base);
+        u64::from(off) + u64::from(len) <= u64::from(self.ext_size)
+    }
+
+    /// Cycles of an access of `len` (1..=4) bytes at CPU address `addr` (before Carousel
+    /// translation), updating the caches and counters. The access is split at Carousel
+    /// block boundaries (when a tag hits either end) or cache line boundaries; each part costs 1 if served locally (a Carousel tag
+    /// hit, or not external RAM), else a bus transaction of its bytes or the cache's time.
+    /// Always at least 1.
+    pub(crate) fn access_time(
+        &mut self,
+        car: Option<&Carousel>,
+        addr: u32,
+        len: u32,
+        kind: Kind,
+    ) -> u64 {
+        let last = addr.wrapping_add(len - 1);
+        let gran = match (car, &self.dcache) {
+            // Only a tag hit on either end splits the access: bytes that all go to external
+            // RAM are one transaction.
+            (Some(c), _) if c.lookup(addr).is_some() || c.lookup(last).is_some() => c.block_size(),
+            (Some(_), _) => 0,
+            (None, Some(c)) => c.line(),
+            (None, None) => 0,
+        };
+        let mut time = 0;
+        let mut a = addr;
+        let end = u64::from(addr) + u64::from(len);
+        while u64::from(a) < end {
+            let piece = if gran == 0 {
+                len
+            } else {
+                let to_edge = gran - (a & (gran - 1));
+                to_edge.min((end - u64::from(a)) as u32)
+            };
+            time += self.piece_time(car, a, piece, kind);
+            a = a.wrapping_add(piece);
+            if a == 0 {
+                break;
+            }
+        }
+        time.max(1)
+    }
+
+    fn piece_time(&mut self, car: Option<&Carousel>, a: u32, len: u32, kind: Kind) -> u64 {
+        if car.is_some_and(|c| c.lookup(a).is_some()) {
+            match kind {
+                Kind::Fetch => self.stats.spm_fetches += 1,
+                _ => self.stats.spm_data += 1,
+            }
+            return 1;
+        }
+        if !self.is_external(a, len) {
+            return 1;
+        }
+        match kind {
+            Kind::Fetch => self.stats.external_fetches += 1,
+            _ => self.stats.external_data += 1,
+        }
+        let timing = self.timing;
+        let cost = match (kind, &mut self.icache, &mut self.dcache) {
+            (Kind::Fetch, Some(c), _) => c.read(a, &timing),
+            (Kind::Load, _, Some(c)) => c.read(a, &timing),
+            (Kind::Store, _, Some(c)) => c.write(a, len, &timing),
+            _ => {
+                let t = timing.transaction(len);
+                cache::Cost {
+                    time: t,
+                    transactions: 1,
+                    bus_cycles: t,
+                }
+            }
+        };
+        self.stats.external_transactions += cost.transactions;
+        self.stats.external_cycles += cost.bus_cycles;
+        cost.time
+    }
+
+    /// The counters, with the caches' figures.
+    pub(crate) fn report(&self) -> MemSysStats {
+        MemSysStats {
+            icache: self.icache.as_ref().map(|c| c.stats),
+            dcache: self.dcache.as_ref().map(|c| c.stats),
+            ..self.stats.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, MemSystem};
+    use crate::profile::Profile;
+
+    fn system(name: &str) -> (MemSystem, Option<super::Carousel>) {
+        MemSystem::new(&Profile::builtin(name).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn uncached_external_accesses_cost_one_transaction_of_their_bytes() {
+        let (mut m, car) = system("carousel-paper");
+        let car = car.unwrap();
+        assert_eq!(m.access_time(Some(&car), 0x8000_0000, 4, Kind::Load), 50);
+        assert_eq!(m.access_time(Some(&car), 0x8000_0000, 2, Kind::Fetch), 50);
+        assert_eq!(m.access_time(Some(&car), 0x8000_0001, 1, Kind::Store), 50);
+        // A word straddling two unmapped Carousel blocks: still one transaction.
+        assert_eq!(m.access_time(Some(&car), 0x8000_007E, 4, Kind::Fetch), 50);
+        // Local memory: the OS scratchpad and the SPM window.
+        assert_eq!(m.access_time(Some(&car), 0x2000_0000, 4, Kind::Load), 1);
+        assert_eq!(m.access_time(Some(&car), 0x3000_0000, 4, Kind::Fetch), 1);
+        assert_eq!(m.stats.external_transactions, 4);
+        assert_eq!(m.stats.external_cycles, 200);
+        assert_eq!((m.stats.external_fetches, m.stats.external_data), (2, 2));
+    }
+
+    #[test]
+    fn carousel_hits_cost_one_cycle() {
+        let (mut m, car) = system("carousel-paper");
+        let mut car = car.unwrap();
+        car.write_reg(0, 0x8000_0000).unwrap();
+        assert_eq!(m.access_time(Some(&car), 0x8000_0010, 4, Kind::Load), 1);
+        assert_eq!(m.access_time(Some(&car), 0x8000_0010, 4, Kind::Fetch), 1);
+        assert_eq!(m.access_time(Some(&car), 0x8000_007E, 4, Kind::Fetch), 51);
+        assert_eq!((m.stats.spm_fetches, m.stats.spm_data), (2, 1));
+    }
+
+    #[test]
+    fn cached_accesses_split_at_lines_and_use_their_own_side() {
+        let (mut m, car) = system("cache-wb");
+        assert!(car.is_none());
+        assert_eq!(m.access_time(None, 0x8000_0000, 4, Kind::Fetch), 53);
+        assert_eq!(
+            m.access_time(None, 0x8000_0000, 4, Kind::Load),
+            53,
+            "split caches"
+        );
+        assert_eq!(m.access_time(None, 0x8000_0004, 4, Kind::Fetch), 1);
+        assert_eq!(
+            m.access_time(None, 0x8000_000E, 4, Kind::Fetch),
+            54,
+            "hit + fill"
+        );
+        let r = m.report();
+        assert_eq!(r.icache.unwrap().misses, 2);
+        assert_eq!(r.dcache.unwrap().misses, 1);
+        assert_eq!(
+            m.access_time(None, 0x2000_0000, 4, Kind::Store),
+            1,
+            "OS SPM uncached"
+        );
+    }
+}
