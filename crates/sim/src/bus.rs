@@ -148,7 +148,7 @@ impl Bus {
     pub(crate) fn load_at(&mut self, addr: u32, width: u32, ctx: &Ctx) -> Result<(u32, u64), Exc> {
         if let Some((i, off)) = self.mem.find(addr, width) {
             let r = self.mem.region(i);
-            if !r.spec.allows('r') {
+            if !r.read {
                 return Err((CAUSE_LOAD_FAULT, addr));
             }
             let mut b = [0u8; 4];
@@ -226,7 +226,7 @@ impl Bus {
         ctx: &Ctx,
     ) -> Result<(u64, bool), Exc> {
         if let Some((i, off)) = self.mem.find(phys, width) {
-            if !self.mem.region(i).spec.allows('w') {
+            if !self.mem.region(i).write {
                 return Err((CAUSE_STORE_FAULT, addr));
             }
             let mut end = false;

@@ -77,6 +77,9 @@ pub struct Machine {
     pub(crate) stack_bound_ext: bool,
     /// The timer-pending watch, when configured (`hart/pending_watch.rs`).
     pub(crate) pending_watch: Option<crate::hart::pending_watch::PendingWatch>,
+    /// Memory-system mode with caches: one instruction per dispatch, each fetch charged as it
+    /// happens (`ext/run.rs`).
+    pub(crate) per_fetch: bool,
 }
 
 impl Machine {
@@ -130,6 +133,8 @@ impl Machine {
             task_sampler,
             ext,
         };
+        let per_fetch = bus.ext.as_ref().is_some_and(|e| e.cached());
+        let fetch = bus.ext.as_ref().filter(|e| !e.cached()).map(|e| e.plain);
         let taken_delta = u64::from(class_cycles[CostClass::BranchTaken as usize])
             .wrapping_sub(u64::from(class_cycles[CostClass::BranchNotTaken as usize]));
         Machine {
@@ -141,7 +146,8 @@ impl Machine {
                     ram_latency,
                 },
                 false,
-            ),
+            )
+            .with_fetch(fetch),
             profile,
             class_cycles,
             dyn_costs: DynCosts { taken_delta },
@@ -164,6 +170,7 @@ impl Machine {
             stack_bound_ext: config.stack_bound,
             pending_watch: (config.watch_timer_pending && config.record_events)
                 .then(Default::default),
+            per_fetch,
         }
     }
 
@@ -229,7 +236,7 @@ impl Machine {
 
     /// The run loop with an instruction budget.
     fn run_budget(&mut self, mut budget: u64) -> Option<RunOutcome> {
-        if self.bus.ext.is_some() {
+        if self.per_fetch {
             return self.run_budget_ext(budget);
         }
         let mut first = true;
@@ -276,7 +283,7 @@ impl Machine {
             return self.take_trap(cause, 0, pc);
         }
         // Events were just checked: nothing may stop this one instruction.
-        let out = if self.bus.ext.is_some() {
+        let out = if self.per_fetch {
             self.exec_one_ext()
         } else {
             self.exec_block(&Bounds {
@@ -329,12 +336,22 @@ impl Machine {
                 // The terminator runs unless the next event is due before it starts.
                 let due = self.hart.cycle >= bounds.next_event;
                 let term = (!stopped && n == block.body && block.has_term && limit > n && !due)
-                    .then(|| (self.cache.insts[(block.start + n) as usize], block.end_pc));
+                    .then(|| {
+                        let k = (block.start + n) as usize;
+                        (
+                            self.cache.insts[k],
+                            block.end_pc,
+                            self.cache.fetches.get(k).copied(),
+                        )
+                    });
                 // NOTE: after_stop may flush the cache; `block` is not used past this point.
                 if let Some(o) = self.after_stop() {
                     return Some(o);
                 }
-                let (term, next) = term?;
+                let (term, next, fetch) = term?;
+                if let Some(f) = fetch {
+                    self.charge_fetch(&f);
+                }
                 self.exec_terminator(term, next)
             }
             Exit::Exception {
@@ -352,6 +369,14 @@ impl Machine {
         }
     }
 
+    /// Charges a terminator's predecoded fetch cost (memory-system mode without caches).
+    #[cold]
+    #[inline(never)]
+    fn charge_fetch(&mut self, f: &crate::ext::fetch::Cost) {
+        self.hart.cycle = self.hart.cycle.wrapping_add(u64::from(f.time - 1));
+        self.cache.partial_fetch.add(f, 1);
+    }
+
     /// Adds the cost of `n` retired body instructions of block `id` plus `extra` cycles.
     fn account(&mut self, id: u32, n: u32, extra: u64) {
         let block = &mut self.cache.blocks[id as usize];
@@ -367,6 +392,11 @@ impl Machine {
             let insts = &self.cache.insts[start..start + n as usize + 1];
             for ins in &insts[..n as usize] {
                 self.extra_counts[static_class(ins.op) as usize] += 1;
+            }
+            if let Some(f) = self.cache.fetches.get(start..start + n as usize) {
+                for c in f {
+                    self.cache.partial_fetch.add(c, 1);
+                }
             }
             let pre = u64::from(self.cache.pres[start + n as usize]);
             self.hart.cycle = self.hart.cycle.wrapping_add(pre).wrapping_add(extra);

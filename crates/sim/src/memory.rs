@@ -28,6 +28,10 @@ pub(crate) struct Region {
     /// Data accesses that went through the slow path (region 0's fast-path accesses are
     /// derived from the class counts, see `stats`).
     pub(crate) slow_accesses: u64,
+    /// `spec.access` contains `r`, `w`, `x` (decoded once: slow paths test them per access).
+    pub(crate) read: bool,
+    pub(crate) write: bool,
+    pub(crate) exec: bool,
 }
 
 impl Region {
@@ -36,6 +40,9 @@ impl Region {
             spec: spec.clone(),
             data: vec![0; spec.size as usize],
             slow_accesses: 0,
+            read: spec.allows('r'),
+            write: spec.allows('w'),
+            exec: spec.allows('x'),
         }
     }
 
@@ -142,7 +149,7 @@ impl Memory {
         };
         let (i, off) = self.find(addr, 2)?;
         let r = self.region(i);
-        if !r.spec.allows('x') {
+        if !r.exec {
             return None;
         }
         Some(u16::from_le_bytes([r.data[off], r.data[off + 1]]))

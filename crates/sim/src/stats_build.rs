@@ -74,7 +74,15 @@ impl Machine {
             violations: self.bus.violations.clone(),
             tasks: self.bus.tasks.snapshot(cycles, instret),
             markers: self.bus.markers,
-            memory_system: self.bus.ext.as_ref().map(|e| e.report()),
+            memory_system: self.bus.ext.as_ref().map(|e| {
+                let mut r = e.report();
+                let f = self.cache.fetch_totals();
+                r.spm_fetches += f.spm;
+                r.external_fetches += f.external;
+                r.external_transactions += f.external;
+                r.external_cycles += f.bus_cycles;
+                r
+            }),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! | `bus_timing.rs` | external RAM bus: 49 cycles per transaction + 1 per 4 bytes, 64-byte maximum | `[external]` |
 //! | `carousel.rs` | the Carousel translation unit: n tag registers over an SPM of n 2^x-byte blocks | `[carousel]` |
 //! | `dma.rs` | the synchronous DMA engine behind `dma_copy` | `[dma]` |
+//! | `fetch.rs` | the cost of an uncached access from the tags alone (fetch costs fixed per predecoded block) | |
 //! | `cache.rs` | direct-mapped instruction and data caches (write-through or write-back) | `[cache]` |
 //! | `spec.rs` | the TOML tables and their validation | |
 //! | `wiring.rs` | how the bus routes data accesses and MMIO through the units | |
@@ -29,6 +30,7 @@ pub(crate) mod bus_timing;
 pub(crate) mod cache;
 pub(crate) mod carousel;
 pub(crate) mod dma;
+pub(crate) mod fetch;
 pub(crate) mod run;
 pub(crate) mod spec;
 pub(crate) mod stats;
@@ -39,6 +41,7 @@ use bus_timing::BusTiming;
 use cache::Cache;
 use carousel::Carousel;
 use dma::Dma;
+use fetch::Uncached;
 use stats::MemSysStats;
 
 /// What kind of access is being timed.
@@ -55,14 +58,13 @@ pub(crate) enum Kind {
 /// The extension units other than the Carousel tags (which live in `Memory`, because
 /// instruction fetch reads through them) and their counters.
 pub(crate) struct MemSystem {
-    pub(crate) timing: BusTiming,
-    /// External RAM: `ext_base..ext_base + ext_size`.
-    pub(crate) ext_base: u32,
-    pub(crate) ext_size: u32,
+    /// External RAM and the bus timing.
+    pub(crate) plain: Uncached,
     pub(crate) icache: Option<Cache>,
     pub(crate) dcache: Option<Cache>,
     pub(crate) dma: Option<Dma>,
-    /// Counters (the caches keep their own).
+    /// Counters (the caches keep their own; fetches costed at predecode are counted by the
+    /// block cache).
     pub(crate) stats: MemSysStats,
 }
 
@@ -77,9 +79,11 @@ impl MemSystem {
         let cache = profile.cache();
         Some((
             MemSystem {
-                timing: BusTiming::new(e),
-                ext_base: region.base,
-                ext_size: region.size,
+                plain: Uncached {
+                    timing: BusTiming::new(e),
+                    ext_base: region.base,
+                    ext_size: region.size,
+                },
                 icache: cache.map(Cache::new),
                 dcache: cache.map(Cache::new),
                 dma: profile.dma().map(|d| Dma {
@@ -92,18 +96,23 @@ impl MemSystem {
         ))
     }
 
+    /// True if there are caches: a fetch's cost then depends on state that every access
+    /// changes, and the run loop charges each fetch as it happens (`run.rs`); otherwise
+    /// fetch costs are fixed per predecoded block (`fetch.rs`).
+    pub(crate) fn cached(&self) -> bool {
+        self.icache.is_some() || self.dcache.is_some()
+    }
+
     /// True if `addr..addr+len` lies in external RAM.
     #[inline]
     pub(crate) fn is_external(&self, addr: u32, len: u32) -> bool {
-        let off = addr.wrapping_sub(self.ext_base);
-        u64::from(off) + u64::from(len) <= u64::from(self.ext_size)
+        self.plain.is_external(addr, len)
     }
 
     /// Cycles of an access of `len` (1..=4) bytes at CPU address `addr` (before Carousel
-    /// translation), updating the caches and counters. The access is split at Carousel
-    /// block boundaries (when a tag hits either end) or cache line boundaries; each part costs 1 if served locally (a Carousel tag
-    /// hit, or not external RAM), else a bus transaction of its bytes or the cache's time.
-    /// Always at least 1.
+    /// translation), updating the caches and counters. Uncached: as [`Uncached::cost`].
+    /// Cached (there is no Carousel then): split at line edges; each part inside external
+    /// RAM costs what its cache says, any other part 1. Always at least 1.
     pub(crate) fn access_time(
         &mut self,
         car: Option<&Carousel>,
@@ -111,26 +120,35 @@ impl MemSystem {
         len: u32,
         kind: Kind,
     ) -> u64 {
-        let last = addr.wrapping_add(len - 1);
-        let gran = match (car, &self.dcache) {
-            // Only a tag hit on either end splits the access: bytes that all go to external
-            // RAM are one transaction.
-            (Some(c), _) if c.lookup(addr).is_some() || c.lookup(last).is_some() => c.block_size(),
-            (Some(_), _) => 0,
-            (None, Some(c)) => c.line(),
-            (None, None) => 0,
+        let line = match (kind, &self.icache, &self.dcache) {
+            (Kind::Fetch, Some(c), _) => c.line(),
+            (Kind::Load | Kind::Store, _, Some(c)) => c.line(),
+            _ => {
+                let c = self.plain.cost(car, addr, len);
+                let (spm, external) = match kind {
+                    Kind::Fetch => (
+                        &mut self.stats.spm_fetches,
+                        &mut self.stats.external_fetches,
+                    ),
+                    _ => (&mut self.stats.spm_data, &mut self.stats.external_data),
+                };
+                *spm += u64::from(c.spm);
+                *external += u64::from(c.external);
+                self.stats.external_transactions += u64::from(c.external);
+                self.stats.external_cycles += u64::from(c.bus_cycles);
+                return u64::from(c.time);
+            }
         };
         let mut time = 0;
         let mut a = addr;
         let end = u64::from(addr) + u64::from(len);
         while u64::from(a) < end {
-            let piece = if gran == 0 {
-                len
+            let piece = (line - (a & (line - 1))).min((end - u64::from(a)) as u32);
+            time += if self.is_external(a, piece) {
+                self.cached_time(a, piece, kind)
             } else {
-                let to_edge = gran - (a & (gran - 1));
-                to_edge.min((end - u64::from(a)) as u32)
+                1
             };
-            time += self.piece_time(car, a, piece, kind);
             a = a.wrapping_add(piece);
             if a == 0 {
                 break;
@@ -139,22 +157,13 @@ impl MemSystem {
         time.max(1)
     }
 
-    fn piece_time(&mut self, car: Option<&Carousel>, a: u32, len: u32, kind: Kind) -> u64 {
-        if car.is_some_and(|c| c.lookup(a).is_some()) {
-            match kind {
-                Kind::Fetch => self.stats.spm_fetches += 1,
-                _ => self.stats.spm_data += 1,
-            }
-            return 1;
-        }
-        if !self.is_external(a, len) {
-            return 1;
-        }
+    /// Time of `a..a+len` (inside one line of external RAM) through the kind's cache.
+    fn cached_time(&mut self, a: u32, len: u32, kind: Kind) -> u64 {
         match kind {
             Kind::Fetch => self.stats.external_fetches += 1,
             _ => self.stats.external_data += 1,
         }
-        let timing = self.timing;
+        let timing = self.plain.timing;
         let cost = match (kind, &mut self.icache, &mut self.dcache) {
             (Kind::Fetch, Some(c), _) => c.read(a, &timing),
             (Kind::Load, _, Some(c)) => c.read(a, &timing),

@@ -78,17 +78,31 @@ impl Machine {
     /// Cycles the fetch at `pc` adds to the instruction's class cycles (its access time
     /// minus 1), through the tags; 0 if the fetch faults (the fault is charged as a trap).
     fn fetch_delta(&mut self, pc: u32) -> u64 {
-        let mem = &self.bus.mem;
-        let Some(lo) = mem.fetch_u16(pc) else {
-            return 0;
-        };
-        let len = if lo & 3 == 3 {
-            if mem.fetch_u16(pc.wrapping_add(2)).is_none() {
-                return 0;
+        let len = match self.cache.lookup(pc) {
+            // Predecoded (valid under the current tags: a tag write flushes): the length is
+            // the distance to the next instruction.
+            Some(id) => {
+                let b = &self.cache.blocks[id as usize];
+                let next = if b.body + u32::from(b.has_term) > 1 {
+                    self.cache.insts[b.start as usize + 1].pc
+                } else {
+                    b.end_pc
+                };
+                next.wrapping_sub(pc)
             }
-            4
-        } else {
-            2
+            None => {
+                let mem = &self.bus.mem;
+                let Some(lo) = mem.fetch_u16(pc) else {
+                    return 0;
+                };
+                if lo & 3 != 3 {
+                    2
+                } else if mem.fetch_u16(pc.wrapping_add(2)).is_some() {
+                    4
+                } else {
+                    return 0;
+                }
+            }
         };
         let Some(ext) = self.bus.ext.as_mut() else {
             return 0;

@@ -146,7 +146,7 @@ impl Bus {
             return Err(Refused::NotWritable);
         };
         let cost = copy_cost(
-            &ext.timing,
+            &ext.plain.timing,
             len,
             ext.is_external(src, len),
             ext.is_external(dst, len),

@@ -25,7 +25,7 @@ fn read_word(bus: &Bus, addr: u32) -> Option<(u32, usize)> {
     }
     let (i, off) = bus.mem.find(addr, 4)?;
     let r = bus.mem.region(i);
-    if !r.spec.allows('r') {
+    if !r.read {
         return None;
     }
     let d = &r.data[off..off + 4];

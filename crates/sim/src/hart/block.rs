@@ -10,6 +10,7 @@
 //! [`CodeMap`] (`codemap.rs`).
 
 use crate::cost::{CostClass, NUM_CLASSES};
+use crate::ext::fetch::{Cost as FetchCost, Totals, Uncached};
 use crate::hart::hot::{fuse, single, Hot};
 use crate::memory::{Memory, PAGE_CODE};
 use cactus_isa::{decode, Class, Op};
@@ -110,6 +111,19 @@ pub(crate) struct BlockCache {
     /// predecoded as a block terminator, checked outside the hot loop (`spbound.rs`).
     /// Changing it needs a flush (`Machine::arm_stack_bound`).
     pub(crate) guard_sp: bool,
+    /// Memory-system mode without caches: every instruction's fetch cost (fixed until the
+    /// next flush, which every tag write causes) is part of its static cycles
+    /// (`ext/fetch.rs`). None: fetches cost nothing beyond the class cycles.
+    pub(crate) fetch: Option<Uncached>,
+    /// With `fetch`: the fetch cost of each instruction (parallel to `insts`; empty
+    /// otherwise).
+    pub(crate) fetches: Vec<FetchCost>,
+    /// With `fetch`: each block body's fetch totals (parallel to `blocks`).
+    fetch_sums: Vec<Totals>,
+    /// Fetch totals of blocks dropped by flushes (execs × sums).
+    flushed_fetch: Totals,
+    /// Fetch totals of partial bodies and terminators.
+    pub(crate) partial_fetch: Totals,
 }
 
 /// The cost class an op is charged as statically (branches as not taken).
@@ -160,7 +174,18 @@ impl BlockCache {
             insts: Vec::new(),
             pres: Vec::new(),
             flushed_counts: [0; NUM_CLASSES],
+            fetch: None,
+            fetches: Vec::new(),
+            fetch_sums: Vec::new(),
+            flushed_fetch: Totals::default(),
+            partial_fetch: Totals::default(),
         }
+    }
+
+    /// The same cache with fetch costs in the static cycles (`fetch`).
+    pub(crate) fn with_fetch(mut self, fetch: Option<Uncached>) -> BlockCache {
+        self.fetch = fetch;
+        self
     }
 
     /// The block starting at `pc`, if predecoded.
@@ -194,6 +219,9 @@ impl BlockCache {
     /// page flags.
     pub(crate) fn flush(&mut self, mem: &mut Memory) {
         self.flushed_counts = self.class_counts();
+        self.flushed_fetch = self.block_fetch_totals();
+        self.fetches.clear();
+        self.fetch_sums.clear();
         for &p in &self.page_nums {
             mem.clear_page_flag(p, PAGE_CODE);
         }
@@ -213,6 +241,24 @@ impl BlockCache {
                 *acc += st.execs * u64::from(c);
             }
         }
+        out
+    }
+
+    /// Fetch totals of whole-body executions so far.
+    fn block_fetch_totals(&self) -> Totals {
+        let mut out = self.flushed_fetch;
+        for (sum, st) in self.fetch_sums.iter().zip(self.blocks.iter()) {
+            out.spm += st.execs * sum.spm;
+            out.external += st.execs * sum.external;
+            out.bus_cycles += st.execs * sum.bus_cycles;
+        }
+        out
+    }
+
+    /// Fetch totals of everything executed so far (memory-system mode without caches).
+    pub(crate) fn fetch_totals(&self) -> Totals {
+        let mut out = self.block_fetch_totals();
+        out.merge(&self.partial_fetch);
         out
     }
 
@@ -245,6 +291,7 @@ impl BlockCache {
         let mut body = 0u32;
         let mut has_term = false;
         let mut term_len = 0u32;
+        let mut fetch_sum = Totals::default();
         loop {
             if cur != pc && (cur >> 12 != pc >> 12 || stop_before(cur)) {
                 break;
@@ -303,6 +350,10 @@ impl BlockCache {
                 pc: cur,
             });
             self.pres.push(pre);
+            let fetch = self.fetch.map(|f| f.cost(mem.carousel.as_ref(), cur, len));
+            if let Some(c) = &fetch {
+                self.fetches.push(*c);
+            }
             self.mark(mem, cur, len);
             cur = cur.wrapping_add(len);
             if term {
@@ -312,6 +363,10 @@ impl BlockCache {
             }
             last_pre = pre;
             pre += static_cycles(i.op, &self.costs);
+            if let Some(c) = &fetch {
+                pre += c.time - 1;
+                fetch_sum.add(c, 1);
+            }
             counts[static_class(i.op) as usize] += 1;
             body += 1;
             if ends_block(i.op) || body as usize >= MAX_BODY {
@@ -334,6 +389,9 @@ impl BlockCache {
             other: NONE,
         });
         self.counts.push(counts);
+        if self.fetch.is_some() {
+            self.fetch_sums.push(fetch_sum);
+        }
         let h = ((pc >> 1) & 0x7FF) as usize;
         self.page(mem, pc >> 12).entry[h] = id;
         Ok(id)
