@@ -440,3 +440,92 @@ fn without_the_extensions_nothing_changes() {
     let mut m = machine_with(Profile::default_mcu(), &prog);
     assert_eq!(fault(&mut m).0, 5);
 }
+
+/// A timer interrupt inside a loop of external loads, fetched from external RAM: what the
+/// handler saw (mepc, mcycle, minstret) and the final cycles.
+fn timer_run(name: &str, ticks: u32, how: &dyn Fn(&mut Machine)) -> (u32, u32, u32, u64) {
+    const MIE: u16 = 0x304;
+    let prog = cat(&[
+        set_mtvec(HANDLER),
+        li(A0, 0x0200_BFF8),
+        vec![i(Op::Lw, A1, A0, 0)],
+        li(A2, ticks),
+        vec![r(Op::Add, A1, A1, A2)],
+        li(A0, 0x0200_4000),
+        vec![s(Op::Sw, ZERO, A0, 4), s(Op::Sw, A1, A0, 0)],
+        li(T1, 0x80),
+        vec![
+            csr(Op::Csrrw, ZERO, MIE, T1),
+            csr(Op::Csrrsi, ZERO, 0x300, 0x8),
+        ],
+        li(S0, B),
+        li(T2, 200),
+        vec![
+            i(Op::Lw, A3, S0, 0),
+            i(Op::Addi, T2, T2, -1),
+            b(Op::Bne, T2, ZERO, -8),
+        ],
+        exit_code(1),
+    ]);
+    let handler = cat(&[
+        vec![
+            csr(Op::Csrrs, A3, 0x341, ZERO),
+            csr(Op::Csrrs, A4, 0xB00, ZERO),
+            csr(Op::Csrrs, A5, 0xB02, ZERO),
+        ],
+        exit_ok(),
+    ]);
+    let mut m = machine_at(name, RAM, &prog);
+    load(&mut m, HANDLER, &handler);
+    how(&mut m);
+    let r = |k: u8| m.reg(k as usize);
+    (r(A3), r(A4), r(A5), m.stats().cycles)
+}
+
+#[test]
+fn interrupts_are_taken_at_the_same_instruction_by_run_step_and_slices() {
+    let run = |m: &mut Machine| match m.run() {
+        RunOutcome::Exited { code: 0 } => {}
+        other => panic!("{other:?} after {} cycles", m.stats().cycles),
+    };
+    let step = |m: &mut Machine| loop {
+        match m.step() {
+            None => {}
+            Some(RunOutcome::Exited { code: 0 }) => break,
+            Some(other) => panic!("{other:?}"),
+        }
+    };
+    // Deadlines from the first iterations on (a loop iteration is about 200 cycles fetched
+    // from external RAM, 5 from the instruction cache; a tick is 10 cycles).
+    for (name, first, stride) in [
+        ("carousel-paper", 150, 53),
+        ("cache-wb", 20, 7),
+        ("cache-wt", 20, 7),
+    ] {
+        let mut mepcs = std::collections::BTreeSet::new();
+        for ticks in (first..first + 12 * stride).step_by(stride as usize) {
+            let whole = timer_run(name, ticks, &run);
+            mepcs.insert(whole.0);
+            assert_eq!(
+                timer_run(name, ticks, &step),
+                whole,
+                "{name} {ticks}: steps"
+            );
+            for slice in [1, 5, 64] {
+                let sliced = |m: &mut Machine| loop {
+                    match m.run_for(slice) {
+                        None => {}
+                        Some(RunOutcome::Exited { code: 0 }) => break,
+                        Some(other) => panic!("{other:?}"),
+                    }
+                };
+                assert_eq!(
+                    timer_run(name, ticks, &sliced),
+                    whole,
+                    "{name} {ticks}: {slice}"
+                );
+            }
+        }
+        assert!(mepcs.len() >= 3, "{name}: the timer fell at {mepcs:x?}");
+    }
+}
