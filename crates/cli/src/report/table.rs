@@ -106,20 +106,23 @@ fn write_table(out: &mut String, s: &Stats, tasks: bool) -> std::fmt::Result {
 
 /// The memory-system rows (Carousel, external bus, DMA, caches; docs/profiles.md).
 fn write_memory_system(out: &mut String, m: &MemSysStats) -> std::fmt::Result {
-    writeln!(out, "  memory system               fetches            data")?;
     writeln!(
         out,
-        "    {:<18} {:>12} {:>15}",
+        "  memory system               fetches               data"
+    )?;
+    writeln!(
+        out,
+        "    {:<18} {:>12} {:>18}",
         "SPM (tag hits)", m.spm_fetches, m.spm_data
     )?;
     writeln!(
         out,
-        "    {:<18} {:>12} {:>15}",
+        "    {:<18} {:>12} {:>18}",
         "external", m.external_fetches, m.external_data
     )?;
     writeln!(
         out,
-        "    {:<18} {:>12} {:>15}",
+        "    {:<18} {:>12} {:>18}",
         "bus transactions",
         m.external_transactions,
         format!("{} cycles", m.external_cycles)
@@ -127,14 +130,14 @@ fn write_memory_system(out: &mut String, m: &MemSysStats) -> std::fmt::Result {
     if m.dma_copies > 0 {
         writeln!(
             out,
-            "    {:<18} {:>12} {:>15}",
+            "    {:<18} {:>12} {:>18}",
             "DMA copies",
             m.dma_copies,
             format!("{} bytes", m.dma_bytes)
         )?;
         writeln!(
             out,
-            "    {:<18} {:>12} {:>15}",
+            "    {:<18} {:>12} {:>18}",
             "DMA transactions",
             m.dma_transactions,
             format!("{} cycles", m.dma_cycles)
@@ -144,7 +147,7 @@ fn write_memory_system(out: &mut String, m: &MemSysStats) -> std::fmt::Result {
         if let Some(c) = c {
             writeln!(
                 out,
-                "    {:<18} {:>12} {:>15}",
+                "    {:<18} {:>12} {:>18}",
                 format!("{name} hit/miss"),
                 format!("{}/{}", c.hits, c.misses),
                 format!("{} write-backs", c.writebacks)
@@ -309,6 +312,39 @@ mod tests {
             );
         }
         assert!(!text.contains("div"), "zero classes are left out:\n{text}");
+    }
+
+    #[test]
+    fn memory_system_rows_appear_only_with_the_extensions() {
+        let mut s = sample();
+        assert!(!render(&s, true).contains("memory system"));
+        s.memory_system = Some(MemSysStats {
+            spm_fetches: 7,
+            external_data: 3,
+            external_transactions: 3,
+            external_cycles: 150,
+            dma_copies: 2,
+            dma_bytes: 256,
+            dma_transactions: 4,
+            dma_cycles: 260,
+            dcache: Some(cactus_sim::CacheStats {
+                hits: 5,
+                misses: 2,
+                writebacks: 1,
+            }),
+            ..MemSysStats::default()
+        });
+        let t = render(&s, true);
+        for row in [
+            "SPM (tag hits)                7                  0",
+            "bus transactions              3         150 cycles",
+            "DMA copies                    2          256 bytes",
+            "DMA transactions              4         260 cycles",
+            "dcache hit/miss             5/2      1 write-backs",
+        ] {
+            assert!(t.contains(row), "{row:?} missing from\n{t}");
+        }
+        assert!(!t.contains("icache"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Timing of the external bus (paper section IV-E): a transaction of `b` bytes costs
 //! `transaction_cycles + ceil(b / bytes_per_cycle)` cycles, and no transaction carries more
-//! than `max_transaction` bytes. With the paper's 49/4/64: one word 50 cycles, 32 bytes 57,
+//! than `max_transaction` bytes (the DMA engine splits longer copies, `dma.rs`). With the paper's 49/4/64: one word 50 cycles, 32 bytes 57,
 //! 64 bytes 65, 128 bytes two transactions = 130.
 
 use crate::ext::spec::ExternalSpec;
@@ -36,13 +36,6 @@ impl BusTiming {
     pub(crate) fn transaction(&self, bytes: u32) -> u64 {
         u64::from(self.transaction_cycles) + self.beats(bytes)
     }
-
-    /// The sizes of the transactions that carry `len` bytes: full `max_transaction` chunks
-    /// and the rest last.
-    pub(crate) fn chunks(&self, len: u32) -> impl Iterator<Item = u32> + '_ {
-        let max = self.max_transaction;
-        (0..len.div_ceil(max)).map(move |k| (len - k * max).min(max))
-    }
 }
 
 #[cfg(test)]
@@ -71,22 +64,5 @@ mod tests {
         assert_eq!(b.transaction(16), 53, "a 16-byte cache line");
         assert_eq!(b.transaction(32), 57, "paper: 32 bytes = 57");
         assert_eq!(b.transaction(64), 65, "paper: 64 bytes = 65");
-    }
-
-    #[test]
-    fn long_transfers_split_at_the_maximum() {
-        let b = paper();
-        assert_eq!(b.chunks(128).collect::<Vec<_>>(), [64, 64]);
-        assert_eq!(b.chunks(130).collect::<Vec<_>>(), [64, 64, 2]);
-        assert_eq!(b.chunks(0).count(), 0);
-        assert_eq!(b.chunks(65).collect::<Vec<_>>(), [64, 1]);
-        assert_eq!(b.chunks(64).collect::<Vec<_>>(), [64]);
-        let odd = BusTiming {
-            transaction_cycles: 3,
-            bytes_per_cycle: 8,
-            max_transaction: 24,
-        };
-        assert_eq!(odd.chunks(50).collect::<Vec<_>>(), [24, 24, 2]);
-        assert_eq!(odd.transaction(9), 5);
     }
 }

@@ -83,15 +83,24 @@ impl Dma {
 
 /// The cost of copying `len` bytes; `src_ext`/`dst_ext`: that side is external RAM.
 pub(crate) fn copy_cost(bus: &BusTiming, len: u32, src_ext: bool, dst_ext: bool) -> DmaCost {
-    let mut c = DmaCost::default();
-    for chunk in bus.chunks(len) {
-        let sides = u64::from(src_ext) + u64::from(dst_ext);
+    // Closed form over the chunks: `full` chunks of `max_transaction` bytes and the rest.
+    let max = bus.max_transaction;
+    let (full, rest) = (u64::from(len / max), len % max);
+    let sides = u64::from(src_ext) + u64::from(dst_ext);
+    let chunk = |bytes: u32| {
         if sides == 0 {
-            c.cycles += bus.beats(chunk);
+            bus.beats(bytes)
         } else {
-            c.cycles += sides * bus.transaction(chunk);
-            c.transactions += sides;
+            sides * bus.transaction(bytes)
         }
+    };
+    let mut c = DmaCost {
+        cycles: full * chunk(max),
+        transactions: full * sides,
+    };
+    if rest > 0 {
+        c.cycles += chunk(rest);
+        c.transactions += sides;
     }
     c
 }
@@ -153,6 +162,22 @@ mod tests {
         let block = copy_cost(&BUS, 128, true, false);
         assert_eq!((block.cycles, block.transactions), (130, 2));
         assert_eq!(copy_cost(&BUS, 100, true, false).cycles, 65 + 49 + 9);
+        let odd = copy_cost(&BUS, 130, false, true);
+        assert_eq!(
+            (odd.cycles, odd.transactions),
+            (65 + 65 + 50, 3),
+            "64 + 64 + 2"
+        );
+        assert_eq!(copy_cost(&BUS, 65, true, false).cycles, 65 + 50);
+        let few = BusTiming {
+            transaction_cycles: 3,
+            bytes_per_cycle: 8,
+            max_transaction: 24,
+        };
+        assert_eq!(
+            copy_cost(&few, 50, true, false).cycles,
+            2 * (3 + 3) + (3 + 1)
+        );
         assert_eq!(
             copy_cost(&BUS, 32, true, true).cycles,
             114,

@@ -14,6 +14,10 @@ pub const DEFAULT_DMA_BASE: u32 = 0x0F00_1000;
 pub const TAGS_WINDOW: u32 = 0x108;
 /// Bytes decoded by the DMA window: SRC, DST, LEN, CTRL/STATUS, LAST_CYCLES.
 pub const DMA_WINDOW: u32 = 0x14;
+/// Largest `external.transaction_cycles` (keeps every access time and block cost in range).
+pub const MAX_TRANSACTION_CYCLES: u32 = 1_000_000;
+/// Largest `external.max_transaction` in bytes.
+pub const MAX_TRANSACTION_BYTES: u32 = 4096;
 /// Most Carousel blocks (the tag registers r_0..r_63 fit below INFO at +0x100).
 pub const MAX_BLOCKS: u32 = 64;
 
@@ -23,11 +27,11 @@ pub const MAX_BLOCKS: u32 = 64;
 pub struct ExternalSpec {
     /// Name of the `[[memory]]` region that is external RAM.
     pub region: String,
-    /// Fixed cycles of every bus transaction (paper: 49).
+    /// Fixed cycles of every bus transaction (paper: 49; at most 1,000,000).
     pub transaction_cycles: u32,
     /// Bytes moved per further cycle, rounding up (paper: 4).
     pub bytes_per_cycle: u32,
-    /// Largest transaction in bytes; longer transfers are split (paper: 64).
+    /// Largest transaction in bytes, 1..=4096; longer transfers are split (paper: 64).
     pub max_transaction: u32,
 }
 
@@ -149,11 +153,20 @@ pub(crate) fn check(
                 format!("no [[memory]] region is named {:?}", e.region),
             );
         }
+        if e.transaction_cycles > MAX_TRANSACTION_CYCLES {
+            return bad(
+                "external.transaction_cycles",
+                format!("must be at most {MAX_TRANSACTION_CYCLES}"),
+            );
+        }
         if e.bytes_per_cycle == 0 {
             return bad("external.bytes_per_cycle", "must be greater than 0".into());
         }
-        if e.max_transaction == 0 {
-            return bad("external.max_transaction", "must be greater than 0".into());
+        if e.max_transaction == 0 || e.max_transaction > MAX_TRANSACTION_BYTES {
+            return bad(
+                "external.max_transaction",
+                format!("must be between 1 and {MAX_TRANSACTION_BYTES}"),
+            );
         }
     }
     if let Some(c) = s.carousel {
