@@ -10,15 +10,18 @@
 //! | `cache.rs` | direct-mapped instruction and data caches (write-through or write-back) | `[cache]` |
 //! | `spec.rs` | the TOML tables and their validation | |
 //! | `wiring.rs` | how the bus routes data accesses and MMIO through the units | |
-//! | `run.rs` | the run loop in memory-system mode: one instruction at a time, fetch charged | |
+//! | `run.rs` | `attach` (SPM window, fast path off); the run loop with caches: one instruction at a time, fetch charged | |
 //! | `stats.rs` | the counters reported as `Stats::memory_system` | |
 //!
 //! With an `[external]` table the machine runs in *memory-system mode*: the RAM fast path of
-//! the hot loop is off (every load and store goes through the bus), and the run loop executes
-//! one instruction per dispatch and charges its fetch first ([`MemSystem::access_time`] of
-//! the instruction's bytes), so a tag write or a cache eviction changes the cost of the very
-//! next fetch. Without the table nothing here is constructed and the simulator runs exactly
-//! as before (docs/simulator-design.md, "Memory-system extensions").
+//! the hot loop is off (every load and store goes through the bus and `wiring.rs`). Without
+//! caches a fetch's cost depends on the tags alone and is fixed in the predecoded blocks'
+//! static cycles (`fetch.rs`; a tag write flushes them), so the chained hot loop runs as
+//! usual. With caches the run loop executes one instruction per dispatch and charges its
+//! fetch first ([`MemSystem::access_time`] of the instruction's bytes, `run.rs`), so a cache
+//! eviction changes the cost of the very next fetch. Without the table nothing here is
+//! constructed and the simulator runs exactly as before (docs/simulator-design.md,
+//! "Memory-system extensions").
 //!
 //! The timing rule (docs/profiles.md): an instruction costs its class cycles plus, for its
 //! fetch and for each data access it makes, the access time minus 1 (the class cycles assume

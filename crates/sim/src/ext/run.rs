@@ -1,14 +1,13 @@
-//! The run loop in memory-system mode: one instruction per dispatch, its fetch charged first.
+//! Memory-system mode: `attach` puts the units into memory, and, with caches, the run loop
+//! executes one instruction per dispatch with its fetch charged first.
 //!
-//! A predecoded block caches static cycles, but a fetch's cost depends on state that any
-//! instruction may change (a tag write, a cache eviction, a DMA copy), so here every
-//! instruction is charged its fetch time from the current state just before it runs, and
-//! runs alone through the ordinary block executor (`limit` 1, no chaining). Blocks are still
-//! predecoded and reused (decoding is not repeated); a tag write, a DMA copy into code and a
-//! store into the SPM window under a tag flush them, because their bytes may have changed
-//! under the same logical address. Events are checked before every instruction, so an
+//! With caches a fetch's cost depends on state that every fetch changes (the instruction
+//! cache), so it cannot be part of a predecoded block's static cycles: every instruction is
+//! charged its fetch time from the current state just before it runs, and runs alone through
+//! the ordinary block executor (`limit` 1, no chaining). Blocks are still predecoded and
+//! reused (decoding is not repeated). Events are checked before every instruction, so an
 //! interrupt is taken before the first instruction that starts at or after it, as in the
-//! fast loop.
+//! fast loop. (Without caches the fetch costs are in the blocks, `fetch.rs`.)
 
 use crate::ext::carousel::Carousel;
 use crate::ext::Kind;
