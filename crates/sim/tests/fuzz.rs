@@ -1,7 +1,9 @@
 //! Fuzz properties over untrusted input, bounded to a few seconds in `cargo test` (raise
 //! `PROPTEST_CASES` for a longer run): a mutated or truncated ELF either loads or is a
 //! [`LoadError`], and what loads runs a bounded slice without panicking the host; a mutated
-//! machine profile either parses or is a [`ProfileError`] naming the file. Failing inputs are
+//! machine profile (`mcu`, `carousel-paper`, `cache-wb`: the memory-system tables too) either
+//! parses, and then a machine built from it runs a bounded slice, or is a [`ProfileError`]
+//! naming the file. Failing inputs are
 //! kept by proptest in `tests/fuzz.proptest-regressions` and replayed first on every run.
 
 use cactus_sim::{Machine, MachineConfig, Profile};
@@ -71,8 +73,15 @@ proptest! {
     #[test]
     fn mutated_profiles_parse_or_are_errors(
         edits in proptest::collection::vec((0usize..2000, "[ -~\n]{0,4}"), 1..4),
+        base in 0usize..3,
     ) {
-        let mut text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../profiles/mcu.toml")).unwrap();
+        // The default profile and the memory-system ones (their extension tables).
+        let mut text = [
+            include_str!("../../../profiles/mcu.toml"),
+            include_str!("../../../profiles/carousel-paper.toml"),
+            include_str!("../../../profiles/cache-wb.toml"),
+        ][base]
+            .to_string();
         for (at, s) in edits {
             let mut at = at.min(text.len());
             while !text.is_char_boundary(at) {
@@ -85,8 +94,17 @@ proptest! {
             }
             text.replace_range(at..end, &s);
         }
-        if let Err(e) = Profile::from_toml(&text, "fuzz.toml") {
-            prop_assert!(e.to_string().starts_with("fuzz.toml"), "{}", e);
+        match Profile::from_toml(&text, "fuzz.toml") {
+            Err(e) => prop_assert!(e.to_string().starts_with("fuzz.toml"), "{}", e),
+            // A profile that parses builds a machine that runs (no panic on odd values).
+            Ok(p) => {
+                let mut cfg = MachineConfig::new(p);
+                cfg.max_cycles = Some(50_000);
+                let mut m = Machine::new(cfg);
+                if m.load_elf(&base_elf()).is_ok() {
+                    let _ = m.run_for(500);
+                }
+            }
         }
     }
 }

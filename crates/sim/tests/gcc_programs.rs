@@ -142,3 +142,25 @@ fn tohost_ends_the_run() {
     assert!(info.tohost.is_some());
     assert_eq!(m.run(), RunOutcome::Exited { code: 5 });
 }
+
+#[test]
+fn carousel_open_and_close_from_c_through_the_header() {
+    let include = format!(
+        "-I{}",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../kernel/arch/rv32")
+            .display()
+    );
+    let Some(elf) = build("carousel", &["crt0.S", "carousel.c"], &[&include]) else {
+        return;
+    };
+    let profile = Profile::builtin("carousel-paper").unwrap();
+    let mut m = Machine::new(MachineConfig::new(profile));
+    m.load_elf(&std::fs::read(&elf).unwrap()).expect("load");
+    assert_eq!(m.run(), RunOutcome::Exited { code: 0 });
+    let s = m.stats();
+    let ms = s.memory_system.expect("memory-system statistics");
+    // open and close: one external side, 2 × 65 each; the peek: external to external, 4 × 65.
+    assert_eq!((ms.dma_copies, ms.dma_bytes, ms.dma_cycles), (3, 384, 520));
+    assert_eq!(ms.spm_data, 64, "32 loads and 32 stores through the tag");
+}
