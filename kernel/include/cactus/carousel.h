@@ -75,7 +75,7 @@ int32_t carousel_call_method(carousel_method m, unsigned code_blocks, unsigned s
                              void *arg);
 
 /* Runs fn(arg) with sp = stack (16-byte aligned), restoring the caller's sp after
- * (kernel/arch/rv32/carousel_call.S). */
+ * (kernel/carousel/carousel_call.S). */
 void carousel_call_on(uint32_t stack, carousel_method fn, void *arg);
 
 #endif
