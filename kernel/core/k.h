@@ -18,7 +18,8 @@ enum wait_kind {
     WAIT_EVENT,
     WAIT_STACK,
     WAIT_TIMERS,
-    WAIT_POOL
+    WAIT_POOL,
+    WAIT_SRP
 };
 
 /* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
@@ -155,6 +156,11 @@ void k_idle_forever(void) __attribute__((noreturn));
 /* t's deadline passed (its timer node already popped): it leaves its wait list and becomes
  * ready with its call's timeout result. */
 void k_timeout_expired(struct k_tcb *t);
+/* The SRP mode's release clock (srp.c, linked only into SRP firmware): a timer node of no
+ * task, expired by calling k_srp_clock_fired(). Weak: without srp.c its address is 0, which
+ * no queued node has. */
+extern struct timer_node k_srp_clock __attribute__((weak));
+void k_srp_clock_fired(void) __attribute__((weak));
 
 /* task.c */
 void k_terminate(struct k_tcb *t, uint8_t state);

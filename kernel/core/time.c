@@ -37,8 +37,12 @@ void k_time_start(void)
 static void expire(void)
 {
     struct timer_node *n;
-    while ((n = timerq_pop_expired(&k_timers, k_tick)))
-        k_timeout_expired(tcb_of_timer(n));
+    while ((n = timerq_pop_expired(&k_timers, k_tick))) {
+        if (n == &k_srp_clock)
+            k_srp_clock_fired();
+        else
+            k_timeout_expired(tcb_of_timer(n));
+    }
 }
 
 /* The end of a tick: the running level rotates when the slice is used up, then the highest
@@ -70,7 +74,7 @@ void k_tick_due(void)
     struct timer_node *n = timerq_first(&k_timers); /* due: the port checked */
     struct k_tcb *t = tcb_of_timer(n);
     struct timer_node *after = n->next;
-    if (t->wait_on || (after && tick_before_eq(after->deadline, k_tick))) {
+    if (n == &k_srp_clock || t->wait_on || (after && tick_before_eq(after->deadline, k_tick))) {
         tick_expire_all();
         return;
     }
@@ -146,6 +150,7 @@ static const char *waits_for(const struct k_tcb *t)
     case WAIT_STACK: return "stack memory";
     case WAIT_TIMERS: return "a timer command";
     case WAIT_POOL: return "a pool block";
+    case WAIT_SRP: return "a job release";
     default: return "an object";
     }
 }

@@ -47,7 +47,7 @@ pub fn assembly(
         k.stack,
         k.target,
         &m.kernel_defines(),
-        !m.interrupts.is_empty(),
+        crate::kernel_units::Links::of(m),
     )?;
     let kernel: Vec<(PathBuf, Vec<String>)> = kernel
         .into_iter()

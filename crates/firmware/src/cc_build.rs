@@ -107,7 +107,7 @@ pub(crate) fn build_objects(
         stack,
         target,
         &m.kernel_defines(),
-        !m.interrupts.is_empty(),
+        crate::kernel_units::Links::of(m),
     )?;
     let kernel_flags = kernel.first().map(|k| k.flags.clone()).unwrap_or_default();
     for k in kernel {
@@ -135,6 +135,9 @@ pub(crate) fn build_objects(
             error,
         })?;
     write_report(dir, &report)?;
+    if m.srp.is_some() {
+        check_srp_jobs(m, &c_units, &texts)?;
+    }
     let mut objects = Vec::new();
     for (i, ((source, flags, _), text)) in c_units.iter().zip(texts).enumerate() {
         let asm = asm_dir.join(format!("{i:02}-{}.s", stem(source)));
@@ -143,12 +146,37 @@ pub(crate) fn build_objects(
         tc.assemble(&asm, &obj, &target_flags(flags), source)?;
         objects.push(obj);
     }
-    for source in kernel_asm_sources(tc, root, !m.interrupts.is_empty())? {
+    for source in kernel_asm_sources(tc, root, crate::kernel_units::Links::of(m))? {
         let obj = obj_dir.join(format!("k-{}.o", stem(&source)));
         tc.assemble(&source, &obj, &kernel_flags, &source)?;
         objects.push(obj);
     }
     Ok(objects)
+}
+
+/// Refuses an SRP firmware whose job can block (crate::srp_check), over the final assembly of
+/// every C unit.
+fn check_srp_jobs(
+    m: &Manifest,
+    units: &[(PathBuf, Vec<String>, bool)],
+    texts: &[String],
+) -> Result<(), BuildError> {
+    let refused = |refusal| BuildError::SrpJob {
+        firmware: m.name.clone(),
+        refusal,
+    };
+    let mut files = Vec::new();
+    for ((source, _, _), text) in units.iter().zip(texts) {
+        let unit = source.display().to_string();
+        let file = cactus_asm::AsmFile::parse(text, &unit).map_err(|e| {
+            refused(crate::srp_check::JobRefusal::Parse {
+                unit: unit.clone(),
+                error: e.to_string(),
+            })
+        })?;
+        files.push(file);
+    }
+    crate::srp_check::check_jobs(m, &files).map_err(refused)
 }
 
 /// The flags of a compile that matter when assembling its output: target, debug info and

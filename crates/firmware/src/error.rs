@@ -93,6 +93,14 @@ pub enum BuildError {
         /// What the linker printed.
         output: String,
     },
+    /// The manifest asks for the srp scheduler and a job can block (docs/srp.md).
+    #[error("{firmware} refused: {refusal}")]
+    SrpJob {
+        /// The firmware's name.
+        firmware: String,
+        /// Which job, which call, which path.
+        refusal: crate::srp_check::JobRefusal,
+    },
     /// The instrumentation passes of `cactus cc` refused the program.
     #[error("instrumenting {firmware} failed: {error}")]
     Instrument {

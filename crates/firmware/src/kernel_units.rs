@@ -16,13 +16,36 @@ use std::process::Command;
 /// pulls these members in but `cactus_irq_attach`. Paths relative to `kernel/`.
 pub const INTERRUPT_ONLY: [&str; 2] = ["core/irq.c", "arch/rv32/irq.S"];
 
-/// Whether a firmware with (`interrupts`) or without interrupt handlers links the kernel
-/// source `source` (absolute, under `kernel_dir`).
-pub fn links_source(kernel_dir: &Path, source: &Path, interrupts: bool) -> bool {
-    interrupts
-        || !INTERRUPT_ONLY
-            .iter()
-            .any(|rel| source == kernel_dir.join(rel))
+/// Kernel sources only an SRP firmware (`kernel.scheduler = "srp"`) links: the dispatcher and
+/// its preemption trampoline. Their strong definitions fill weak references of the core
+/// (`time.c`'s release clock), so other firmware must not link them. Paths relative to
+/// `kernel/`.
+pub const SRP_ONLY: [&str; 2] = ["core/srp.c", "arch/rv32/srp.S"];
+
+/// The kernel features a firmware links beyond the core, chosen by its manifest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Links {
+    /// It declares interrupt handlers ([`INTERRUPT_ONLY`]).
+    pub interrupts: bool,
+    /// It runs the SRP scheduler ([`SRP_ONLY`]).
+    pub srp: bool,
+}
+
+impl Links {
+    /// What the manifest `m` links.
+    pub fn of(m: &crate::Manifest) -> Links {
+        Links {
+            interrupts: !m.interrupts.is_empty(),
+            srp: m.srp.is_some(),
+        }
+    }
+}
+
+/// Whether a firmware with the features `links` links the kernel source `source` (absolute,
+/// under `kernel_dir`).
+pub fn links_source(kernel_dir: &Path, source: &Path, links: Links) -> bool {
+    let among = |list: &[&str]| list.iter().any(|rel| source == kernel_dir.join(rel));
+    (links.interrupts || !among(&INTERRUPT_ONLY)) && (links.srp || !among(&SRP_ONLY))
 }
 
 /// Stands for the kernel directory in the flags the Makefile prints.
@@ -51,8 +74,8 @@ pub struct KernelUnit {
 /// then `stack/<strategy>.c` and `trace/trace_<backend>.c`, as its library rules list them)
 /// with the Makefile's `CFLAGS` for that library (with `defines`, the kernel variant's
 /// `-D` options of [`crate::KernelOptions::variant_defines`], as its `EXTRA_CFLAGS`). The kernel's assembly (`.S`) sources are not C
-/// units and are not listed. Without `interrupts` (the manifest declares no handler) the
-/// [`INTERRUPT_ONLY`] sources are left out. Flags are split on whitespace; the kernel directory
+/// units and are not listed. Without `links.interrupts` (the manifest declares no handler)
+/// the [`INTERRUPT_ONLY`] sources are left out, without `links.srp` the [`SRP_ONLY`] ones. Flags are split on whitespace; the kernel directory
 /// in them may hold spaces (it is kept whole), `defines` may not.
 pub fn kernel_units(
     tc: &Toolchain,
@@ -60,7 +83,7 @@ pub fn kernel_units(
     strategy: StackStrategy,
     target: Target,
     defines: &[String],
-    interrupts: bool,
+    links: Links,
 ) -> Result<Vec<KernelUnit>, BuildError> {
     let kernel = root.join("kernel");
     let mut make = Command::new("make");
@@ -102,7 +125,7 @@ pub fn kernel_units(
         .map(|f| f.replace(KERNEL_DIR_MARK, &kernel_text))
         .collect();
     let mut sources: Vec<PathBuf> = srcs.split_whitespace().map(|s| kernel.join(s)).collect();
-    sources.retain(|s| links_source(&kernel, s, interrupts));
+    sources.retain(|s| links_source(&kernel, s, links));
     sources.push(kernel.join(format!("stack/{}.c", strategy.file_name())));
     sources.push(kernel.join(format!("trace/trace_{}.c", target.trace_backend())));
     Ok(sources
@@ -115,12 +138,12 @@ pub fn kernel_units(
 }
 
 /// The kernel's assembly sources (the Makefile's `COMMON_SRCS` `.S` files), absolute, in the
-/// Makefile's order: hand-written code no pass rewrites. Without `interrupts` the
-/// [`INTERRUPT_ONLY`] sources are left out.
+/// Makefile's order: hand-written code no pass rewrites. Sources of features `links` leaves
+/// out are not listed.
 pub fn kernel_asm_sources(
     tc: &Toolchain,
     root: &Path,
-    interrupts: bool,
+    links: Links,
 ) -> Result<Vec<PathBuf>, BuildError> {
     let kernel = root.join("kernel");
     let mut make = Command::new("make");
@@ -142,7 +165,7 @@ pub fn kernel_asm_sources(
     Ok(String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .map(|s| kernel.join(s))
-        .filter(|s| links_source(&kernel, s, interrupts))
+        .filter(|s| links_source(&kernel, s, links))
         .collect())
 }
 
@@ -158,7 +181,7 @@ mod tests {
     fn lists_the_library_sources_with_the_makefile_flags() {
         let tc = Toolchain::default();
         let units =
-            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], false).unwrap();
+            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], Links::default()).unwrap();
         let names: Vec<String> = units
             .iter()
             .map(|u| u.source.display().to_string())
@@ -183,12 +206,27 @@ mod tests {
             !names.iter().any(|n| n.ends_with("kernel/core/irq.c")),
             "no [[interrupt]], no handler dispatch: {names:?}"
         );
+        let irq = Links {
+            interrupts: true,
+            srp: false,
+        };
         let with_irq =
-            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], true).unwrap();
+            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], irq).unwrap();
         assert!(with_irq
             .iter()
             .any(|u| u.source.ends_with("kernel/core/irq.c")));
         assert_eq!(with_irq.len(), units.len() + 1);
+        assert!(!names.iter().any(|n| n.ends_with("kernel/core/srp.c")));
+        let srp = Links {
+            interrupts: false,
+            srp: true,
+        };
+        let with_srp =
+            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], srp).unwrap();
+        assert!(with_srp
+            .iter()
+            .any(|u| u.source.ends_with("kernel/core/srp.c")));
+        assert_eq!(with_srp.len(), units.len() + 1);
         let flags = &units[0].flags;
         assert!(
             flags.iter().any(|f| f == "-march=rv32imac_zicsr_zifencei"),
@@ -220,20 +258,20 @@ mod tests {
         copy_tree(&root().join("kernel"), &home.join("kernel"));
         let tc = Toolchain::default();
         let units =
-            kernel_units(&tc, &home, StackStrategy::Static, Target::Sim, &[], false).unwrap();
+            kernel_units(&tc, &home, StackStrategy::Static, Target::Sim, &[], Links::default()).unwrap();
         let want = format!("-I{}", home.join("kernel/include").display());
         let flags = &units[0].flags;
         assert!(flags.contains(&want), "{want:?} not in {flags:?}");
         assert!(units.iter().all(|u| u.source.starts_with(&home)));
         assert!(units.iter().all(|u| u.source.is_file()));
-        let asm = kernel_asm_sources(&tc, &home, false).unwrap();
+        let asm = kernel_asm_sources(&tc, &home, Links::default()).unwrap();
         assert!(!asm.is_empty() && asm.iter().all(|s| s.starts_with(&home) && s.is_file()));
     }
 
     #[test]
     fn lists_the_kernel_assembly_sources() {
         let tc = Toolchain::default();
-        let srcs = kernel_asm_sources(&tc, &root(), false).unwrap();
+        let srcs = kernel_asm_sources(&tc, &root(), Links::default()).unwrap();
         assert!(srcs
             .iter()
             .all(|s| s.is_file() && s.extension().unwrap() == "S"));
@@ -242,7 +280,17 @@ mod tests {
             "{srcs:?}"
         );
         assert!(!srcs.iter().any(|s| s.ends_with("arch/rv32/irq.S")));
-        let with_irq = kernel_asm_sources(&tc, &root(), true).unwrap();
+        assert!(!srcs.iter().any(|s| s.ends_with("arch/rv32/srp.S")));
+        let with_irq = kernel_asm_sources(
+            &tc,
+            &root(),
+            Links {
+                interrupts: true,
+                srp: true,
+            },
+        )
+        .unwrap();
+        assert!(with_irq.iter().any(|s| s.ends_with("arch/rv32/srp.S")));
         assert!(with_irq.iter().any(|s| s.ends_with("arch/rv32/irq.S")));
     }
 
@@ -259,7 +307,7 @@ mod tests {
             StackStrategy::Mtss,
             Target::Sim,
             &defines,
-            false,
+            Links::default(),
         )
         .unwrap();
         let flags = &units[0].flags;

@@ -19,6 +19,7 @@ pub mod home;
 pub mod kernel_units;
 pub mod linker;
 pub mod manifest;
+pub mod srp_check;
 pub mod toolchain;
 
 mod driver;

@@ -56,6 +56,8 @@
 #define PORT_LINK 124
 #define PORT_TIMER_DEADLINE 4
 
+/* The frame the SRP mode pushes to start a job from a trap (see port_srp_preempt below). */
+#define PORT_SRP_FRAME 80
 #define MSTATUS_MIE 0x8
 #define MSTATUS_MPIE 0x80
 #define MSTATUS_MPP_M 0x1800
@@ -141,6 +143,21 @@ struct port_kernel {
     struct cactus_stack_desc stack;
 };
 extern struct port_kernel port_kernel;
+/* True while kernel code runs (a trap or an interrupt handler): tp is the kernel's descriptor. */
+static inline int port_in_kernel_code(void)
+{
+    uintptr_t tp;
+    __asm__ volatile("mv %0, tp" : "=r"(tp));
+    return tp == (uintptr_t)(&port_kernel.stack + 1);
+}
+/* The SRP mode (core/srp.c, arch/rv32/srp.S). A trap that must start a job on the interrupted
+ * task's stack pushes a PORT_SRP_FRAME-byte frame there (ra, t0-t2, a0-a7, t3-t6 and the
+ * interrupted pc, in that order, one word each) and resumes the task at port_srp_preempt,
+ * which calls k_srp_preempted() (it runs the jobs; returns with interrupts masked) and then
+ * restores the interrupted code from the frame (s0-s11 were never touched: C preserves them).
+ * The frame's size is PORT_SRP_FRAME (above). */
+extern const char port_srp_preempt[];
+void k_srp_preempted(void);
 
 /* Called by the trap entry with mcause for every trap but the timer interrupt (tick.S): the
  * port decodes it and calls the core's k_stack_check_failed() (an ecall at a `cactus_checks` site) or

@@ -339,6 +339,7 @@ mod tests {
                     count: 4,
                 },
             ],
+            srp: None,
         };
         let stats = Stats {
             profile: "mcu".into(),

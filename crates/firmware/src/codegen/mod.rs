@@ -23,6 +23,9 @@
 use crate::manifest::{Manifest, Task, TimerTask};
 use std::fmt::Write;
 
+mod srp;
+pub use srp::{resource_macro, MARKER_SRP, SRP_TASK_NAME};
+
 /// File name of the generated header (task code includes it).
 pub const HEADER_NAME: &str = "cactus_firmware.h";
 /// File name of the generated C source.
@@ -136,6 +139,9 @@ fn write_header(s: &mut String, m: &Manifest) -> std::fmt::Result {
         }
         writeln!(s)?;
     }
+    if let Some(srp) = &m.srp {
+        srp::write_header(s, srp)?;
+    }
     writeln!(
         s,
         "/* Ends the run: reports every live task's stack high water, every task's release and\n \
@@ -206,8 +212,10 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     for c in callbacks {
         writeln!(s, "void {c}(cactus_timer *t);")?;
     }
-    writeln!(s, "\nstatic volatile uint32_t fw_releases[FW_NTASKS];")?;
-    writeln!(s, "static volatile uint32_t fw_misses[FW_NTASKS];\n")?;
+    if m.srp.is_none() {
+        writeln!(s, "\nstatic volatile uint32_t fw_releases[FW_NTASKS];")?;
+        writeln!(s, "static volatile uint32_t fw_misses[FW_NTASKS];\n")?;
+    }
     for p in &m.pools {
         let words = u64::from(p.block_bytes()) * u64::from(p.count) / 4;
         writeln!(s, "static uint32_t {}_mem[{words}];", pool_object(&p.name))?;
@@ -216,6 +224,19 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     if !m.pools.is_empty() {
         writeln!(s)?;
     }
+    let ntasks = if let Some(srp) = &m.srp {
+        srp::write_tables(s, m, srp)?;
+        "1"
+    } else {
+        write_non_srp_tables(s, m)?
+    };
+    write_report(s, m)?;
+    write_main(s, m, ntasks)
+}
+
+/// The wrappers, timers and task table of the preemptive scheduler; returns the C expression
+/// of the task count.
+fn write_non_srp_tables(s: &mut String, m: &Manifest) -> Result<&'static str, std::fmt::Error> {
     for (i, t) in m.tasks.iter().enumerate() {
         write_wrapper(s, m, i, t)?;
     }
@@ -264,7 +285,11 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
         )?;
     }
     writeln!(s, "}};\n")?;
-    write_report(s, m)?;
+    Ok(ntasks)
+}
+
+/// `main`: handlers, timers, pools, the firmware's init, then the kernel.
+fn write_main(s: &mut String, m: &Manifest, ntasks: &str) -> std::fmt::Result {
     writeln!(s, "int main(void)\n{{")?;
     // Handlers first: init may then enable the devices (an interrupt is taken only once the
     // first task runs).
@@ -392,6 +417,9 @@ fn write_wrapper(s: &mut String, m: &Manifest, i: usize, t: &Task) -> std::fmt::
 }
 
 fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
+    if m.srp.is_some() {
+        return srp::write_report(s, m);
+    }
     writeln!(s, "uint32_t cactus_fw_releases(int task)\n{{")?;
     writeln!(
         s,
@@ -417,6 +445,12 @@ fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
         "        cactus_marker(FW_MARKER_MISSES + (uint32_t)i, fw_misses[i]);"
     )?;
     writeln!(s, "    }}")?;
+    write_finish_tail(s, m)
+}
+
+/// The end of `cactus_fw_finish` both schedulers share: pool high waters, the oracle's
+/// verdict, the exit.
+fn write_finish_tail(s: &mut String, m: &Manifest) -> std::fmt::Result {
     for (i, p) in m.pools.iter().enumerate() {
         writeln!(
             s,

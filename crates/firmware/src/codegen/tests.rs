@@ -76,6 +76,7 @@ fn manifest(target: Target) -> Manifest {
         timers: vec![],
         timer_task: None,
         pools: vec![],
+        srp: None,
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod interrupt;
 mod raw;
+mod srp;
 mod symbols;
 mod task;
 mod timer;
@@ -12,6 +13,7 @@ mod validate;
 use crate::error::ManifestError;
 pub use cactus_cc::CheckMode;
 pub use interrupt::{Interrupt, InterruptSource};
+pub use srp::{Resource, Srp};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 pub use symbols::undefined_symbols;
@@ -491,6 +493,9 @@ pub struct Manifest {
     pub timer_task: Option<TimerTask>,
     /// Fixed-block pools, in manifest order.
     pub pools: Vec<Pool>,
+    /// The SRP scheduling mode (`kernel.scheduler = "srp"`, docs/srp.md): the tasks are jobs
+    /// run by one dispatcher task on a shared stack. None: the preemptive scheduler.
+    pub srp: Option<Srp>,
 }
 
 /// One software timer (`[[timer]]`): its callback runs in the timer task.
@@ -601,9 +606,22 @@ impl Manifest {
         d
     }
 
-    /// The kernel tasks the firmware creates: the manifest's tasks and the timer task, if any.
+    /// The kernel tasks the firmware creates: the manifest's tasks and the timer task, if any;
+    /// under SRP only the dispatcher.
     pub fn kernel_tasks(&self) -> usize {
+        if self.srp.is_some() {
+            return 1;
+        }
         self.tasks.len() + usize::from(self.timer_task.is_some())
+    }
+
+    /// The scheduler's manifest spelling: `preemptive` or `srp`.
+    pub fn scheduler(&self) -> &'static str {
+        if self.srp.is_some() {
+            "srp"
+        } else {
+            "preemptive"
+        }
     }
 
     /// Reads and validates the manifest at `path`; relative paths inside it are relative to

@@ -20,6 +20,16 @@ pub(crate) struct RawManifest {
     pub timer: Vec<RawTimer>,
     #[serde(default)]
     pub pool: Vec<RawPool>,
+    #[serde(default)]
+    pub resource: Vec<RawResource>,
+}
+
+/// One `[[resource]]` (SRP scheduler only).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawResource {
+    pub name: Spanned<String>,
+    pub users: Spanned<Vec<Spanned<String>>>,
 }
 
 /// `[firmware]`.
@@ -74,6 +84,10 @@ pub(crate) struct RawKernel {
     #[serde(default)]
     pub timer_task_stack: Option<Spanned<i64>>,
     pub switch_check: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub scheduler: Option<Spanned<String>>,
+    #[serde(default)]
+    pub srp_stack: Option<Spanned<i64>>,
 }
 
 /// One `[[pool]]`.

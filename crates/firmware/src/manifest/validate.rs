@@ -198,6 +198,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
     }
     let (timers, timer_task) = super::timer::timers(&cx, &raw, &kernel)?;
     let pools = pools(&cx, &raw.pool)?;
+    let srp = super::srp::srp(&cx, &raw, &kernel, &tasks)?;
     let manifest = Manifest {
         path: path.to_path_buf(),
         text: text.to_string(),
@@ -211,6 +212,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         timers,
         timer_task,
         pools,
+        srp,
     };
     check_pool(&manifest).map_err(|p| cx.err(None, "task", p))?;
     Ok(manifest)
@@ -512,11 +514,17 @@ pub(super) fn check_strategy_checks(stack: StackStrategy, checks: CheckMode) -> 
 
 /// Checks that every task's stack fits the strategy's pool together.
 pub(super) fn check_pool(m: &Manifest) -> Result<(), String> {
-    let total: u64 = m
-        .tasks
-        .iter()
-        .map(|t| t.stack)
-        .chain(m.timer_task.map(|t| t.stack))
+    let stacks: Vec<u32> = match &m.srp {
+        Some(srp) => vec![srp.stack],
+        None => m
+            .tasks
+            .iter()
+            .map(|t| t.stack)
+            .chain(m.timer_task.map(|t| t.stack))
+            .collect(),
+    };
+    let total: u64 = stacks
+        .into_iter()
         .map(|stack| u64::from(m.kernel.stack.region_bytes(stack, m.kernel.page())))
         .sum();
     let pool = m.kernel.usable_pool_bytes();

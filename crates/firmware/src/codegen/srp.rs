@@ -1,0 +1,142 @@
+//! The generated C of an SRP firmware (docs/srp.md): the job table the dispatcher runs
+//! (manifest task `i` is job `i`, `FW_TASK_<NAME>`), the resources with their ceilings
+//! (`FW_RES_<NAME>`), the one kernel task (the dispatcher, whose stack is the shared stack),
+//! and the end-of-run report of releases, misses, dispatches and preemptions.
+
+use super::{comment_safe, write_finish_tail};
+use crate::manifest::{Manifest, Srp};
+use std::fmt::Write;
+
+/// Marker ids carrying the SRP counters at the end of a run: `MARKER_SRP` the jobs started,
+/// `MARKER_SRP + 1` those that started nested on a running job (preemptions).
+pub const MARKER_SRP: u32 = 0xCAC7_0400;
+
+/// The kernel task name of the dispatcher (reports, traces): its stack is the shared stack.
+pub const SRP_TASK_NAME: &str = "srp";
+
+/// The macro naming resource `name` in the generated header (`FW_RES_<NAME>`, a
+/// `cactus_srp_resource *`).
+pub fn resource_macro(name: &str) -> String {
+    format!("FW_RES_{}", name.to_ascii_uppercase())
+}
+
+/// The header's SRP part: the API and the resources.
+pub(super) fn write_header(s: &mut String, srp: &Srp) -> std::fmt::Result {
+    writeln!(
+        s,
+        "/* SRP scheduler (docs/srp.md): task ids are job ids for cactus_srp_release. */"
+    )?;
+    writeln!(s, "#include \"cactus/srp.h\"")?;
+    writeln!(s, "#define FW_SRP 1")?;
+    writeln!(s, "#define FW_SRP_STACK {}u\n", srp.stack)?;
+    if !srp.resources.is_empty() {
+        writeln!(
+            s,
+            "extern cactus_srp_resource fw_resources[{}];",
+            srp.resources.len()
+        )?;
+        for (i, r) in srp.resources.iter().enumerate() {
+            writeln!(
+                s,
+                "#define {} (&fw_resources[{i}]) /* ceiling {}: {} */",
+                resource_macro(&r.name),
+                r.ceiling,
+                comment_safe(&r.users.join(", "))
+            )?;
+        }
+        writeln!(s)?;
+    }
+    Ok(())
+}
+
+/// The job table, its state, the resources and the kernel's task table (the dispatcher).
+pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt::Result {
+    if !srp.resources.is_empty() {
+        let list: Vec<String> = srp
+            .resources
+            .iter()
+            .map(|r| format!("CACTUS_SRP_RESOURCE({})", r.ceiling))
+            .collect();
+        writeln!(
+            s,
+            "cactus_srp_resource fw_resources[{}] = {{ {} }};\n",
+            srp.resources.len(),
+            list.join(", ")
+        )?;
+    }
+    writeln!(s, "static const cactus_srp_job fw_jobs[FW_NTASKS] = {{")?;
+    for t in &m.tasks {
+        let period = t.period_ms.map_or(0, |p| m.ms_to_ticks(p));
+        let deadline = t.deadline_ms.map_or(0, |d| m.ms_to_ticks(d));
+        writeln!(
+            s,
+            "    {{ .name = \"{}\", .entry = {}, .arg = (void *)(uintptr_t){:#x}u, .period = {period}u, \
+             .deadline = {deadline}u, .level = {} }},",
+            t.name, t.entry, t.arg as u32, t.priority
+        )?;
+    }
+    writeln!(s, "}};")?;
+    writeln!(s, "static cactus_srp_job_state fw_job_state[FW_NTASKS];")?;
+    writeln!(s, "static uint8_t fw_job_order[FW_NTASKS];")?;
+    writeln!(
+        s,
+        "static const cactus_srp_config fw_srp = {{ fw_jobs, fw_job_state, fw_job_order, FW_NTASKS }};\n"
+    )?;
+    writeln!(
+        s,
+        "/* The one kernel task: the dispatcher; its stack ({} bytes, {}) is the shared stack. */",
+        srp.stack,
+        if srp.stack_given {
+            "kernel.srp_stack"
+        } else {
+            "computed from the task budgets"
+        }
+    )?;
+    writeln!(s, "static const cactus_task_desc fw_tasks[1] = {{")?;
+    writeln!(
+        s,
+        "    {{ .name = \"{SRP_TASK_NAME}\", .entry = cactus_srp_main, .arg = (void *)&fw_srp,"
+    )?;
+    writeln!(
+        s,
+        "      .stack_size = FW_SRP_STACK, .prio = 1, .on_fault = CACTUS_ON_FAULT_HALT }},"
+    )?;
+    writeln!(s, "}};\n")
+}
+
+/// The report calls and `cactus_fw_finish` of an SRP firmware.
+pub(super) fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
+    writeln!(s, "#define FW_MARKER_SRP {MARKER_SRP:#010x}u\n")?;
+    writeln!(
+        s,
+        "uint32_t cactus_fw_releases(int task)\n{{\n    return cactus_srp_releases(task);\n}}\n"
+    )?;
+    writeln!(
+        s,
+        "uint32_t cactus_fw_deadline_misses(int task)\n{{\n    return cactus_srp_misses(task);\n}}\n"
+    )?;
+    writeln!(s, "void cactus_fw_finish(uint32_t code)\n{{")?;
+    writeln!(
+        s,
+        "    cactus_irq_save(); /* nothing else runs from here to the exit */"
+    )?;
+    writeln!(s, "    for (int i = 0; i < FW_NTASKS; i++) {{")?;
+    writeln!(
+        s,
+        "        cactus_marker(FW_MARKER_RELEASES + (uint32_t)i, cactus_srp_releases(i));"
+    )?;
+    writeln!(
+        s,
+        "        cactus_marker(FW_MARKER_MISSES + (uint32_t)i, cactus_srp_misses(i));"
+    )?;
+    writeln!(s, "    }}")?;
+    writeln!(
+        s,
+        "    cactus_marker(FW_MARKER_SRP, cactus_srp_dispatches());"
+    )?;
+    writeln!(
+        s,
+        "    cactus_marker(FW_MARKER_SRP + 1u, cactus_srp_preemptions());"
+    )?;
+    write_finish_tail(s, m)
+}

@@ -1,0 +1,212 @@
+//! The SRP scheduling mode's part of a manifest (`[kernel] scheduler = "srp"`, `srp_stack`,
+//! every `[[resource]]`; docs/srp.md): validated so that an SRP firmware has the one stack
+//! strategy it works with (`static`), no second kernel task (no `[[timer]]`), jobs that start
+//! with the dispatcher, and resources whose users are tasks of the manifest.
+
+use super::raw::{RawManifest, RawTask};
+use super::validate::{is_c_ident, Ctx};
+use super::{KernelOptions, StackStrategy, Task};
+use crate::error::ManifestError;
+
+/// The bytes the kernel pushes onto the shared stack when a trap starts a job on it
+/// (`PORT_SRP_FRAME`, kernel/arch/rv32/port.h).
+pub const TRAP_FRAME: u32 = 80;
+
+/// The SRP settings of a manifest whose `kernel.scheduler` is `"srp"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Srp {
+    /// The shared stack, bytes: `kernel.srp_stack` when given, else [`Srp::bound`] of the
+    /// task budgets.
+    pub stack: u32,
+    /// Whether [`Srp::stack`] was written in the manifest (else it was computed).
+    pub stack_given: bool,
+    /// The resources, in manifest order (resource `i` is `FW_RES_<NAME>`).
+    pub resources: Vec<Resource>,
+}
+
+/// One `[[resource]]`: a lock shared by jobs, with its ceiling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    /// Name: a C identifier, unique ignoring case.
+    pub name: String,
+    /// The tasks (jobs) that lock it, by name, in manifest order.
+    pub users: Vec<String>,
+    /// Its ceiling: the highest preemption level (priority) among its users.
+    pub ceiling: u8,
+}
+
+impl Srp {
+    /// A shared stack no run of these tasks can exceed if each job keeps within its `stack`
+    /// budget: jobs nest only at strictly rising preemption levels, so at most one job per
+    /// level is on the stack; each level adds its largest budget, and each job above the
+    /// lowest level the trap frame that may start it.
+    pub fn bound(tasks: &[Task]) -> u32 {
+        let mut levels: Vec<(u8, u32)> = Vec::new();
+        for t in tasks {
+            match levels.iter_mut().find(|(l, _)| *l == t.priority) {
+                Some((_, b)) => *b = (*b).max(t.stack),
+                None => levels.push((t.priority, t.stack)),
+            }
+        }
+        let frames = (levels.len() as u32).saturating_sub(1) * TRAP_FRAME;
+        (levels.iter().map(|(_, b)| b).sum::<u32>() + frames).div_ceil(16) * 16
+    }
+}
+
+/// The scheduler a manifest asks for: `Ok(true)` for SRP. Unknown names are an error.
+pub(super) fn wants_srp(cx: &Ctx, raw: &RawManifest) -> Result<bool, ManifestError> {
+    match &raw.kernel.scheduler {
+        None => Ok(false),
+        Some(s) => match s.get_ref().as_str() {
+            "preemptive" => Ok(false),
+            "srp" => Ok(true),
+            other => Err(cx.at(
+                s,
+                "kernel.scheduler",
+                format!("unknown scheduler \"{other}\"; known: \"preemptive\", \"srp\""),
+            )),
+        },
+    }
+}
+
+/// Validates the SRP part of the manifest (None for the preemptive scheduler, which must then
+/// have no `[[resource]]` and no `kernel.srp_stack`).
+pub(super) fn srp(
+    cx: &Ctx,
+    raw: &RawManifest,
+    kernel: &KernelOptions,
+    tasks: &[Task],
+) -> Result<Option<Srp>, ManifestError> {
+    if !wants_srp(cx, raw)? {
+        if let Some(v) = &raw.kernel.srp_stack {
+            return Err(cx.at(v, "kernel.srp_stack", NOT_SRP));
+        }
+        if let Some(r) = raw.resource.first() {
+            return Err(cx.at(&r.name, "resource[0]", NOT_SRP));
+        }
+        return Ok(None);
+    }
+    let key = raw.kernel.scheduler.as_ref().map(|s| s.span());
+    if kernel.stack != StackStrategy::Static {
+        return Err(cx.err(
+            key,
+            "kernel.scheduler",
+            format!(
+                "the srp scheduler runs every job on one shared stack of the static strategy; \
+                 this manifest uses stack = \"{}\"",
+                kernel.stack.name()
+            ),
+        ));
+    }
+    if let Some(t) = raw.timer.first() {
+        return Err(cx.at(
+            &t.name,
+            "timer[0]",
+            "software timers need the timer task, a second kernel task; under the srp \
+             scheduler use a job with period_ms instead",
+        ));
+    }
+    for (i, t) in raw.task.iter().enumerate() {
+        job_shape(cx, i, t)?;
+    }
+    let mut resources: Vec<Resource> = Vec::new();
+    for (i, r) in raw.resource.iter().enumerate() {
+        let name = r.name.get_ref().clone();
+        if !is_c_ident(&name) {
+            return Err(cx.at(
+                &r.name,
+                &format!("resource[{i}].name"),
+                format!("\"{name}\" is not a C identifier of at most 31 characters"),
+            ));
+        }
+        if resources.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
+            return Err(cx.at(
+                &r.name,
+                &format!("resource[{i}].name"),
+                format!("resource name \"{name}\" is used twice (names are compared ignoring case)"),
+            ));
+        }
+        if r.users.get_ref().is_empty() {
+            return Err(cx.at(
+                &r.users,
+                &format!("resource[{i}].users"),
+                "a resource needs at least one user (the tasks that lock it)",
+            ));
+        }
+        let mut users = Vec::new();
+        let mut ceiling = 0;
+        for (j, u) in r.users.get_ref().iter().enumerate() {
+            let Some(t) = tasks.iter().find(|t| &t.name == u.get_ref()) else {
+                let known: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
+                return Err(cx.at(
+                    u,
+                    &format!("resource[{i}].users[{j}]"),
+                    format!("no task \"{}\"; tasks: {}", u.get_ref(), known.join(", ")),
+                ));
+            };
+            ceiling = ceiling.max(t.priority);
+            users.push(t.name.clone());
+        }
+        resources.push(Resource {
+            name,
+            users,
+            ceiling,
+        });
+    }
+    let (stack, stack_given) = match &raw.kernel.srp_stack {
+        Some(v) => {
+            let n = cx.int(
+                v,
+                "kernel.srp_stack",
+                256..i64::from(kernel.usable_pool_bytes()) + 1,
+            )?;
+            (n.div_ceil(16) * 16, true)
+        }
+        None => (Srp::bound(tasks), false),
+    };
+    if stack > kernel.usable_pool_bytes() {
+        return Err(cx.err(
+            None,
+            "kernel.srp_stack",
+            format!(
+                "the shared stack computed from the task budgets ({stack} bytes) does not fit \
+                 the stack pool ({} bytes): set kernel.srp_stack or kernel.pool_kib",
+                kernel.usable_pool_bytes()
+            ),
+        ));
+    }
+    Ok(Some(Srp {
+        stack,
+        stack_given,
+        resources,
+    }))
+}
+
+const NOT_SRP: &str = "only the srp scheduler has a shared stack and resources: set \
+                       kernel.scheduler = \"srp\"";
+
+/// A task under SRP is a job released by the dispatcher from its first run: it cannot start
+/// late or suspended (both are kernel-task states).
+fn job_shape(cx: &Ctx, i: usize, t: &RawTask) -> Result<(), ManifestError> {
+    if let Some(v) = &t.start_delay_ms {
+        if *v.get_ref() != 0 {
+            return Err(cx.at(
+                v,
+                &format!("task[{i}].start_delay_ms"),
+                "under the srp scheduler every periodic job is first released when the \
+                 dispatcher starts; a start delay is not supported",
+            ));
+        }
+    }
+    if let Some(v) = &t.start {
+        if v.get_ref() != "ready" {
+            return Err(cx.at(
+                v,
+                &format!("task[{i}].start"),
+                "under the srp scheduler a job without period_ms is released by \
+                 cactus_srp_release; it cannot be created suspended",
+            ));
+        }
+    }
+    Ok(())
+}
