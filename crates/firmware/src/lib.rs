@@ -29,6 +29,6 @@ pub use cc_build::CheckOptions;
 pub use driver::{build, find_root, units, BuildOptions, Built, Unit};
 pub use error::{BuildError, ManifestError};
 pub use manifest::{
-    shrink_budget, FaultPolicy, KernelOptions, Manifest, Overrides, Pool, Shrink, StackStrategy,
-    Target, Task,
+    shrink_budget, FaultPolicy, KernelOptions, Manifest, Overrides, Pool, Resource, Shrink, Srp,
+    StackStrategy, Target, Task,
 };

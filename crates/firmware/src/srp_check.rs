@@ -3,7 +3,8 @@
 //! follows the firmware's whole-program call graph from every job's entry and refuses the
 //! manifest when a path reaches a kernel call that can block or end the dispatcher, naming
 //! the task, the call and the path. Indirect calls follow the task's `stack_calls`
-//! annotations; an indirect call without one is refused with the annotation to write.
+//! annotations (a GCC clone such as `f.isra.0` takes `f`'s); an indirect call without one is
+//! refused with the annotation to write.
 //!
 //! Guarantees: a manifest accepted here has no job from which a direct call path, or an
 //! annotated indirect one, reaches a blocking call with a timeout that is not the constant
@@ -141,7 +142,13 @@ fn check_job(
                 Target::Func(c) => g.nodes[*c].name.clone(),
                 Target::External(c) => c.clone(),
                 Target::Indirect => {
-                    let targets = t.stack_calls.get(name).or_else(|| t.stack_calls.get("*"));
+                    // GCC's clones (f.isra.0, f.constprop.0, f.part.0) take f's annotation.
+                    let base = name.split('.').next().unwrap_or(name);
+                    let targets = t
+                        .stack_calls
+                        .get(name)
+                        .or_else(|| t.stack_calls.get(base))
+                        .or_else(|| t.stack_calls.get("*"));
                     let Some(targets) = targets else {
                         return Err(JobRefusal::Unresolved {
                             task: t.name.clone(),

@@ -5,7 +5,9 @@
 //! `[[pool]]`'s block size, count and high water (most blocks in use at once, from the same
 //! markers). The same rows go into the `--stats json` summary as its `firmware` object.
 
-use cactus_firmware::codegen::{MARKER_MISSES, MARKER_POOL_HWM, MARKER_RELEASES};
+use cactus_firmware::codegen::{
+    MARKER_MISSES, MARKER_POOL_HWM, MARKER_RELEASES, MARKER_SRP, SRP_TASK_NAME,
+};
 use cactus_firmware::Manifest;
 use cactus_sim::{Event, EventKind, Stats};
 use serde::Serialize;
@@ -78,8 +80,14 @@ pub fn pool_rows(manifest: &Manifest, events: &[Event]) -> Vec<PoolRow> {
 }
 
 /// The rows of a firmware run, in manifest order. Task `i` of the manifest is kernel task id
-/// `i` (the generated table creates them in order).
+/// `i` (the generated table creates them in order). Under the srp scheduler the tasks are jobs
+/// of the one kernel task (the dispatcher): their rows carry releases and misses only, and one
+/// more row, named `srp` with id = the number of jobs, is the dispatcher: cycles, switches and
+/// the shared stack's high water against its size.
 pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow> {
+    if let Some(srp) = &manifest.srp {
+        return srp_rows(manifest, srp, stats, events);
+    }
     manifest
         .tasks
         .iter()
@@ -108,6 +116,72 @@ pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow
         .collect()
 }
 
+fn srp_rows(
+    manifest: &Manifest,
+    srp: &cactus_firmware::Srp,
+    stats: &Stats,
+    events: &[Event],
+) -> Vec<TaskRow> {
+    let mut rows: Vec<TaskRow> = manifest
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let id = i as u32;
+            TaskRow {
+                id,
+                name: t.name.clone(),
+                priority: t.priority,
+                cycles: None,
+                instructions: None,
+                switches: None,
+                stack_hwm: None,
+                stack_budget: t.stack,
+                overflows: None,
+                lent_bytes: None,
+                borrowed_bytes: None,
+                exited: None,
+                releases: marker(events, MARKER_RELEASES + id),
+                deadline_misses: marker(events, MARKER_MISSES + id)
+                    .filter(|_| t.deadline_ms.is_some()),
+            }
+        })
+        .collect();
+    // The dispatcher is kernel task 0.
+    let st = stats.tasks.iter().find(|x| x.id == 0);
+    rows.push(TaskRow {
+        id: manifest.tasks.len() as u32,
+        name: SRP_TASK_NAME.to_string(),
+        priority: 1,
+        cycles: st.map(|x| x.cycles),
+        instructions: st.map(|x| x.instructions),
+        switches: st.map(|x| x.switches),
+        stack_hwm: st.filter(|x| x.hwm_samples > 0).map(|x| x.stack_hwm),
+        stack_budget: srp.stack,
+        overflows: st.map(|x| x.overflows),
+        lent_bytes: None,
+        borrowed_bytes: None,
+        exited: st.and_then(|x| x.exit_reason).map(exit_name),
+        releases: None,
+        deadline_misses: None,
+    });
+    rows
+}
+
+/// The SRP counters of a run (`{"stack", "stack_given", "dispatches", "preemptions"}`), or
+/// null for the preemptive scheduler.
+fn srp_json(manifest: &Manifest, events: &[Event]) -> Value {
+    match &manifest.srp {
+        None => Value::Null,
+        Some(srp) => json!({
+            "stack": srp.stack,
+            "stack_given": srp.stack_given,
+            "dispatches": marker(events, MARKER_SRP),
+            "preemptions": marker(events, MARKER_SRP + 1),
+        }),
+    }
+}
+
 /// The rows as the `firmware` object of the `--stats json` summary:
 /// `{"name", "stack", "checks", "target", "tick_hz", "tasks": [TaskRow...], "pools":
 /// [PoolRow...]}`.
@@ -118,6 +192,8 @@ pub fn to_json(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Value {
         "checks": manifest.kernel.checks.name(),
         "target": manifest.kernel.target.name(),
         "tick_hz": manifest.kernel.tick_hz,
+        "scheduler": manifest.scheduler(),
+        "srp": srp_json(manifest, events),
         "tasks": rows(manifest, stats, events),
         "pools": pool_rows(manifest, events),
     })
@@ -161,9 +237,14 @@ fn or_dash<T: ToString>(v: Option<T>) -> String {
 }
 
 fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> std::fmt::Result {
+    let scheduler = if m.srp.is_some() {
+        "scheduler srp, "
+    } else {
+        ""
+    };
     writeln!(
         out,
-        "── firmware {} (stack {}, checks {}, target {}, {} Hz tick) ──",
+        "── firmware {} ({scheduler}stack {}, checks {}, target {}, {} Hz tick) ──",
         m.name,
         m.kernel.stack.name(),
         m.kernel.checks.name(),
