@@ -172,6 +172,7 @@ test-lane-a:
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
 	$(call counted,irq-workloads,scripts/irq-check $(CACTUS))
 	$(call counted,rta-workloads,scripts/rta-check $(CACTUS))
+	$(call counted,srp,scripts/srp-check $(CACTUS))
 	$(call counted,baremetal,scripts/baremetal-check $(CACTUS))
 	$(call counted,endings,scripts/endings-check $(CACTUS))
 	$(call counted,own-project,scripts/own-project-check)

@@ -126,7 +126,14 @@ fn run_one(path: &Path) -> Result<Measured, String> {
         energy_nj: stats.energy_nj,
         switches: (!stats.tasks.is_empty()).then(|| stats.tasks.iter().map(|t| t.switches).sum()),
     };
-    let hwm = (0..manifest.tasks.len() as u32)
+    // Under the srp scheduler the tasks are jobs on the dispatcher's shared stack (kernel task
+    // 0): no task has a stack of its own to measure (`cactus bench srp` measures the shared one).
+    let tasks_with_stacks = if manifest.srp.is_some() {
+        0
+    } else {
+        manifest.tasks.len() as u32
+    };
+    let hwm = (0..tasks_with_stacks)
         .map(|id| {
             stats
                 .tasks
