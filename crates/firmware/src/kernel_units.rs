@@ -180,8 +180,15 @@ mod tests {
     #[test]
     fn lists_the_library_sources_with_the_makefile_flags() {
         let tc = Toolchain::default();
-        let units =
-            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], Links::default()).unwrap();
+        let units = kernel_units(
+            &tc,
+            &root(),
+            StackStrategy::Static,
+            Target::Sim,
+            &[],
+            Links::default(),
+        )
+        .unwrap();
         let names: Vec<String> = units
             .iter()
             .map(|u| u.source.display().to_string())
@@ -257,8 +264,15 @@ mod tests {
         let home = tmp.path().join("my cactus home");
         copy_tree(&root().join("kernel"), &home.join("kernel"));
         let tc = Toolchain::default();
-        let units =
-            kernel_units(&tc, &home, StackStrategy::Static, Target::Sim, &[], Links::default()).unwrap();
+        let units = kernel_units(
+            &tc,
+            &home,
+            StackStrategy::Static,
+            Target::Sim,
+            &[],
+            Links::default(),
+        )
+        .unwrap();
         let want = format!("-I{}", home.join("kernel/include").display());
         let flags = &units[0].flags;
         assert!(flags.contains(&want), "{want:?} not in {flags:?}");

@@ -221,8 +221,7 @@ fn zero_before(file: &AsmFile, start: usize, call: usize, reg: &str) -> bool {
             Item::Label(_) => return false,
             Item::Inst(s) => {
                 let text: String = s.to_string().split_whitespace().collect();
-                if text.starts_with("call") || text.starts_with("jal") || text.starts_with("tail")
-                {
+                if text.starts_with("call") || text.starts_with("jal") || text.starts_with("tail") {
                     return false;
                 }
                 if s.writes().contains(r) {

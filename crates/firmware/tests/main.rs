@@ -8,3 +8,4 @@ mod build_pool_ram;
 mod fuzz_manifest;
 mod many_tasks;
 mod pools;
+mod srp;

@@ -123,7 +123,9 @@ pub(super) fn srp(
             return Err(cx.at(
                 &r.name,
                 &format!("resource[{i}].name"),
-                format!("resource name \"{name}\" is used twice (names are compared ignoring case)"),
+                format!(
+                    "resource name \"{name}\" is used twice (names are compared ignoring case)"
+                ),
             ));
         }
         if r.users.get_ref().is_empty() {
@@ -209,4 +211,82 @@ fn job_shape(cx: &Ctx, i: usize, t: &RawTask) -> Result<(), ManifestError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Manifest;
+
+    /// Parses a manifest with two tasks (levels 3 and 7) and `extra` appended, in a directory
+    /// holding its source; the error text on failure.
+    fn parse(kernel: &str, extra: &str) -> Result<Manifest, String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.c"), "").unwrap();
+        let text = format!(
+            "[firmware]\nname = \"fw\"\n[kernel]\n{kernel}\n\
+             [[task]]\nname = \"lo\"\nsources = [\"a.c\"]\nentry = \"lo\"\npriority = 3\n\
+             stack = 512\nperiod_ms = 10\n\
+             [[task]]\nname = \"hi\"\nsources = [\"a.c\"]\nentry = \"hi\"\npriority = 7\n\
+             stack = 256\n{extra}"
+        );
+        let path = dir.path().join("m.toml");
+        std::fs::write(&path, &text).unwrap();
+        Manifest::load(&path).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn srp_takes_its_stack_from_the_manifest_or_computes_it() {
+        let m = parse("scheduler = \"srp\"", "").unwrap();
+        let srp = m.srp.unwrap();
+        assert_eq!((srp.stack, srp.stack_given), (512 + 256 + 80, false));
+        let m = parse("scheduler = \"srp\"\nsrp_stack = 1000", "").unwrap();
+        assert_eq!(m.srp.unwrap().stack, 1008);
+        assert!(parse("scheduler = \"preemptive\"", "")
+            .unwrap()
+            .srp
+            .is_none());
+    }
+
+    #[test]
+    fn a_resource_ceiling_is_its_highest_user_level() {
+        let m = parse(
+            "scheduler = \"srp\"",
+            "[[resource]]\nname = \"bus\"\nusers = [\"lo\", \"hi\"]\n\
+             [[resource]]\nname = \"log\"\nusers = [\"lo\"]\n",
+        )
+        .unwrap();
+        let r = &m.srp.unwrap().resources;
+        assert_eq!((r[0].ceiling, r[1].ceiling), (7, 3));
+    }
+
+    #[test]
+    fn srp_keys_and_shapes_it_cannot_run_are_refused() {
+        let e = parse("scheduler = \"edf-ish\"", "").unwrap_err();
+        assert!(e.contains("`kernel.scheduler`: unknown scheduler"), "{e}");
+        let e = parse("srp_stack = 1024", "").unwrap_err();
+        assert!(e.contains("set kernel.scheduler"), "{e}");
+        let e = parse(
+            "scheduler = \"srp\"\nstack = \"mtss\"\nchecks = \"mtss\"",
+            "",
+        )
+        .unwrap_err();
+        assert!(e.contains("shared stack of the static strategy"), "{e}");
+        let e = parse(
+            "scheduler = \"srp\"",
+            "[[resource]]\nname = \"bus\"\nusers = [\"lo\", \"nobody\"]\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("`resource[0].users[1]`: no task \"nobody\""),
+            "{e}"
+        );
+        let e = parse("", "[[resource]]\nname = \"bus\"\nusers = [\"lo\"]\n").unwrap_err();
+        assert!(e.contains("only the srp scheduler"), "{e}");
+        let e = parse(
+            "scheduler = \"srp\"",
+            "[[timer]]\nname = \"t\"\nperiod_ms = 5\ncallback = \"cb\"\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("software timers need the timer task"), "{e}");
+    }
 }
