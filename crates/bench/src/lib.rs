@@ -25,4 +25,5 @@ pub mod registry;
 pub mod scaling;
 pub mod segmented;
 pub mod sim_speed;
+pub mod srp;
 pub mod workloads;

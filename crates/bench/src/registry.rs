@@ -14,13 +14,14 @@ use crate::mtss::wcet_report::Wcet;
 use crate::scaling::report::Scaling;
 use crate::segmented::Segmented;
 use crate::sim_speed::SimSpeed;
+use crate::srp::Srp;
 use crate::workloads::bench::Workloads;
 use cactus_sweep::evaluation::{render, Evaluation};
 use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 14] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -34,6 +35,7 @@ pub const NAMES: [&str; 13] = [
     Scaling::NAME,
     Segmented::NAME,
     Advise::NAME,
+    Srp::NAME,
 ];
 
 /// The rendering of `store` (of any evaluation, rows as JSON) by its evaluation; an error
@@ -53,6 +55,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Scaling::NAME => typed::<Scaling>(store),
         Segmented::NAME => typed::<Segmented>(store),
         Advise::NAME => typed::<Advise>(store),
+        Srp::NAME => typed::<Srp>(store),
         other => Err(format!(
             "`{other}` is not an evaluation (known: {})",
             NAMES.join(", ")

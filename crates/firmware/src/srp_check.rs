@@ -46,10 +46,10 @@ pub enum JobRefusal {
     /// A call path from the job reaches a blocking call.
     #[error(
         "task {task} cannot run under the srp scheduler: its job can block in {call} \
-         (call path: {}); a job must run to completion: make the call with CACTUS_NO_WAIT, \
-         release another job instead (cactus_srp_release), or use kernel.scheduler = \
+         (call path: {}); a job must run to completion: {}, or use kernel.scheduler = \
          \"preemptive\"",
-        path.join(" -> ")
+        path.join(" -> "),
+        advice(call)
     )]
     Blocks {
         /// The manifest task.
@@ -90,6 +90,17 @@ pub enum JobRefusal {
         /// The entry named in the manifest.
         entry: String,
     },
+}
+
+/// What a job can do instead of `call`.
+fn advice(call: &str) -> &'static str {
+    match BLOCKING_CALLS.iter().find(|(name, _)| *name == call) {
+        Some((_, Some(_))) => "make the call with CACTUS_NO_WAIT (it then never blocks)",
+        Some((name, None)) if name.starts_with("cactus_sleep") => {
+            "give the job a period_ms instead of sleeping"
+        }
+        _ => "return from the job instead (a job ends by returning; the dispatcher is the only kernel task)",
+    }
 }
 
 /// Checks every job of the SRP manifest `m` over the firmware's C units as assembly `files`

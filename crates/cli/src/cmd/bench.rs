@@ -57,6 +57,10 @@ pub enum Bench {
     /// (hot split) and the Crazyflie-like core tasks' stacklets (Table 1;
     /// docs/results/segmented.md).
     Segmented(crate::cmd::bench_segmented::SegmentedArgs),
+    /// The SRP scheduling mode (jobs on one shared stack) beside static, MTSS and segmented
+    /// per-task stacks on the same workloads: stack RAM, cycles, deadline misses, and why a
+    /// workload with blocking tasks cannot use it (docs/srp.md, docs/results/srp.md).
+    Srp(crate::cmd::bench_srp::SrpArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.
     Merge(MergeArgs),
@@ -149,6 +153,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Mtss(a) => crate::cmd::bench_mtss::main(a),
         Bench::Scaling(a) => crate::cmd::bench_scaling::main(a),
         Bench::Segmented(a) => crate::cmd::bench_segmented::main(a),
+        Bench::Srp(a) => crate::cmd::bench_srp::main(a),
         Bench::Merge(a) => merge(a),
     }
 }

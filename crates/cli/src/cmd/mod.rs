@@ -8,6 +8,7 @@ pub mod bench_latency;
 pub mod bench_mtss;
 pub mod bench_scaling;
 pub mod bench_segmented;
+pub mod bench_srp;
 pub mod build;
 pub mod cc;
 pub mod difftest;

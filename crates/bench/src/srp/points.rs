@@ -1,0 +1,278 @@
+//! The points of `cactus bench srp`: every job-shaped workload under SRP (its `-srp` manifest)
+//! and, from its preemptive manifest, under `static`, `mtss` and `segmented` stacks; a
+//! workload without an SRP manifest is tried under SRP (its manifest with
+//! `kernel.scheduler = "srp"`) to say why it cannot use it.
+
+use super::{Config, SrpRow};
+use cactus_firmware::codegen::{MARKER_MISSES, MARKER_SRP, SRP_TASK_NAME};
+use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
+use cactus_sim::{EventKind, MachineConfig, Profile, RunOutcome};
+use cactus_sweep::{Point, Progress};
+use std::path::{Path, PathBuf};
+
+/// Simulated cycles after which a run is stopped (and counted as failed).
+pub const MAX_CYCLES: u64 = 20_000_000_000;
+
+/// Size class: the `-small` manifests or the full ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Size {
+    /// `-small` manifests (tests; under a minute).
+    Small,
+    /// Full inputs.
+    Full,
+}
+
+impl Size {
+    /// The name in the store's parameters.
+    pub fn name(self) -> &'static str {
+        match self {
+            Size::Small => "small",
+            Size::Full => "full",
+        }
+    }
+}
+
+/// Where `cactus bench srp` runs.
+pub struct SrpOptions {
+    /// The Cactus tree (manifest paths are relative to it; empty: the current directory).
+    pub root: PathBuf,
+    /// Size class.
+    pub size: Size,
+    /// Library stack reserves for the check passes of `mtss` and `segmented`.
+    pub reserves: cactus_cc::Reserves,
+    /// Parent of the build directories (`build/firmware` of the tree when None).
+    pub build_dir: Option<PathBuf>,
+}
+
+/// One workload of the bench: its preemptive manifest, and its SRP manifest if it has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workload {
+    /// Short name (`malardalen-like`).
+    pub name: &'static str,
+    /// The preemptive manifest (relative to the tree).
+    pub preemptive: String,
+    /// The SRP manifest, when the workload is job-shaped.
+    pub srp: Option<String>,
+}
+
+/// The workloads at `size`: malardalen-like (job-shaped), crazyflie-like and the demo (both
+/// with blocking tasks: their SRP row says why).
+pub fn workloads(size: Size) -> Vec<Workload> {
+    let sfx = match size {
+        Size::Small => "-small",
+        Size::Full => "",
+    };
+    vec![
+        Workload {
+            name: "malardalen-like",
+            preemptive: format!("workloads/malardalen-like/malardalen{sfx}.toml"),
+            srp: Some(format!(
+                "workloads/malardalen-like/malardalen-srp{sfx}.toml"
+            )),
+        },
+        Workload {
+            name: "crazyflie-like",
+            preemptive: format!("workloads/crazyflie-like/crazyflie{sfx}.toml"),
+            srp: None,
+        },
+        Workload {
+            name: "demo",
+            preemptive: "workloads/demo/demo.toml".to_string(),
+            srp: None,
+        },
+    ]
+}
+
+/// The store's parameters.
+pub fn params(size: Size) -> serde_json::Value {
+    serde_json::json!({ "size": size.name() })
+}
+
+/// One point per workload and configuration: SRP (or the attempt), then for job-shaped
+/// workloads `static`, `mtss` and `segmented`.
+pub fn points(o: &SrpOptions) -> Vec<Point<'_, SrpRow>> {
+    let mut out = Vec::new();
+    for w in workloads(o.size) {
+        let configs: &[Config] = if w.srp.is_some() {
+            &[Config::Srp, Config::Static, Config::Mtss, Config::Segmented]
+        } else {
+            &[Config::Srp]
+        };
+        for &config in configs {
+            let w = w.clone();
+            let key = format!("{}/{}", w.name, config.name());
+            out.push(Point::new(
+                key.clone(),
+                key,
+                move |_, progress: &Progress| {
+                    let row = measure(o, &w, config);
+                    if let Some(note) = &row.note {
+                        progress.note(&format!("cactus: {}/{}: {note}", w.name, config.name()));
+                    }
+                    row
+                },
+            ));
+        }
+    }
+    out
+}
+
+fn empty(w: &Workload, config: Config, manifest: &str) -> SrpRow {
+    SrpRow {
+        workload: w.name.to_string(),
+        config,
+        manifest: manifest.to_string(),
+        usable: true,
+        passed: false,
+        note: None,
+        stack_peak: None,
+        stack_budget: None,
+        cycles: None,
+        awake_cycles: None,
+        kernel_cycles: None,
+        switches: None,
+        preemptions: None,
+        misses: None,
+    }
+}
+
+/// Builds and runs one configuration of a workload; never panics: a failure is the row's note.
+pub fn measure(o: &SrpOptions, w: &Workload, config: Config) -> SrpRow {
+    let path = match (config, &w.srp) {
+        (Config::Srp, Some(srp)) => srp.clone(),
+        _ => w.preemptive.clone(),
+    };
+    let mut row = empty(w, config, &path);
+    let full = o.root.join(&path);
+    let manifest = match prepare(&full, config, w.srp.is_none()) {
+        Ok(m) => m,
+        Err(e) => {
+            row.usable = config != Config::Srp;
+            row.note = Some(e);
+            return row;
+        }
+    };
+    let options = BuildOptions {
+        root: (!o.root.as_os_str().is_empty()).then(|| o.root.clone()),
+        out_root: o.build_dir.clone(),
+        checks: CheckOptions {
+            reserves: o.reserves.clone(),
+            ..CheckOptions::default()
+        },
+        ..BuildOptions::default()
+    };
+    let built = match cactus_firmware::build(&manifest, &options) {
+        Ok(b) => b,
+        Err(e @ cactus_firmware::BuildError::SrpJob { .. }) => {
+            row.usable = false;
+            row.note = Some(e.to_string());
+            return row;
+        }
+        Err(e) => {
+            row.note = Some(format!("build failed: {e}"));
+            return row;
+        }
+    };
+    if let Err(e) = run(&manifest, &built.elf, &mut row) {
+        row.note = Some(e);
+    }
+    row
+}
+
+/// The manifest of `config`: the file as it is for SRP and `static` (`try_srp`: a preemptive
+/// manifest with `kernel.scheduler = "srp"` inserted, whose refusal is the finding), with the
+/// stack strategy overridden for `mtss` and `segmented`.
+fn prepare(path: &Path, config: Config, try_srp: bool) -> Result<Manifest, String> {
+    if config == Config::Srp && try_srp {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = text.replacen("[kernel]\n", "[kernel]\nscheduler = \"srp\"\n", 1);
+        return Manifest::parse(&text, path).map_err(|e| e.to_string());
+    }
+    let mut m = Manifest::load(path).map_err(|e| e.to_string())?;
+    let stack = match config {
+        Config::Mtss => Some("mtss"),
+        Config::Segmented => Some("segmented"),
+        Config::Srp | Config::Static => None,
+    };
+    if let Some(stack) = stack {
+        let over = Overrides {
+            stack: Some(stack.to_string()),
+            ..Overrides::default()
+        };
+        m.apply(&over).map_err(|e| e.to_string())?;
+    }
+    Ok(m)
+}
+
+/// Runs the ELF on cactus-sim (`mcu`, the oracle stopping at its first violation) and fills
+/// the row's figures.
+fn run(m: &Manifest, elf_path: &Path, row: &mut SrpRow) -> Result<(), String> {
+    let elf = std::fs::read(elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
+    let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
+    let mut config = MachineConfig::new(profile);
+    config.max_cycles = Some(MAX_CYCLES);
+    config.record_events = true;
+    config.oracle = cactus_sim::OracleMode::Stop;
+    let (machine, outcome) =
+        cactus_verify::sim_run::run_elf(&elf, &elf_path.display().to_string(), config)?;
+    let stats = machine.stats();
+    let events = machine.events();
+    let marker = |want: u32| {
+        events.iter().rev().find_map(|e| match e.kind {
+            EventKind::Marker { id, value } if id == want => Some(value),
+            _ => None,
+        })
+    };
+    row.cycles = Some(stats.cycles);
+    let awake = stats.cycles.saturating_sub(stats.sleep_cycles);
+    row.awake_cycles = Some(awake);
+    let task_cycles: u64 = stats.tasks.iter().map(|t| t.cycles).sum();
+    row.kernel_cycles = Some(awake.saturating_sub(task_cycles));
+    row.misses = Some(
+        (0..m.tasks.len() as u32)
+            .filter(|&i| m.tasks[i as usize].deadline_ms.is_some())
+            .filter_map(|i| marker(MARKER_MISSES + i))
+            .sum(),
+    );
+    let hwm = |id: u32| {
+        stats
+            .tasks
+            .iter()
+            .find(|t| t.id == id && t.hwm_samples > 0)
+            .map(|t| t.stack_hwm)
+    };
+    match &m.srp {
+        Some(srp) => {
+            debug_assert_eq!(SRP_TASK_NAME, "srp");
+            row.stack_peak = hwm(0);
+            row.stack_budget = Some(srp.stack);
+            row.switches = marker(MARKER_SRP).map(u64::from);
+            row.preemptions = marker(MARKER_SRP + 1);
+        }
+        None => {
+            let peaks: Option<Vec<u32>> = (0..m.tasks.len() as u32).map(hwm).collect();
+            row.stack_peak = peaks.map(|p| p.iter().sum());
+            row.stack_budget = Some(
+                m.tasks
+                    .iter()
+                    .map(|t| m.kernel.stack.region_bytes(t.stack, m.kernel.page()))
+                    .sum(),
+            );
+            row.switches = Some(stats.tasks.iter().map(|t| t.switches).sum());
+        }
+    }
+    match outcome {
+        RunOutcome::Exited { code: 0 } => {
+            row.passed = true;
+            Ok(())
+        }
+        RunOutcome::Exited { code } => Err(format!("exit code {code}")),
+        RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => {
+            Err(r.to_string().lines().next().unwrap_or("").to_string())
+        }
+        RunOutcome::OracleViolation(r) => {
+            Err(r.to_string().lines().next().unwrap_or("").to_string())
+        }
+        RunOutcome::Breakpoint { pc } => Err(format!("breakpoint at {pc:#010x}")),
+    }
+}

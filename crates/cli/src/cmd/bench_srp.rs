@@ -1,0 +1,57 @@
+//! `cactus bench srp`: the SRP scheduling mode beside per-task stacks on the same workloads
+//! (docs/srp.md, docs/results/srp.md), a few lines over `cactus_bench::srp`.
+
+use crate::cmd::outputs::{finish, SweepArgs};
+use crate::cmd::reserves::toolchain_reserves;
+use anyhow::{Context, Result};
+use cactus_bench::srp::{self, Size, Srp, SrpOptions};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Size class of `cactus bench srp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SrpSize {
+    /// The `-small` manifests (under a minute).
+    Small,
+    /// The full manifests.
+    Full,
+}
+
+/// Options of `cactus bench srp`.
+#[derive(Args, Debug)]
+pub struct SrpArgs {
+    /// Size class.
+    #[arg(long, value_enum, default_value_t = SrpSize::Full)]
+    pub size: SrpSize,
+    /// Parent directory of the builds (default: build/firmware in the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// Where and how the sweep runs (a point is one build and run).
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+}
+
+/// Runs `cactus bench srp`; exit code 0 if every point passed (a workload refused under SRP
+/// counts as passed: the refusal is its finding), 1 otherwise.
+pub fn main(args: SrpArgs) -> Result<ExitCode> {
+    args.sweep.outputs()?;
+    let root = cactus_firmware::find_root(Path::new("."))
+        .context("cactus bench srp runs inside the Cactus tree")?;
+    let size = match args.size {
+        SrpSize::Small => Size::Small,
+        SrpSize::Full => Size::Full,
+    };
+    let base = if root == std::env::current_dir()? {
+        PathBuf::new()
+    } else {
+        root.clone()
+    };
+    let options = SrpOptions {
+        root: base,
+        size,
+        reserves: toolchain_reserves()?,
+        build_dir: args.build_dir.clone(),
+    };
+    finish::<Srp>(srp::points(&options), srp::params(size), &args.sweep)
+}
