@@ -9,7 +9,8 @@
  * Where a released job starts:
  * - from a job (cactus_srp_release, cactus_srp_unlock): dispatch() is called right there, on
  *   the caller's stack, so the new job runs nested in the caller and returns into it;
- * - from a trap (the release clock at a tick, an interrupt handler) that interrupted a job or
+ * - from a trap (the release clock at a tick, an interrupt handler's cactus_srp_release, a
+ *   kernel call on the kernel stack) that interrupted a job or
  *   the dispatcher: preempt_in_trap() pushes the interrupted registers (all but s0-s11, which
  *   C code preserves and the trap exit leaves live) onto the shared stack below the interrupted
  *   sp and points the context at port_srp_preempt (arch/rv32/srp.S), so the trap's mret enters
@@ -182,17 +183,26 @@ void cactus_srp_main(void *config)
     }
 }
 
+/* A release from an interrupt handler, as a kernel call on the kernel stack (port_syscall from
+ * a handler): the trap path's preemption (and its fault on a full stack) never runs on, nor is
+ * reachable from, a job's stack. */
+static K_SYSCALL(sys_release_in_trap)
+{
+    release((int)a0);
+    preempt_in_trap();
+    return CACTUS_OK;
+}
+
 int cactus_srp_release(int job)
 {
-    uint32_t irq = port_irq_save();
-    if (!cfg || job < 0 || (uint32_t)job >= cfg->njobs) {
-        port_irq_restore(irq);
+    k_fresh();
+    if (!cfg || job < 0 || (uint32_t)job >= cfg->njobs)
         return CACTUS_EINVAL;
-    }
+    if (port_in_kernel_code()) /* an interrupt handler: the job starts when the trap returns */
+        return (int)SYSCALL(sys_release_in_trap, job, 0, 0, 0);
+    uint32_t irq = port_irq_save();
     release(job);
-    if (port_in_kernel_code())
-        preempt_in_trap(); /* an interrupt handler: the job starts when the trap returns */
-    else if (running >= 0)
+    if (running >= 0)
         dispatch(); /* a job: a higher one runs nested here */
     port_irq_restore(irq);
     return CACTUS_OK;

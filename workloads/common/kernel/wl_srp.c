@@ -31,7 +31,7 @@ static uint32_t wl_checksum[FW_NTASKS];
 static uint32_t wl_done_count;
 
 /* The program's final checksum, recorded for the coordinator. */
-static void __attribute__((noinline)) wl_srp_record(int self, const wl_program_t *p)
+static void __attribute__((noipa)) wl_srp_record(int self, const wl_program_t *p)
 {
     wl_checksum[self] = p->checksum();
     wl_finished[self] = 1;

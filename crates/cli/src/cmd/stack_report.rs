@@ -11,6 +11,7 @@ mod machine;
 
 pub(crate) use firmware::task_bounds;
 mod output;
+mod srp;
 mod tasks;
 
 use anyhow::{bail, Context, Result};

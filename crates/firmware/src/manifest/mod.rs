@@ -13,7 +13,7 @@ mod validate;
 use crate::error::ManifestError;
 pub use cactus_cc::CheckMode;
 pub use interrupt::{Interrupt, InterruptSource};
-pub use srp::{Resource, Srp};
+pub use srp::{Resource, Srp, TRAP_FRAME as SRP_TRAP_FRAME};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 pub use symbols::undefined_symbols;

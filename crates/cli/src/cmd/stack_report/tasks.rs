@@ -7,7 +7,7 @@
 //! handlers; with `checks = "split"` the check slow path `port_split_request`), whose depths
 //! on the task stack come from machine code.
 //! The timer task (`[[timer]]`) runs `cactus_timer_task`, whose indirect calls go to the
-//! manifest's timer callbacks.
+//! manifest's timer callbacks. An SRP firmware's jobs and shared stack: `srp.rs`.
 
 use anyhow::{anyhow, Result};
 use cactus_analysis::machine::MachineDepth;
@@ -60,6 +60,9 @@ pub(super) fn task_rows(
     machine: &BTreeMap<String, MachineDepth>,
 ) -> Result<Vec<TaskRow>> {
     let trap = trap_depth(m, machine);
+    if let Some(srp) = &m.srp {
+        return super::srp::rows(path, m, srp, program, &trap);
+    }
     let mut rows = Vec::new();
     for t in &m.tasks {
         let ann = Annotations {
@@ -106,7 +109,7 @@ pub(super) fn task_rows(
     Ok(rows)
 }
 
-fn row(
+pub(super) fn row(
     task: &str,
     entry: &str,
     analysed: String,
