@@ -66,6 +66,9 @@ pub struct SrpRow {
     pub stack_peak: Option<u32>,
     /// Stack bytes reserved: the shared stack under SRP, else the tasks' regions summed.
     pub stack_budget: Option<u32>,
+    /// `cactus stack-report`'s static bound: the shared stack's under SRP, else the tasks'
+    /// bounds summed (None: unbounded or not computed).
+    pub static_bound: Option<u32>,
     /// Simulated cycles of the run, sleep included.
     pub cycles: Option<u64>,
     /// Cycles not asleep in `wfi`.
@@ -143,6 +146,7 @@ pub fn markdown(rows: &[SrpRow]) -> String {
         "workload",
         "config",
         "stack peak (B)",
+        "static bound (B)",
         "stack reserved (B)",
         "cycles",
         "awake cycles",
@@ -157,6 +161,7 @@ pub fn markdown(rows: &[SrpRow]) -> String {
             r.workload.clone(),
             r.config.name().to_string(),
             or_dash(r.stack_peak),
+            or_dash(r.static_bound),
             or_dash(r.stack_budget),
             or_dash(r.cycles),
             or_dash(r.awake_cycles),
@@ -210,7 +215,9 @@ pub fn reading(size: &str) -> String {
          manifest, with per-task `static`, `mtss` and `segmented` stacks, on cactus-sim \
          (profile `mcu`, the ownership oracle stopping at the first violation). Stack peak: \
          the shared stack's measured high water under SRP, else the sum of the tasks' measured \
-         high waters; stack reserved: the shared stack's size under SRP (from the manifest or \
+         high waters; static bound: `cactus stack-report`'s bound of the same memory (the shared \
+         stack's row under SRP, computed from the jobs' depths one per level, else the tasks' \
+         bounds summed; `-` when a task is unbounded); stack reserved: the shared stack's size under SRP (from the manifest or \
          computed from the task budgets, one job per preemption level), else the tasks' \
          regions summed. Kernel cycles are awake cycles outside every task; under SRP the \
          dispatcher is a task, so its dispatching is in its own cycles. Switches count task \

@@ -42,6 +42,10 @@ pub struct SrpOptions {
     pub reserves: cactus_cc::Reserves,
     /// Parent of the build directories (`build/firmware` of the tree when None).
     pub build_dir: Option<PathBuf>,
+    /// `cactus stack-report`'s static bound of each manifest's stack memory (the SRP shared
+    /// stack's row, or the tasks' bounds summed), by manifest path as [`workloads`] names it;
+    /// None where unbounded or not computed.
+    pub bounds: std::collections::BTreeMap<String, Option<u32>>,
 }
 
 /// One workload of the bench: its preemptive manifest, and its SRP manifest if it has one.
@@ -127,6 +131,7 @@ fn empty(w: &Workload, config: Config, manifest: &str) -> SrpRow {
         note: None,
         stack_peak: None,
         stack_budget: None,
+        static_bound: None,
         cycles: None,
         awake_cycles: None,
         kernel_cycles: None,
@@ -143,6 +148,7 @@ pub fn measure(o: &SrpOptions, w: &Workload, config: Config) -> SrpRow {
         _ => w.preemptive.clone(),
     };
     let mut row = empty(w, config, &path);
+    row.static_bound = o.bounds.get(&path).copied().flatten();
     let full = o.root.join(&path);
     let manifest = match prepare(&full, config, w.srp.is_none()) {
         Ok(m) => m,

@@ -10,6 +10,7 @@ fn row(workload: &str, config: Config, peak: Option<u32>, passed: bool) -> SrpRo
         note: None,
         stack_peak: peak,
         stack_budget: Some(4096),
+        static_bound: None,
         cycles: Some(1000),
         awake_cycles: Some(800),
         kernel_cycles: Some(100),

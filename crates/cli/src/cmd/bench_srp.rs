@@ -3,6 +3,7 @@
 
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
+use crate::cmd::stack_report::total_bound;
 use anyhow::{Context, Result};
 use cactus_bench::srp::{self, Size, Srp, SrpOptions};
 use clap::{Args, ValueEnum};
@@ -47,11 +48,26 @@ pub fn main(args: SrpArgs) -> Result<ExitCode> {
     } else {
         root.clone()
     };
+    // The static bounds, before the sweep (the analysis lives in this crate).
+    let mut bounds = std::collections::BTreeMap::new();
+    for w in srp::workloads(size) {
+        for m in w.srp.iter().chain(w.srp.as_ref().map(|_| &w.preemptive)) {
+            let bound = match total_bound(&root.join(m)) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("cactus: bench srp: no static bound for {m} ({e:#})");
+                    None
+                }
+            };
+            bounds.insert(m.clone(), bound);
+        }
+    }
     let options = SrpOptions {
         root: base,
         size,
         reserves: toolchain_reserves()?,
         build_dir: args.build_dir.clone(),
+        bounds,
     };
     finish::<Srp>(srp::points(&options), srp::params(size), &args.sweep)
 }

@@ -9,7 +9,7 @@
 mod firmware;
 mod machine;
 
-pub(crate) use firmware::task_bounds;
+pub(crate) use firmware::{task_bounds, total_bound};
 mod output;
 mod srp;
 mod tasks;

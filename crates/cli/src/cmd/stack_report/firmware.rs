@@ -95,6 +95,26 @@ pub(crate) fn task_bounds(path: &Path) -> Result<Vec<Option<u32>>> {
         .collect())
 }
 
+/// The static bound of all the stack memory the firmware's tasks use at once: under SRP the
+/// shared stack's row, else every task's bound summed (the timer task's included); None when
+/// any of them is unbounded.
+pub(crate) fn total_bound(path: &Path) -> Result<Option<u32>> {
+    let fw = compile(path)?;
+    let (m, root, tc, parsed) = (&fw.manifest, &fw.root, &fw.toolchain, &fw.files);
+    let machine = machine_depths(m, root, tc)?;
+    let program = Program::new(parsed, &machine.depths);
+    let rows = task_rows(path, m, &program, &machine.depths)?;
+    let bound = |r: &super::tasks::TaskRow| match r.depth {
+        cactus_analysis::Depth::Bounded(n) => Some(n),
+        cactus_analysis::Depth::Unbounded(_) => None,
+    };
+    Ok(if m.srp.is_some() {
+        rows.last().and_then(bound)
+    } else {
+        rows.iter().map(bound).sum()
+    })
+}
+
 /// The callees of `report` that no analysed assembly defines but `depths` lists, with their
 /// depths (by name).
 fn machine_callees<'d>(
