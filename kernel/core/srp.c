@@ -31,6 +31,7 @@ static struct k_tcb *base;           /* the dispatcher task: its stack is the sh
 static cactus_wait idle_wait = { 0, WAIT_SRP };
 static int32_t ceiling = -1; /* the system ceiling: -1 outside any job */
 static int32_t running = -1; /* the running job */
+static uint32_t running_deadline; /* EDF: the running job's absolute deadline (tick) */
 static uint32_t dispatches, preemptions;
 
 /* Words of the frame preempt_in_trap pushes: ra, t0-t2, a0-a7, t3-t6, pc (17), padded to 16
@@ -38,10 +39,14 @@ static uint32_t dispatches, preemptions;
 #define FRAME_BYTES 80
 _Static_assert(FRAME_BYTES == PORT_SRP_FRAME, "port_srp_preempt's frame size");
 
-/* The highest-level job with a pending release above the ceiling, or -1. Jobs of one level
- * start in table order. */
+/* The job to start next, or -1: fixed priority, the highest-level job with a pending release
+ * above the ceiling (table order within a level); EDF (edf_pending), the earliest absolute
+ * deadline among those that also beat the running job's. */
+static int edf_pending(void);
 static int top_pending(void)
 {
+    if (cfg->edf)
+        return edf_pending();
     for (uint32_t k = 0; k < cfg->njobs; k++) {
         int j = cfg->order[k];
         if ((int32_t)cfg->jobs[j].level <= ceiling)
@@ -50,6 +55,27 @@ static int top_pending(void)
             return j;
     }
     return -1;
+}
+
+static int edf_pending(void)
+{
+    int best = -1;
+    uint32_t best_deadline = 0;
+    for (uint32_t k = 0; k < cfg->njobs; k++) {
+        int j = cfg->order[k];
+        if ((int32_t)cfg->jobs[j].level <= ceiling)
+            break;
+        if (!cfg->state[j].pending)
+            continue;
+        uint32_t d = cfg->state[j].release_tick + cfg->jobs[j].deadline;
+        if (running >= 0 && !((int32_t)(d - running_deadline) < 0))
+            continue;
+        if (best < 0 || (int32_t)(d - best_deadline) < 0) {
+            best = j;
+            best_deadline = d;
+        }
+    }
+    return best;
 }
 
 /* Runs every pending job above the ceiling, highest level first, each to completion with
@@ -64,10 +90,12 @@ static void dispatch(void)
         s->pending--;
         s->release_tick = d->period ? release + d->period : k_tick;
         int32_t saved_ceiling = ceiling, saved_running = running;
+        uint32_t saved_deadline = running_deadline;
         preemptions += saved_running >= 0;
         dispatches++;
         ceiling = d->level;
         running = j;
+        running_deadline = release + d->deadline;
         port_irq_restore(1);
         d->entry(d->arg);
         port_irq_save();
@@ -75,6 +103,7 @@ static void dispatch(void)
             s->misses++;
         ceiling = saved_ceiling;
         running = saved_running;
+        running_deadline = saved_deadline;
     }
 }
 

@@ -1,5 +1,6 @@
 /* The SRP scheduling mode (docs/srp.md): jobs that run to completion, nested in LIFO order on
- * one shared stack, under Baker's stack resource policy with fixed-priority preemption levels.
+ * one shared stack, under Baker's stack resource policy: fixed-priority preemption levels, or
+ * EDF (levels from relative deadlines, the earliest absolute deadline above the ceiling first).
  *
  * A firmware in this mode has one kernel task, the dispatcher (`cactus_srp_main`, its stack
  * is the shared stack), and a table of jobs. A job's entry is called once per release: every
@@ -22,7 +23,8 @@ typedef struct cactus_srp_job {
     void *arg;
     uint32_t period;   /* ticks between releases; 0: released only by cactus_srp_release */
     uint32_t deadline; /* relative deadline in ticks; 0: none (no miss is counted) */
-    uint8_t level;     /* preemption level 0..31 (fixed priority: the priority) */
+    uint8_t level;     /* preemption level 0..31 (fixed priority: the priority; EDF: higher for a
+                        * shorter relative deadline) */
 } cactus_srp_job;
 
 /* What the kernel keeps per job (zero-initialised storage the firmware provides). */
@@ -49,6 +51,10 @@ typedef struct cactus_srp_config {
     cactus_srp_job_state *state;
     uint8_t *order; /* scratch: njobs bytes, the jobs by falling level */
     uint32_t njobs;
+    /* 0: fixed priority (the highest level above the ceiling starts first). 1: EDF: among the
+     * pending jobs above the ceiling whose absolute deadline (release + deadline) is earlier
+     * than the running job's, the earliest starts first. */
+    uint32_t edf;
 } cactus_srp_config;
 
 /* The dispatcher: the body of the firmware's one kernel task, whose stack is the shared stack.

@@ -81,7 +81,8 @@ pub fn pool_rows(manifest: &Manifest, events: &[Event]) -> Vec<PoolRow> {
 
 /// The rows of a firmware run, in manifest order. Task `i` of the manifest is kernel task id
 /// `i` (the generated table creates them in order). Under the srp scheduler the tasks are jobs
-/// of the one kernel task (the dispatcher): their rows carry releases and misses only, and one
+/// of the one kernel task (the dispatcher): their rows carry their preemption level (as the
+/// priority), releases and misses only, and one
 /// more row, named `srp` with id = the number of jobs, is the dispatcher: cycles, switches and
 /// the shared stack's high water against its size.
 pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow> {
@@ -131,7 +132,7 @@ fn srp_rows(
             TaskRow {
                 id,
                 name: t.name.clone(),
-                priority: t.priority,
+                priority: srp.levels.get(i).copied().unwrap_or(t.priority),
                 cycles: None,
                 instructions: None,
                 switches: None,

@@ -65,14 +65,20 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
         )?;
     }
     writeln!(s, "static const cactus_srp_job fw_jobs[FW_NTASKS] = {{")?;
-    for t in &m.tasks {
+    for (t, level) in m.tasks.iter().zip(&srp.levels) {
         let period = t.period_ms.map_or(0, |p| m.ms_to_ticks(p));
-        let deadline = t.deadline_ms.map_or(0, |d| m.ms_to_ticks(d));
+        // Under EDF a periodic job without deadline_ms has its period as deadline.
+        let relative = if srp.edf {
+            t.deadline_ms.or(t.period_ms)
+        } else {
+            t.deadline_ms
+        };
+        let deadline = relative.map_or(0, |d| m.ms_to_ticks(d));
         writeln!(
             s,
             "    {{ .name = \"{}\", .entry = {}, .arg = (void *)(uintptr_t){:#x}u, .period = {period}u, \
              .deadline = {deadline}u, .level = {} }},",
-            t.name, t.entry, t.arg as u32, t.priority
+            t.name, t.entry, t.arg as u32, level
         )?;
     }
     writeln!(s, "}};")?;
@@ -80,7 +86,8 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
     writeln!(s, "static uint8_t fw_job_order[FW_NTASKS];")?;
     writeln!(
         s,
-        "static const cactus_srp_config fw_srp = {{ fw_jobs, fw_job_state, fw_job_order, FW_NTASKS }};\n"
+        "static const cactus_srp_config fw_srp = {{ fw_jobs, fw_job_state, fw_job_order, FW_NTASKS, {} }};\n",
+        u8::from(srp.edf)
     )?;
     writeln!(
         s,

@@ -88,6 +88,8 @@ pub(crate) struct RawKernel {
     pub scheduler: Option<Spanned<String>>,
     #[serde(default)]
     pub srp_stack: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub srp_policy: Option<Spanned<String>>,
 }
 
 /// One `[[pool]]`.

@@ -22,6 +22,12 @@ pub struct Srp {
     pub stack_given: bool,
     /// The resources, in manifest order (resource `i` is `FW_RES_<NAME>`).
     pub resources: Vec<Resource>,
+    /// `kernel.srp_policy = "edf"`: earliest deadline first, levels from relative deadlines.
+    pub edf: bool,
+    /// Each task's preemption level, in manifest order: its `priority` (fixed priority), or
+    /// under EDF 31 for the shortest relative deadline, 30 for the next, ... (equal deadlines,
+    /// equal levels).
+    pub levels: Vec<u8>,
 }
 
 /// One `[[resource]]`: a lock shared by jobs, with its ceiling.
@@ -31,7 +37,7 @@ pub struct Resource {
     pub name: String,
     /// The tasks (jobs) that lock it, by name, in manifest order.
     pub users: Vec<String>,
-    /// Its ceiling: the highest preemption level (priority) among its users.
+    /// Its ceiling: the highest preemption level among its users.
     pub ceiling: u8,
 }
 
@@ -40,12 +46,12 @@ impl Srp {
     /// budget: jobs nest only at strictly rising preemption levels, so at most one job per
     /// level is on the stack; each level adds its largest budget, and each job above the
     /// lowest level the trap frame that may start it.
-    pub fn bound(tasks: &[Task]) -> u32 {
+    pub fn bound(tasks: &[Task], level_of: &[u8]) -> u32 {
         let mut levels: Vec<(u8, u32)> = Vec::new();
-        for t in tasks {
-            match levels.iter_mut().find(|(l, _)| *l == t.priority) {
+        for (t, &level) in tasks.iter().zip(level_of) {
+            match levels.iter_mut().find(|(l, _)| *l == level) {
                 Some((_, b)) => *b = (*b).max(t.stack),
-                None => levels.push((t.priority, t.stack)),
+                None => levels.push((level, t.stack)),
             }
         }
         let frames = (levels.len() as u32).saturating_sub(1) * TRAP_FRAME;
@@ -81,6 +87,9 @@ pub(super) fn srp(
         if let Some(v) = &raw.kernel.srp_stack {
             return Err(cx.at(v, "kernel.srp_stack", NOT_SRP));
         }
+        if let Some(v) = &raw.kernel.srp_policy {
+            return Err(cx.at(v, "kernel.srp_policy", NOT_SRP));
+        }
         if let Some(r) = raw.resource.first() {
             return Err(cx.at(&r.name, "resource[0]", NOT_SRP));
         }
@@ -109,6 +118,25 @@ pub(super) fn srp(
     for (i, t) in raw.task.iter().enumerate() {
         job_shape(cx, i, t)?;
     }
+    let edf = match &raw.kernel.srp_policy {
+        None => false,
+        Some(p) => match p.get_ref().as_str() {
+            "fp" => false,
+            "edf" => true,
+            other => {
+                return Err(cx.at(
+                    p,
+                    "kernel.srp_policy",
+                    format!("unknown srp policy \"{other}\"; known: \"fp\", \"edf\""),
+                ))
+            }
+        },
+    };
+    let levels = if edf {
+        edf_levels(cx, raw, tasks)?
+    } else {
+        tasks.iter().map(|t| t.priority).collect()
+    };
     let mut resources: Vec<Resource> = Vec::new();
     for (i, r) in raw.resource.iter().enumerate() {
         let name = r.name.get_ref().clone();
@@ -146,7 +174,8 @@ pub(super) fn srp(
                     format!("no task \"{}\"; tasks: {}", u.get_ref(), known.join(", ")),
                 ));
             };
-            ceiling = ceiling.max(t.priority);
+            let k = tasks.iter().position(|x| x.name == t.name).unwrap_or(0);
+            ceiling = ceiling.max(levels[k]);
             users.push(t.name.clone());
         }
         resources.push(Resource {
@@ -164,7 +193,7 @@ pub(super) fn srp(
             )?;
             (n.div_ceil(16) * 16, true)
         }
-        None => (Srp::bound(tasks), false),
+        None => (Srp::bound(tasks, &levels), false),
     };
     if stack > kernel.usable_pool_bytes() {
         return Err(cx.err(
@@ -181,7 +210,48 @@ pub(super) fn srp(
         stack,
         stack_given,
         resources,
+        edf,
+        levels,
     }))
+}
+
+/// EDF preemption levels: by relative deadline (`deadline_ms`, else `period_ms`), the shortest
+/// highest; every job needs one, and at most 32 distinct deadlines fit the levels.
+fn edf_levels(cx: &Ctx, raw: &RawManifest, tasks: &[Task]) -> Result<Vec<u8>, ManifestError> {
+    let mut deadlines = Vec::new();
+    for (i, t) in tasks.iter().enumerate() {
+        match t.deadline_ms.or(t.period_ms) {
+            Some(d) => deadlines.push(d),
+            None => {
+                return Err(cx.at(
+                    &raw.task[i].name,
+                    &format!("task[{i}].deadline_ms"),
+                    format!(
+                        "under srp_policy = \"edf\" every job needs a relative deadline \
+                         (deadline_ms, or period_ms); task \"{}\" has neither",
+                        t.name
+                    ),
+                ))
+            }
+        }
+    }
+    let mut distinct = deadlines.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() > 32 {
+        return Err(cx.err(
+            None,
+            "kernel.srp_policy",
+            format!(
+                "{} distinct relative deadlines; EDF levels hold at most 32",
+                distinct.len()
+            ),
+        ));
+    }
+    Ok(deadlines
+        .iter()
+        .map(|d| 31 - distinct.iter().position(|x| x == d).unwrap_or(0) as u8)
+        .collect())
 }
 
 const NOT_SRP: &str = "only the srp scheduler has a shared stack and resources: set \
@@ -257,6 +327,23 @@ mod tests {
         .unwrap();
         let r = &m.srp.unwrap().resources;
         assert_eq!((r[0].ceiling, r[1].ceiling), (7, 3));
+    }
+
+    #[test]
+    fn edf_levels_come_from_relative_deadlines() {
+        // lo: period 10 (its deadline); hi: sporadic, so it needs a deadline.
+        let e = parse("scheduler = \"srp\"\nsrp_policy = \"edf\"", "").unwrap_err();
+        assert!(e.contains("every job needs a relative deadline"), "{e}");
+        let m = parse(
+            "scheduler = \"srp\"\nsrp_policy = \"edf\"",
+            "deadline_ms = 20\n[[resource]]\nname = \"bus\"\nusers = [\"hi\"]\n",
+        )
+        .unwrap();
+        let srp = m.srp.unwrap();
+        assert!(srp.edf);
+        // lo's deadline (10) is the shorter: the higher level, whatever the priorities say.
+        assert_eq!(srp.levels, vec![31, 30]);
+        assert_eq!(srp.resources[0].ceiling, 30);
     }
 
     #[test]

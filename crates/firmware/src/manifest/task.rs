@@ -42,6 +42,7 @@ pub(super) fn task(
     i: usize,
     t: &RawTask,
     k: &KernelOptions,
+    srp: bool,
 ) -> Result<Task, ManifestError> {
     let key = |field: &str| format!("task[{i}].{field}");
     let name = t.name.get_ref().clone();
@@ -88,8 +89,15 @@ pub(super) fn task(
         .transpose()?;
     let deadline_ms = match (&t.deadline_ms, period_ms) {
         (None, _) => None,
+        // Under SRP a sporadic job's deadline counts from each release (cactus_srp_release).
+        (Some(v), None) if srp => Some(ms(cx, v, &key("deadline_ms"), k, 1)?),
         (Some(v), None) => {
-            return Err(cx.at(v, &key("deadline_ms"), "a deadline needs a period_ms"))
+            return Err(cx.at(
+                v,
+                &key("deadline_ms"),
+                "a deadline needs a period_ms (or kernel.scheduler = \"srp\", where a job \
+                 released by cactus_srp_release has one)",
+            ))
         }
         (Some(v), Some(p)) => {
             let d = ms(cx, v, &key("deadline_ms"), k, 1)?;

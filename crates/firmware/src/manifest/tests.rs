@@ -289,7 +289,10 @@ fn time_values_must_be_whole_ticks_and_consistent() {
             .replace("priority = 31", "priority = 31\ndeadline_ms = 1"),
     );
     assert_eq!(key, "task[1].deadline_ms");
-    assert_eq!(problem, "a deadline needs a period_ms");
+    assert!(
+        problem.starts_with("a deadline needs a period_ms"),
+        "{problem}"
+    );
 }
 
 #[test]

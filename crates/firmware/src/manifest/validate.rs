@@ -166,10 +166,11 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
             ),
         ));
     }
+    let srp = super::srp::wants_srp(&cx, &raw)?;
     let mut names = BTreeSet::new();
     let mut tasks = Vec::new();
     for (i, t) in raw.task.iter().enumerate() {
-        let task = super::task::task(&cx, i, t, &kernel)?;
+        let task = super::task::task(&cx, i, t, &kernel, srp)?;
         // Names become C enumerators in upper case (FW_TASK_<NAME>): compare them so.
         if !names.insert(task.name.to_ascii_uppercase()) {
             return Err(cx.at(

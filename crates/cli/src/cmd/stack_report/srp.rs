@@ -60,7 +60,7 @@ pub(super) fn rows(
             })?;
         rows.push(row(&t.name, &t.entry, t.entry.clone(), t.stack, e, trap));
     }
-    let shared = shared_stack(m, program, &rows)?;
+    let shared = shared_stack(m, srp, program, &rows)?;
     rows.push(row(
         SRP_TASK_NAME,
         MAIN,
@@ -86,7 +86,12 @@ fn kernel_depth(program: &Program, name: &str) -> Result<Depth> {
 }
 
 /// The shared stack's bound (without the kernel-entry routines, which [`row`] adds).
-fn shared_stack(m: &Manifest, program: &Program, jobs: &[TaskRow]) -> Result<EntryDepth> {
+fn shared_stack(
+    m: &Manifest,
+    srp: &Srp,
+    program: &Program,
+    jobs: &[TaskRow],
+) -> Result<EntryDepth> {
     let unbounded = |why: Unbounded| EntryDepth {
         depth: Depth::Unbounded(why),
         path: Vec::new(),
@@ -104,11 +109,11 @@ fn shared_stack(m: &Manifest, program: &Program, jobs: &[TaskRow]) -> Result<Ent
     }
     // The deepest job of each level (job rows include the trap routine: take it back out).
     let mut levels: BTreeMap<u8, u32> = BTreeMap::new();
-    for (t, r) in m.tasks.iter().zip(jobs) {
+    for ((_, r), level) in m.tasks.iter().zip(jobs).zip(&srp.levels) {
         match &r.depth {
             Depth::Bounded(d) => {
                 let own = d - r.trap.0;
-                let e = levels.entry(t.priority).or_insert(0);
+                let e = levels.entry(*level).or_insert(0);
                 *e = (*e).max(own);
             }
             Depth::Unbounded(why) => return Ok(unbounded(why.clone())),
