@@ -22,6 +22,7 @@ mod run_outcomes;
 mod run_outputs;
 mod run_report;
 mod run_trace;
+mod srp_cli;
 mod stack_report;
 mod stack_report_measured;
 mod stress_cli;
