@@ -749,6 +749,16 @@ impl Manifest {
                 }
             }
         }
+        if self.srp.is_some() && next.stack != StackStrategy::Static {
+            return Err(bad(
+                "--stack",
+                format!(
+                    "the srp scheduler runs every job on one shared stack of the static \
+                     strategy; this manifest cannot use \"{}\"",
+                    next.stack.name()
+                ),
+            ));
+        }
         if overrides.stack.is_some() || overrides.checks.is_some() {
             let option = if overrides.checks.is_some() {
                 "--checks"

@@ -330,6 +330,18 @@ mod tests {
     }
 
     #[test]
+    fn a_stack_override_other_than_static_is_refused() {
+        let mut m = parse("scheduler = \"srp\"", "").unwrap();
+        let over = crate::Overrides {
+            stack: Some("mtss".into()),
+            ..crate::Overrides::default()
+        };
+        let e = m.apply(&over).unwrap_err().to_string();
+        assert!(e.contains("one shared stack of the static strategy"), "{e}");
+        assert_eq!(m.kernel.stack, crate::StackStrategy::Static);
+    }
+
+    #[test]
     fn edf_levels_come_from_relative_deadlines() {
         // lo: period 10 (its deadline); hi: sporadic, so it needs a deadline.
         let e = parse("scheduler = \"srp\"\nsrp_policy = \"edf\"", "").unwrap_err();
