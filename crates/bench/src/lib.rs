@@ -16,6 +16,7 @@
 
 pub mod advise;
 pub mod capriccio;
+pub mod carousel;
 pub mod checks;
 mod elf_facts;
 pub mod kernel;

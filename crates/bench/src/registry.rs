@@ -4,6 +4,7 @@
 
 use crate::advise::Advise;
 use crate::capriccio::Capriccio;
+use crate::carousel::Carousel;
 use crate::checks::Checks;
 use crate::kernel::Kernel;
 use crate::latency::report::Latency;
@@ -21,7 +22,7 @@ use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 15] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -36,6 +37,7 @@ pub const NAMES: [&str; 14] = [
     Segmented::NAME,
     Advise::NAME,
     Srp::NAME,
+    Carousel::NAME,
 ];
 
 /// The rendering of `store` (of any evaluation, rows as JSON) by its evaluation; an error
@@ -56,6 +58,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Segmented::NAME => typed::<Segmented>(store),
         Advise::NAME => typed::<Advise>(store),
         Srp::NAME => typed::<Srp>(store),
+        Carousel::NAME => typed::<Carousel>(store),
         other => Err(format!(
             "`{other}` is not an evaluation (known: {})",
             NAMES.join(", ")

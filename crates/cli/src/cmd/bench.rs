@@ -61,6 +61,10 @@ pub enum Bench {
     /// per-task stacks on the same workloads: stack RAM, cycles, deadline misses, and why a
     /// workload with blocking tasks cannot use it (docs/srp.md, docs/results/srp.md).
     Srp(crate::cmd::bench_srp::SrpArgs),
+    /// The Carousel paper's evaluation on the `carousel-paper` profile: Table IV (the
+    /// overhead of a task needing y code and z stack blocks) and its fit against the paper's
+    /// 416y + 286z + 455 (docs/carousel.md, docs/results/carousel.md).
+    Carousel(crate::cmd::bench_carousel::CarouselArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.
     Merge(MergeArgs),
@@ -154,6 +158,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Scaling(a) => crate::cmd::bench_scaling::main(a),
         Bench::Segmented(a) => crate::cmd::bench_segmented::main(a),
         Bench::Srp(a) => crate::cmd::bench_srp::main(a),
+        Bench::Carousel(a) => crate::cmd::bench_carousel::main(a),
         Bench::Merge(a) => merge(a),
     }
 }
