@@ -218,3 +218,4 @@ bench: build
 	-$(CACTUS) bench workloads
 	-$(CACTUS) bench segmented
 	-$(CACTUS) bench carousel
+	-$(CACTUS) bench srp
