@@ -201,7 +201,7 @@ fn table_charts(t: &Table) -> String {
             .filter_map(|(kind, cells)| {
                 let f = figure(cells.get(c)?)?;
                 Some(Bar {
-                    label: cells.first().cloned().unwrap_or_default(),
+                    label: label(cells, &t.figures),
                     kind: *kind,
                     figure: f,
                 })
@@ -233,6 +233,19 @@ fn table_charts(t: &Table) -> String {
     } else {
         format!("<div class=\"charts\">{out}</div>\n")
     }
+}
+
+/// A row's label: its leading text cells (up to the first figures column) joined, so rows
+/// told apart by a second text column (`workload`, `config`) are told apart in the charts.
+fn label(cells: &[String], figures: &[bool]) -> String {
+    let texts: Vec<&str> = cells
+        .iter()
+        .zip(figures.iter().chain(std::iter::repeat(&false)))
+        .take_while(|(_, &figure)| !figure)
+        .map(|(c, _)| c.as_str())
+        .filter(|c| !c.is_empty())
+        .collect();
+    texts.join(" · ")
 }
 
 /// One bar of a column's chart.
@@ -349,6 +362,17 @@ fn short(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_joins_the_leading_text_cells() {
+        let cells = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let figures = [false, false, true, false];
+        assert_eq!(
+            label(&cells(&["mal", "srp", "12", "ok"]), &figures),
+            "mal · srp"
+        );
+        assert_eq!(label(&cells(&["paper", "", "15"]), &figures), "paper");
+    }
 
     #[test]
     fn axis_figures_drop_needless_fractions() {
