@@ -75,21 +75,7 @@ mod tests {
     #[test]
     fn an_exact_plane_is_recovered_and_a_degenerate_set_is_refused() {
         // The paper's own Table IV lies on 416y + 286z + 455 within a few cycles.
-        let paper = [
-            (1, 0, 864),
-            (1, 1, 1157),
-            (1, 2, 1443),
-            (2, 0, 1280),
-            (2, 1, 1573),
-            (2, 2, 1859),
-            (3, 0, 1696),
-            (3, 1, 1989),
-            (3, 2, 2275),
-            (4, 0, 2112),
-            (4, 1, 2405),
-            (4, 2, 2691),
-        ];
-        let points: Vec<Overhead> = paper
+        let points: Vec<Overhead> = crate::carousel::report::PAPER_TABLE_IV
             .iter()
             .map(|&(y, z, cycles)| Overhead { y, z, cycles })
             .collect();
