@@ -13,6 +13,8 @@
 //! - [`sim_speed`]: cactus-sim's speed as a ratio against QEMU.
 //! - [`advise`]: `cactus advise`, the smallest stack RAM a firmware runs in per strategy.
 //! - [`registry`]: every evaluation by name, for `cactus bench merge`.
+//!
+//! [`Size`] is the size class they all take.
 
 pub mod advise;
 pub mod capriccio;
@@ -26,5 +28,8 @@ pub mod registry;
 pub mod scaling;
 pub mod segmented;
 pub mod sim_speed;
+mod size;
 pub mod srp;
 pub mod workloads;
+
+pub use size::Size;

@@ -2,35 +2,9 @@
 //! source, and a compile error that leaves nothing behind. Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
-use cactus_firmware::{build, BuildError, BuildOptions, Manifest, Overrides};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn have_cross_gcc() -> bool {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping firmware builds");
-    }
-    ok
-}
-
-fn options(out: &Path) -> BuildOptions {
-    BuildOptions {
-        root: Some(repo_root()),
-        out_root: Some(out.to_path_buf()),
-        ..BuildOptions::default()
-    }
-}
+use crate::support::{have_gcc, options, repo_root};
+use cactus_firmware::{build, BuildError, Manifest, Overrides};
+use std::path::Path;
 
 /// Cache directories under `out` (hidden temporary build directories included).
 fn entries(out: &Path) -> Vec<String> {
@@ -47,7 +21,7 @@ fn entries(out: &Path) -> Vec<String> {
 
 #[test]
 fn the_demo_builds_once_and_then_is_up_to_date() {
-    if !have_cross_gcc() {
+    if !have_gcc() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
@@ -108,7 +82,7 @@ fn demo_copy() -> tempfile::TempDir {
 
 #[test]
 fn changing_a_source_or_a_header_rebuilds() {
-    if !have_cross_gcc() {
+    if !have_gcc() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
@@ -131,7 +105,7 @@ fn changing_a_source_or_a_header_rebuilds() {
 
 #[test]
 fn a_compile_error_names_the_file_and_leaves_no_cache_entry() {
-    if !have_cross_gcc() {
+    if !have_gcc() {
         return;
     }
     let out = tempfile::tempdir().unwrap();

@@ -2,27 +2,9 @@
 //! a task `entry`, a timer `callback` or the firmware `init` naming no function. Skipped (with
 //! a message) only when riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{have_gcc, repo_root};
 use cactus_firmware::{build, BuildError, BuildOptions, Manifest, ManifestError};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn have_gcc() -> bool {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
-    }
-    ok
-}
+use std::path::Path;
 
 const SOURCE: &str = "#include \"cactus_firmware.h\"\n\
     void body(void *arg) { (void)arg; cactus_fw_finish(0); }\n";

@@ -3,29 +3,10 @@
 //! has the asked length (so static data beyond the kernel script's 1 MiB links). Skipped
 //! (with a message) only when riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{repo_root, symbol_size};
 use cactus_firmware::{build, BuildOptions, Manifest};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-/// Size of `symbol` in `elf` (from `nm -S`).
-fn symbol_size(elf: &Path, symbol: &str) -> Option<u64> {
-    let out = Command::new("riscv64-unknown-elf-nm")
-        .arg("-S")
-        .arg(elf)
-        .output()
-        .ok()?;
-    String::from_utf8_lossy(&out.stdout).lines().find_map(|l| {
-        let cols: Vec<_> = l.split_whitespace().collect();
-        (cols.len() == 4 && cols[3] == symbol).then(|| u64::from_str_radix(cols[1], 16).ok())?
-    })
-}
 
 const SOURCE: &str = "#include \"cactus_firmware.h\"\n\
     static unsigned char big[1536 * 1024];\n\

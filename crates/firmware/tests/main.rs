@@ -9,3 +9,4 @@ mod fuzz_manifest;
 mod many_tasks;
 mod pools;
 mod srp;
+mod support;

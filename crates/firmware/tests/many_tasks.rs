@@ -3,31 +3,12 @@
 //! tasks (the kernel used to have a fixed 40). Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{repo_root, run_elf, symbol_size};
 use cactus_firmware::{build, BuildOptions, Manifest};
-use cactus_sim::{Machine, MachineConfig, Profile, RunOutcome};
+use cactus_sim::RunOutcome;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-/// Size of `symbol` in `elf` (from `nm -S`).
-fn symbol_size(elf: &Path, symbol: &str) -> Option<u64> {
-    let out = Command::new("riscv64-unknown-elf-nm")
-        .arg("-S")
-        .arg(elf)
-        .output()
-        .ok()?;
-    String::from_utf8_lossy(&out.stdout).lines().find_map(|l| {
-        let cols: Vec<_> = l.split_whitespace().collect();
-        (cols.len() == 4 && cols[3] == symbol).then(|| u64::from_str_radix(cols[1], 16).ok())?
-    })
-}
 
 /// Each task sets its bit; the last one to run checks that all did and ends the run.
 const SOURCE: &str = "#include \"cactus_firmware.h\"\n\
@@ -63,14 +44,6 @@ fn manifest(dir: &Path, n: usize) -> Manifest {
     Manifest::load(&path).unwrap()
 }
 
-fn run(elf: &Path) -> RunOutcome {
-    let mut cfg = MachineConfig::new(Profile::default_mcu());
-    cfg.max_cycles = Some(2_000_000_000);
-    let mut m = Machine::new(cfg);
-    m.load_elf(&std::fs::read(elf).unwrap()).unwrap();
-    m.run()
-}
-
 #[test]
 fn the_task_table_is_sized_from_the_manifest() {
     if Command::new("riscv64-unknown-elf-gcc")
@@ -90,7 +63,11 @@ fn the_task_table_is_sized_from_the_manifest() {
     let mut per_tcb = Vec::new();
     for n in [3usize, 256] {
         let built = build(&manifest(tmp.path(), n), &opts).unwrap();
-        assert_eq!(run(&built.elf), RunOutcome::Exited { code: 0 }, "{n} tasks");
+        assert_eq!(
+            run_elf(&built.elf, |c| c.max_cycles = Some(2_000_000_000)).1,
+            RunOutcome::Exited { code: 0 },
+            "{n} tasks"
+        );
         let size = symbol_size(&built.elf, "k_tasks").expect("k_tasks in the ELF");
         assert_eq!(size % n as u64, 0, "{n} tasks: k_tasks is {size} bytes");
         per_tcb.push(size / n as u64);

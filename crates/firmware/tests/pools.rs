@@ -5,18 +5,11 @@
 //! cactus-sim. A firmware without pools links no pool code. Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{have_gcc, options, run_elf, symbols};
 use cactus_firmware::codegen::MARKER_POOL_HWM;
-use cactus_firmware::{build, BuildOptions, Manifest};
-use cactus_sim::{EventKind, Machine, MachineConfig, Profile, RunOutcome};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use cactus_firmware::{build, Manifest};
+use cactus_sim::{EventKind, RunOutcome};
+use std::path::Path;
 
 /// `init` takes three rx blocks before any task runs (the pool exists by then); the producer
 /// (higher) frees them and then hands blocks to the consumer through a queue while the consumer
@@ -72,33 +65,6 @@ fn manifest(dir: &Path, extra_kernel: &str, pools: &str) -> Manifest {
 const POOLS: &str = "[[pool]]\nname = \"rx\"\nblock = 30\ncount = 4\n\
                      [[pool]]\nname = \"tx\"\nblock = 8\ncount = 2\n";
 
-fn have_gcc() -> bool {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
-    }
-    ok
-}
-
-fn options(out: &Path) -> BuildOptions {
-    BuildOptions {
-        root: Some(repo_root()),
-        out_root: Some(out.to_path_buf()),
-        ..BuildOptions::default()
-    }
-}
-
-fn symbols(elf: &Path) -> String {
-    let out = Command::new("riscv64-unknown-elf-nm")
-        .arg(elf)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn manifest_pools_work_and_report_their_high_water_without_the_switch_check() {
     if !have_gcc() {
@@ -108,14 +74,10 @@ fn manifest_pools_work_and_report_their_high_water_without_the_switch_check() {
     let out = tempfile::tempdir().unwrap();
     let m = manifest(dir.path(), "switch_check = false", POOLS);
     let built = build(&m, &options(out.path())).unwrap();
-    let mut cfg = MachineConfig::new(Profile::default_mcu());
-    cfg.max_cycles = Some(200_000_000);
-    cfg.record_events = true;
-    let mut machine = Machine::new(cfg);
-    machine
-        .load_elf(&std::fs::read(&built.elf).unwrap())
-        .unwrap();
-    let outcome = machine.run();
+    let (machine, outcome) = run_elf(&built.elf, |c| {
+        c.max_cycles = Some(200_000_000);
+        c.record_events = true;
+    });
     assert!(
         matches!(outcome, RunOutcome::Exited { code: 0 }),
         "{outcome:?}"

@@ -7,37 +7,11 @@
 //! the annotation to write; a call with CACTUS_NO_WAIT is accepted; a preemptive firmware links
 //! no SRP code. Skipped (with a message) only when riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{have_gcc, options, run_elf, symbols};
 use cactus_firmware::codegen::{MARKER_RELEASES, MARKER_SRP};
-use cactus_firmware::{build, BuildError, BuildOptions, Manifest};
-use cactus_sim::{EventKind, Machine, MachineConfig, Profile, RunOutcome};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn have_gcc() -> bool {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
-    }
-    ok
-}
-
-fn options(out: &Path) -> BuildOptions {
-    BuildOptions {
-        root: Some(repo_root()),
-        out_root: Some(out.to_path_buf()),
-        ..BuildOptions::default()
-    }
-}
+use cactus_firmware::{build, BuildError, Manifest};
+use cactus_sim::{EventKind, RunOutcome};
+use std::path::Path;
 
 /// A fast job (every tick) and a slow one (every 5 ms) that spins long enough to be preempted
 /// by the fast one from the tick; the slow one ends the run after 4 releases. (`FW_SRP`: the
@@ -72,14 +46,6 @@ fn manifest(dir: &Path, source: &str, extra_task: &str) -> Manifest {
     Manifest::load(&path).unwrap()
 }
 
-fn symbols(elf: &Path) -> String {
-    let out = Command::new("riscv64-unknown-elf-nm")
-        .arg(elf)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn a_job_shaped_firmware_runs_its_jobs_nested_on_one_stack() {
     if !have_gcc() {
@@ -94,14 +60,10 @@ fn a_job_shaped_firmware_runs_its_jobs_nested_on_one_stack() {
     assert_eq!(m.kernel_tasks(), 1);
     let built = build(&m, &options(out.path())).unwrap();
     assert!(symbols(&built.elf).contains("port_srp_preempt"));
-    let mut cfg = MachineConfig::new(Profile::default_mcu());
-    cfg.max_cycles = Some(200_000_000);
-    cfg.record_events = true;
-    let mut machine = Machine::new(cfg);
-    machine
-        .load_elf(&std::fs::read(&built.elf).unwrap())
-        .unwrap();
-    let outcome = machine.run();
+    let (machine, outcome) = run_elf(&built.elf, |c| {
+        c.max_cycles = Some(200_000_000);
+        c.record_events = true;
+    });
     assert!(
         matches!(outcome, RunOutcome::Exited { code: 0 }),
         "{outcome:?}"

@@ -49,6 +49,20 @@ pub enum RunOutcome {
     OracleViolation(Box<ViolationReport>),
 }
 
+impl RunOutcome {
+    /// None for a clean end (exit code 0), else what went wrong in one message: the exit
+    /// code, or the fault, limit or violation report, or the breakpoint.
+    pub fn failure(&self) -> Option<String> {
+        match self {
+            RunOutcome::Exited { code: 0 } => None,
+            RunOutcome::Exited { code } => Some(format!("exit code {code}")),
+            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => Some(r.to_string()),
+            RunOutcome::OracleViolation(r) => Some(r.to_string()),
+            RunOutcome::Breakpoint { pc } => Some(format!("breakpoint at {pc:#010x}")),
+        }
+    }
+}
+
 /// One simulated RV32IMAC machine.
 pub struct Machine {
     pub(crate) hart: Hart,
@@ -212,6 +226,18 @@ impl Machine {
         let outcome = self.run_inner();
         self.bus.uart.flush();
         outcome
+    }
+
+    /// Runs until the program ends: like [`Machine::run`], but a breakpoint is passed (`run`
+    /// does not stop at the pc it resumes at), so the outcome is never
+    /// [`RunOutcome::Breakpoint`].
+    pub fn run_to_end(&mut self) -> RunOutcome {
+        loop {
+            match self.run() {
+                RunOutcome::Breakpoint { .. } => continue,
+                outcome => return outcome,
+            }
+        }
     }
 
     fn run_inner(&mut self) -> RunOutcome {

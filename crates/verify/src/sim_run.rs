@@ -48,13 +48,7 @@ pub fn run_on_sim_with_input(
     let start = Instant::now();
     // A simulator panic is a simulator bug; it is reported as this run's ending (with the
     // UART output so far) so that one bad case does not end a whole batch of difftests.
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| loop {
-        match machine.run() {
-            // No breakpoints are set; resume if one is ever reported.
-            RunOutcome::Breakpoint { .. } => continue,
-            other => break other,
-        }
-    }));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| machine.run_to_end()));
     let wall = start.elapsed();
     let outcome = match outcome {
         Ok(outcome) => outcome,
@@ -100,11 +94,6 @@ pub fn run_elf(
 ) -> Result<(Machine, RunOutcome), String> {
     let mut machine = Machine::new(config);
     machine.load_elf(elf).map_err(|e| format!("{name}: {e}"))?;
-    let outcome = loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            other => break other,
-        }
-    };
+    let outcome = machine.run_to_end();
     Ok((machine, outcome))
 }

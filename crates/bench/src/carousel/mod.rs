@@ -30,6 +30,8 @@ pub struct CarouselOptions {
     pub root: PathBuf,
     /// Run `make -C tests` for the program first.
     pub build: bool,
+    /// Size class (Table IV is the same at both; it is recorded in the store).
+    pub size: crate::Size,
 }
 
 /// One invocation's overhead: y code blocks, z stack blocks, cycles.
@@ -69,8 +71,8 @@ pub fn points(options: &CarouselOptions) -> Vec<Point<'static, OverheadRow>> {
 }
 
 /// The parameters recorded in the store.
-pub fn params() -> serde_json::Value {
-    serde_json::json!({ "profile": "carousel-paper", "program": OPS_ELF })
+pub fn params(options: &CarouselOptions) -> serde_json::Value {
+    serde_json::json!({ "profile": "carousel-paper", "program": OPS_ELF, "size": options.size.name() })
 }
 
 fn measure(options: &CarouselOptions) -> OverheadRow {
@@ -122,13 +124,9 @@ fn run(path: &Path) -> Result<String, String> {
     machine
         .load_elf(&bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let ending = loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            RunOutcome::Exited { code } => break code,
-            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => return Err(r.to_string()),
-            RunOutcome::OracleViolation(r) => return Err(r.to_string()),
-        }
+    let ending = match machine.run_to_end() {
+        RunOutcome::Exited { code } => code,
+        other => return Err(other.failure().unwrap_or_default()),
     };
     let output = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
     if ending != 0 {

@@ -36,7 +36,7 @@ use crate::kernel::fastpath::{fast_paths, FASTPATH_ELF};
 use crate::kernel::footprint::sections;
 use crate::kernel::report::{goals, task_control_goals, KernelReport};
 use crate::kernel::task_control::{task_control_costs, NOTIFY_ELF};
-use cactus_sim::{Event, LoadError, Machine, MachineConfig, Profile, RunOutcome};
+use cactus_sim::{Event, LoadError, Machine, MachineConfig, Profile};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -164,19 +164,13 @@ pub fn run_firmware(path: &Path, profile: Profile) -> Result<Vec<Event>, KernelB
             path: path.to_path_buf(),
             error,
         })?;
-    let ending = loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            RunOutcome::Exited { code: 0 } => return Ok(machine.events().to_vec()),
-            RunOutcome::Exited { code } => break format!("exit code {code}"),
-            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => break r.to_string(),
-            RunOutcome::OracleViolation(r) => break r.to_string(),
-        }
-    };
-    Err(KernelBenchError::Run {
-        path: path.to_path_buf(),
-        ending,
-    })
+    match machine.run_to_end().failure() {
+        None => Ok(machine.events().to_vec()),
+        Some(ending) => Err(KernelBenchError::Run {
+            path: path.to_path_buf(),
+            ending,
+        }),
+    }
 }
 
 /// Runs a command in `dir`; Ok(stdout) on success.

@@ -33,7 +33,7 @@ use crate::latency::attribution::{attribute, RunLatency};
 use crate::latency::events::run_samples;
 use crate::latency::symbols::Symbols;
 use cactus_firmware::{BuildOptions, Manifest};
-use cactus_sim::{Machine, MachineConfig, Profile, RunOutcome};
+use cactus_sim::{Machine, MachineConfig, Profile};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -140,15 +140,7 @@ pub fn measure(elf: &[u8], seed: u32, ticks: u32, profile: &Profile) -> Result<R
             .write_debug(addr, &value.to_le_bytes())
             .map_err(|e| format!("{name} at {addr:#010x}: {e:?}"))?;
     }
-    let ending = loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            RunOutcome::Exited { code: 0 } => break None,
-            RunOutcome::Exited { code } => break Some(format!("exit code {code}")),
-            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => break Some(r.to_string()),
-            RunOutcome::OracleViolation(r) => break Some(r.to_string()),
-        }
-    };
+    let ending = machine.run_to_end().failure();
     if let Some(ending) = ending {
         let first = ending.lines().next().unwrap_or("").to_string();
         return Err(format!(

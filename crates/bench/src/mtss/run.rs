@@ -259,12 +259,7 @@ impl ProbeSetup {
         config.timer_jitter = jitter;
         let mut machine = Machine::new(config);
         machine.load_elf(elf).map_err(|e| e.to_string())?;
-        let outcome = loop {
-            match machine.run() {
-                RunOutcome::Breakpoint { .. } => continue,
-                other => break other,
-            }
-        };
+        let outcome = machine.run_to_end();
         let stats = machine.stats();
         let violations = stats.oracle_violations;
         match outcome {

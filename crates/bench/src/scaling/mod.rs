@@ -17,7 +17,7 @@ pub mod workload;
 
 use crate::scaling::events::{run_costs, RunCosts};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest};
-use cactus_sim::{Machine, MachineConfig, Profile, RunOutcome};
+use cactus_sim::{Machine, MachineConfig, Profile};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -99,15 +99,7 @@ pub fn measure(options: &ScalingOptions, tasks: usize) -> Result<RunCosts, Strin
     config.max_cycles = Some(MAX_CYCLES);
     let mut machine = Machine::new(config);
     machine.load_elf(&elf).map_err(|e| e.to_string())?;
-    let ending = loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            RunOutcome::Exited { code: 0 } => break None,
-            RunOutcome::Exited { code } => break Some(format!("exit code {code}")),
-            RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => break Some(r.to_string()),
-            RunOutcome::OracleViolation(r) => break Some(r.to_string()),
-        }
-    };
+    let ending = machine.run_to_end().failure();
     if let Some(ending) = ending {
         let uart = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
         let last = uart.lines().last().unwrap_or("").to_string();

@@ -24,9 +24,10 @@ mod measure;
 mod points;
 mod table;
 
+pub use crate::Size;
 pub use hybrid::hybrid_prs;
 pub use measure::{core_live_peak, measure, overhead_of, Build, CORE_TASKS, STACKLET_META};
-pub use points::{build_of, experiments, params, points, SegmentedOptions, Size, WORKER};
+pub use points::{build_of, experiments, params, points, SegmentedOptions, WORKER};
 pub use table::{markdown, summary, PAPER_TABLE2, PAPER_TABLE3};
 
 use cactus_sweep::evaluation::{verdicts, Evaluation};

@@ -2,6 +2,7 @@
 
 use super::measure::{measure, Build};
 use super::{Config, Experiment, PointResult};
+use crate::Size;
 use cactus_cc::RollingRules;
 use cactus_sweep::{Point, Progress};
 use std::path::{Path, PathBuf};
@@ -16,24 +17,9 @@ pub const OPTIMIZED_FIRST: u32 = 256;
 /// The smallest linked stacklet of every segmented configuration but check-only, bytes.
 pub const STACKLET_MIN: u32 = 64;
 
-/// Size class: the workloads' inputs and how many points are swept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Size {
-    /// `-small` manifests (4 CoreMark-like iterations), a short hot-split sweep.
-    Small,
-    /// Full manifests (400 iterations), the whole sweep.
-    Full,
-}
-
+/// What the size class means here: the workloads' inputs (`-small` manifests: 4 CoreMark-like
+/// iterations; full: 400) and how many points the hot-split sweep takes.
 impl Size {
-    /// `small` or `full`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Size::Small => "small",
-            Size::Full => "full",
-        }
-    }
-
     /// First-stacklet sizes of the worker in the hot-split sweep, bytes.
     pub fn hot_split_firsts(self) -> &'static [u32] {
         match self {
@@ -57,13 +43,6 @@ impl Size {
             Size::Full => &[64, 128, 256],
         }
     }
-
-    fn suffix(self) -> &'static str {
-        match self {
-            Size::Small => "-small",
-            Size::Full => "",
-        }
-    }
 }
 
 /// What the experiment needs.
@@ -85,7 +64,7 @@ impl SegmentedOptions {
     pub fn coremark(&self) -> PathBuf {
         self.root.join(format!(
             "workloads/coremark-like/coremark-single{}.toml",
-            self.size.suffix()
+            self.size.manifest_suffix()
         ))
     }
 
@@ -93,7 +72,7 @@ impl SegmentedOptions {
     pub fn crazyflie(&self) -> PathBuf {
         self.root.join(format!(
             "workloads/crazyflie-like/crazyflie{}.toml",
-            self.size.suffix()
+            self.size.manifest_suffix()
         ))
     }
 
@@ -101,7 +80,7 @@ impl SegmentedOptions {
     pub fn crazyflie_allocated(&self) -> PathBuf {
         self.root.join(format!(
             "workloads/crazyflie-like/crazyflie-allocated{}.toml",
-            self.size.suffix()
+            self.size.manifest_suffix()
         ))
     }
 

@@ -1,7 +1,8 @@
 //! Host tests of the pure parts: the points, the trace figures, the tables and the summary.
 
-use super::points::{build_of, experiments, Size, WORKER};
+use super::points::{build_of, experiments, WORKER};
 use super::*;
+use crate::Size;
 use cactus_sim::{Event, EventKind};
 
 fn task(name: &str, stack: u32, budget: u32, hwm: u32) -> TaskStack {

@@ -12,7 +12,8 @@
 
 mod points;
 
-pub use points::{measure, params, points, workloads, Size, SrpOptions, Workload, MAX_CYCLES};
+pub use crate::Size;
+pub use points::{measure, params, points, workloads, SrpOptions, Workload, MAX_CYCLES};
 
 use cactus_sweep::evaluation::{verdicts, Evaluation};
 use cactus_sweep::report::Summary;

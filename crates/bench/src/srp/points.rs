@@ -4,6 +4,7 @@
 //! `kernel.scheduler = "srp"`) to say why it cannot use it.
 
 use super::{Config, SrpRow};
+use crate::Size;
 use cactus_firmware::codegen::{MARKER_MISSES, MARKER_SRP, SRP_TASK_NAME};
 use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
 use cactus_sim::{EventKind, MachineConfig, Profile, RunOutcome};
@@ -12,25 +13,6 @@ use std::path::{Path, PathBuf};
 
 /// Simulated cycles after which a run is stopped (and counted as failed).
 pub const MAX_CYCLES: u64 = 20_000_000_000;
-
-/// Size class: the `-small` manifests or the full ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Size {
-    /// `-small` manifests (tests; under a minute).
-    Small,
-    /// Full inputs.
-    Full,
-}
-
-impl Size {
-    /// The name in the store's parameters.
-    pub fn name(self) -> &'static str {
-        match self {
-            Size::Small => "small",
-            Size::Full => "full",
-        }
-    }
-}
 
 /// Where `cactus bench srp` runs.
 pub struct SrpOptions {
@@ -62,10 +44,7 @@ pub struct Workload {
 /// The workloads at `size`: malardalen-like (job-shaped), crazyflie-like and the demo (both
 /// with blocking tasks: their SRP row says why).
 pub fn workloads(size: Size) -> Vec<Workload> {
-    let sfx = match size {
-        Size::Small => "-small",
-        Size::Full => "",
-    };
+    let sfx = size.manifest_suffix();
     vec![
         Workload {
             name: "malardalen-like",

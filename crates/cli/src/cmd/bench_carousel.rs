@@ -1,28 +1,20 @@
 //! `cactus bench carousel`: the Carousel paper's evaluation (docs/carousel.md), a few lines over
 //! `cactus_bench::carousel`.
 
+use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use anyhow::{Context, Result};
 use cactus_bench::carousel::{self, Carousel, CarouselOptions};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// Size class of `cactus bench carousel` (both run Table IV in full today: a few seconds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CarouselSize {
-    /// Table IV.
-    Small,
-    /// Table IV (the task-set tables will make this the long one).
-    Full,
-}
 
 /// Options of `cactus bench carousel`.
 #[derive(Args, Debug)]
 pub struct CarouselArgs {
-    /// Size class.
-    #[arg(long, value_enum, default_value_t = CarouselSize::Full)]
-    pub size: CarouselSize,
+    /// Size class (both run Table IV in full today: a few seconds).
+    #[arg(long, value_enum, default_value_t = BenchSize::Full)]
+    pub size: BenchSize,
     /// Use the program already built (build/tests/carousel/carousel_ops.elf) instead of
     /// running `make -C tests` for it first.
     #[arg(long)]
@@ -37,10 +29,14 @@ pub fn main(args: CarouselArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
     let root = cactus_firmware::find_root(Path::new("."))
         .context("cactus bench carousel runs inside the Cactus tree")?;
-    let _ = args.size;
     let options = CarouselOptions {
         root,
+        size: args.size.into(),
         build: !args.no_build,
     };
-    finish::<Carousel>(carousel::points(&options), carousel::params(), &args.sweep)
+    finish::<Carousel>(
+        carousel::points(&options),
+        carousel::params(&options),
+        &args.sweep,
+    )
 }

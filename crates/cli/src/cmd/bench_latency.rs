@@ -2,30 +2,23 @@
 //! the interrupt became pending to the first handler instruction and to the woken task,
 //! with the masked regions that delayed it named (docs/results/latency.md).
 
+use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::profile_arg::resolve_profile;
 use anyhow::{anyhow, bail, Context, Result};
 use cactus_bench::latency::report::Latency;
 use cactus_bench::latency::{self, LatencyOptions, Size};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// How many interrupts are sampled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LatencySize {
-    /// 4 runs of 600 wake-ups (2,400 interrupts; seconds).
-    Small,
-    /// 64 runs of 5,000 wake-ups (320,000 interrupts).
-    Full,
-}
 
 /// Options of `cactus bench latency`.
 #[derive(Args, Debug)]
 pub struct LatencyArgs {
-    /// `small`: 4 runs of 600 wake-ups; `full`: 64 runs of 5,000.
-    #[arg(long, value_enum, default_value_t = LatencySize::Full)]
-    pub size: LatencySize,
+    /// Size class: `small` samples 4 runs of 600 wake-ups (2,400 interrupts; seconds), `full`
+    /// 64 runs of 5,000 (320,000 interrupts).
+    #[arg(long, value_enum, default_value_t = BenchSize::Full)]
+    pub size: BenchSize,
     /// Base seed: run i runs the firmware with a seed derived from it and i (same seed,
     /// same figures).
     #[arg(long, value_name = "N", default_value_t = latency::DEFAULT_SEED)]
@@ -49,8 +42,8 @@ pub struct LatencyArgs {
 pub fn main(args: LatencyArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
     let base = match args.size {
-        LatencySize::Small => latency::SMALL,
-        LatencySize::Full => latency::FULL,
+        BenchSize::Small => latency::SMALL,
+        BenchSize::Full => latency::FULL,
     };
     let size = Size {
         runs: args.runs.unwrap_or(base.runs),

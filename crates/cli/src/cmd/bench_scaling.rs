@@ -2,31 +2,23 @@
 //! semaphore hand-off in simulated cycles at 4, 16, 64 and 256 tasks (issue #14 part 4;
 //! docs/results/scaling.md).
 
+use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::profile_arg::resolve_profile;
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{bail, Context, Result};
 use cactus_bench::scaling::report::Scaling;
 use cactus_bench::scaling::{self, ScalingOptions};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// How many samples each run takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ScalingSize {
-    /// Fewer samples per operation (the same task counts).
-    Small,
-    /// The full number of samples.
-    Full,
-}
 
 /// Options of `cactus bench scaling`.
 #[derive(Args, Debug)]
 pub struct ScalingArgs {
-    /// `small`: 20 samples per operation and task count; `full`: 100.
-    #[arg(long, value_enum, default_value_t = ScalingSize::Full)]
-    pub size: ScalingSize,
+    /// Size class: `small` takes 20 samples per operation and task count, `full` 100.
+    #[arg(long, value_enum, default_value_t = BenchSize::Full)]
+    pub size: BenchSize,
     /// Task counts, one point each (at least 4, at most 256).
     #[arg(long, value_name = "N,N,...", value_delimiter = ',', default_values_t = scaling::TASK_COUNTS)]
     pub tasks: Vec<usize>,
@@ -59,8 +51,8 @@ pub fn main(args: ScalingArgs) -> Result<ExitCode> {
         root,
         tasks: args.tasks.clone(),
         samples: match args.size {
-            ScalingSize::Small => scaling::SAMPLES_SMALL,
-            ScalingSize::Full => scaling::SAMPLES_FULL,
+            BenchSize::Small => scaling::SAMPLES_SMALL,
+            BenchSize::Full => scaling::SAMPLES_FULL,
         },
         reserves: toolchain_reserves()?,
         profile: resolve_profile(&args.profile)?,

@@ -1,30 +1,23 @@
 //! `cactus bench segmented`: the segmented-stack paper's evaluation (Tables 1-3 and the
 //! hot-split sweep; docs/results/segmented.md), a few lines over `cactus_bench::segmented`.
 
+use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
 use anyhow::{Context, Result};
 use cactus_bench::segmented::{self, Segmented, SegmentedOptions, Size};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Size class of `cactus bench segmented`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SegmentedSize {
-    /// The `-small` workloads, three first-stacklet sizes with and without the alleviations,
-    /// one Crazyflie-like first stacklet.
-    Small,
-    /// The full workloads and the whole sweep.
-    Full,
-}
 
 /// Options of `cactus bench segmented`.
 #[derive(Args, Debug)]
 pub struct SegmentedArgs {
-    /// Size class.
-    #[arg(long, value_enum, default_value_t = SegmentedSize::Full)]
-    pub size: SegmentedSize,
+    /// Size class: `small` runs the `-small` workloads, three first-stacklet sizes with and
+    /// without the alleviations and one Crazyflie-like first stacklet; `full` the full
+    /// workloads and the whole sweep.
+    #[arg(long, value_enum, default_value_t = BenchSize::Full)]
+    pub size: BenchSize,
     /// Parent directory of the builds (default: build/segmented in the Cactus tree).
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
@@ -43,10 +36,7 @@ pub fn main(args: SegmentedArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
     let root = cactus_firmware::find_root(Path::new("."))
         .context("cactus bench segmented runs inside the Cactus tree")?;
-    let size = match args.size {
-        SegmentedSize::Small => Size::Small,
-        SegmentedSize::Full => Size::Full,
-    };
+    let size = Size::from(args.size);
     // Paths relative to the tree root when it is the current directory (readable keys).
     let base = if root == std::env::current_dir()? {
         PathBuf::new()

@@ -1,30 +1,22 @@
 //! `cactus bench srp`: the SRP scheduling mode beside per-task stacks on the same workloads
 //! (docs/srp.md, docs/results/srp.md), a few lines over `cactus_bench::srp`.
 
+use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
 use crate::cmd::stack_report::total_bound;
 use anyhow::{Context, Result};
 use cactus_bench::srp::{self, Size, Srp, SrpOptions};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Size class of `cactus bench srp`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SrpSize {
-    /// The `-small` manifests (under a minute).
-    Small,
-    /// The full manifests.
-    Full,
-}
 
 /// Options of `cactus bench srp`.
 #[derive(Args, Debug)]
 pub struct SrpArgs {
-    /// Size class.
-    #[arg(long, value_enum, default_value_t = SrpSize::Full)]
-    pub size: SrpSize,
+    /// Size class: `small` runs the `-small` manifests (under a minute), `full` the full ones.
+    #[arg(long, value_enum, default_value_t = BenchSize::Full)]
+    pub size: BenchSize,
     /// Parent directory of the builds (default: build/firmware in the Cactus tree).
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
@@ -39,10 +31,7 @@ pub fn main(args: SrpArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
     let root = cactus_firmware::find_root(Path::new("."))
         .context("cactus bench srp runs inside the Cactus tree")?;
-    let size = match args.size {
-        SrpSize::Small => Size::Small,
-        SrpSize::Full => Size::Full,
-    };
+    let size = Size::from(args.size);
     let base = if root == std::env::current_dir()? {
         PathBuf::new()
     } else {

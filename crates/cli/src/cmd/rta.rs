@@ -271,12 +271,7 @@ fn measure(args: &RtaArgs, path: &Path) -> Result<Option<(TaskSet, Vec<Measured>
     machine
         .load_elf(&bytes)
         .with_context(|| format!("cannot load {}", built.elf.display()))?;
-    let outcome = loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            outcome => break outcome,
-        }
-    };
+    let outcome = machine.run_to_end();
     if !matches!(outcome, RunOutcome::Exited { code: 0 }) {
         let output = machine.take_uart_output();
         eprint!("{}", String::from_utf8_lossy(&output));

@@ -9,7 +9,7 @@ use crate::cmd::profile_arg::resolve_profile;
 use crate::report::{self, Ending, StatsFormat};
 use crate::trace::TraceFormat;
 use anyhow::{bail, Context, Result};
-use cactus_sim::{Machine, MachineConfig, OracleMode, RunOutcome, TimerJitter};
+use cactus_sim::{Machine, MachineConfig, OracleMode, TimerJitter};
 use clap::{Args, ValueEnum};
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -163,7 +163,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
 
     let ending = match args.gdb {
         Some(port) => run_under_gdb(&mut machine, port, &bytes, &elf)?,
-        None => Ending::Outcome(run_to_end(&mut machine)),
+        None => Ending::Outcome(machine.run_to_end()),
     };
     std::io::stdout().flush().ok();
 
@@ -276,16 +276,6 @@ fn read_uart_input(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
-/// Runs until an outcome other than a breakpoint (no breakpoints are set on a free run).
-fn run_to_end(machine: &mut Machine) -> RunOutcome {
-    loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            outcome => return outcome,
-        }
-    }
-}
-
 /// Waits for gdb on 127.0.0.1:PORT and serves one session; a detach lets the guest run on.
 /// A firmware with a Cactus kernel shows its tasks as gdb threads (`cactus_gdb::TaskTable`);
 /// the line after "waiting for gdb on ADDR" says which ELF to give gdb and how many task slots
@@ -324,7 +314,7 @@ fn run_under_gdb(machine: &mut Machine, port: u16, bytes: &[u8], elf: &Path) -> 
         cactus_gdb::SessionEnd::Ended(outcome) => Ending::Outcome(outcome),
         cactus_gdb::SessionEnd::Detached => {
             eprintln!("gdb detached; running on");
-            Ending::Outcome(run_to_end(machine))
+            Ending::Outcome(machine.run_to_end())
         }
         cactus_gdb::SessionEnd::Killed => Ending::Killed { pc: machine.pc() },
     })

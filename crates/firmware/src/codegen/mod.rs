@@ -23,6 +23,7 @@
 use crate::manifest::{Manifest, Task, TimerTask};
 use std::fmt::Write;
 
+mod report;
 mod srp;
 pub use srp::{resource_macro, MARKER_SRP, SRP_TASK_NAME};
 
@@ -230,7 +231,11 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     } else {
         write_non_srp_tables(s, m)?
     };
-    write_report(s, m)?;
+    let counters = match m.srp {
+        Some(_) => srp::counters(),
+        None => report::Counters::periodic(),
+    };
+    report::write(s, m, &counters)?;
     write_main(s, m, ntasks)
 }
 
@@ -414,61 +419,6 @@ fn write_wrapper(s: &mut String, m: &Manifest, i: usize, t: &Task) -> std::fmt::
         }
     }
     writeln!(s, "}}\n")
-}
-
-fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
-    if m.srp.is_some() {
-        return srp::write_report(s, m);
-    }
-    writeln!(s, "uint32_t cactus_fw_releases(int task)\n{{")?;
-    writeln!(
-        s,
-        "    return task >= 0 && task < FW_NTASKS ? fw_releases[task] : 0;\n}}\n"
-    )?;
-    writeln!(s, "uint32_t cactus_fw_deadline_misses(int task)\n{{")?;
-    writeln!(
-        s,
-        "    return task >= 0 && task < FW_NTASKS ? fw_misses[task] : 0;\n}}\n"
-    )?;
-    writeln!(s, "void cactus_fw_finish(uint32_t code)\n{{")?;
-    writeln!(
-        s,
-        "    cactus_irq_save(); /* nothing else runs from here to the exit */"
-    )?;
-    writeln!(s, "    for (int i = 0; i < FW_NTASKS; i++) {{")?;
-    writeln!(
-        s,
-        "        cactus_marker(FW_MARKER_RELEASES + (uint32_t)i, fw_releases[i]);"
-    )?;
-    writeln!(
-        s,
-        "        cactus_marker(FW_MARKER_MISSES + (uint32_t)i, fw_misses[i]);"
-    )?;
-    writeln!(s, "    }}")?;
-    write_finish_tail(s, m)
-}
-
-/// The end of `cactus_fw_finish` both schedulers share: pool high waters, the oracle's
-/// verdict, the exit.
-fn write_finish_tail(s: &mut String, m: &Manifest) -> std::fmt::Result {
-    for (i, p) in m.pools.iter().enumerate() {
-        writeln!(
-            s,
-            "    cactus_marker(FW_MARKER_POOL_HWM + {i}u, cactus_pool_high_water(&{}));",
-            pool_object(&p.name)
-        )?;
-    }
-    writeln!(s, "    uint32_t violations;")?;
-    writeln!(
-        s,
-        "    if (cactus_oracle_violations(&violations) == 0 && violations != 0 && code == 0) {{"
-    )?;
-    writeln!(
-        s,
-        "        kprintf(\"%s: %u ownership-oracle violations\\n\", FW_NAME, violations);"
-    )?;
-    writeln!(s, "        code = 1;\n    }}")?;
-    writeln!(s, "    cactus_exit(code);\n}}\n")
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! (`FW_RES_<NAME>`), the one kernel task (the dispatcher, whose stack is the shared stack),
 //! and the end-of-run report of releases, misses, dispatches and preemptions.
 
-use super::{comment_safe, write_finish_tail};
+use super::comment_safe;
+use super::report::Counters;
 use crate::manifest::{Manifest, Srp};
 use std::fmt::Write;
 
@@ -111,39 +112,20 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
     writeln!(s, "}};\n")
 }
 
-/// The report calls and `cactus_fw_finish` of an SRP firmware.
-pub(super) fn write_report(s: &mut String, m: &Manifest) -> std::fmt::Result {
-    writeln!(s, "#define FW_MARKER_SRP {MARKER_SRP:#010x}u\n")?;
-    writeln!(
-        s,
-        "uint32_t cactus_fw_releases(int task)\n{{\n    return cactus_srp_releases(task);\n}}\n"
-    )?;
-    writeln!(
-        s,
-        "uint32_t cactus_fw_deadline_misses(int task)\n{{\n    return cactus_srp_misses(task);\n}}\n"
-    )?;
-    writeln!(s, "void cactus_fw_finish(uint32_t code)\n{{")?;
-    writeln!(
-        s,
-        "    cactus_irq_save(); /* nothing else runs from here to the exit */"
-    )?;
-    writeln!(s, "    for (int i = 0; i < FW_NTASKS; i++) {{")?;
-    writeln!(
-        s,
-        "        cactus_marker(FW_MARKER_RELEASES + (uint32_t)i, cactus_srp_releases(i));"
-    )?;
-    writeln!(
-        s,
-        "        cactus_marker(FW_MARKER_MISSES + (uint32_t)i, cactus_srp_misses(i));"
-    )?;
-    writeln!(s, "    }}")?;
-    writeln!(
-        s,
-        "    cactus_marker(FW_MARKER_SRP, cactus_srp_dispatches());"
-    )?;
-    writeln!(
-        s,
-        "    cactus_marker(FW_MARKER_SRP + 1u, cactus_srp_preemptions());"
-    )?;
-    write_finish_tail(s, m)
+/// Where an SRP firmware's report finds its counters: the dispatcher's (which check the job
+/// index themselves), then the jobs started and the nested starts.
+pub(super) fn counters() -> Counters {
+    Counters {
+        releases: |i| format!("cactus_srp_releases({i})"),
+        misses: |i| format!("cactus_srp_misses({i})"),
+        checked: true,
+        extra: vec![
+            ("FW_MARKER_SRP".into(), "cactus_srp_dispatches()".into()),
+            (
+                "FW_MARKER_SRP + 1u".into(),
+                "cactus_srp_preemptions()".into(),
+            ),
+        ],
+        defines: vec![format!("#define FW_MARKER_SRP {MARKER_SRP:#010x}u")],
+    }
 }

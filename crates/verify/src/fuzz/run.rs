@@ -97,12 +97,7 @@ pub fn simulate(
     prepare(&mut machine).map_err(bad)?;
     // A simulator panic is a simulator bug: it becomes this run's ending so that one case
     // cannot end a whole batch.
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            other => break other,
-        }
-    }));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| machine.run_to_end()));
     let ending = match outcome {
         Ok(RunOutcome::Exited { code }) => SimEnding::Exited(code),
         Ok(RunOutcome::Fault(r) | RunOutcome::CycleLimit(r)) => SimEnding::Stopped(r.to_string()),

@@ -90,12 +90,7 @@ pub fn run_variant(v: &Variant, seed: u32, max_cycles: u64) -> (Observed, RunSum
         return failed(format!("cannot write the seed: {e}"));
     }
     // A simulator panic is a simulator bug: this run's ending, not the end of the batch.
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| loop {
-        match machine.run() {
-            RunOutcome::Breakpoint { .. } => continue,
-            other => break other,
-        }
-    }));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| machine.run_to_end()));
     let (exit_code, ending) = match outcome {
         Ok(RunOutcome::Exited { code }) => (Some(code), format!("exit {code}")),
         Ok(RunOutcome::Fault(r)) | Ok(RunOutcome::CycleLimit(r)) => {
