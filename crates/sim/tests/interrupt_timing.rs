@@ -248,6 +248,42 @@ fn device_latency_inside_a_block_moves_the_interrupt() {
 }
 
 #[test]
+fn a_slow_load_that_ends_a_body_keeps_its_result() {
+    // Each load from the CLINT (mtimecmp, set to a known value first) costs the device
+    // latency, which the block's static cycles do not include; when that moves the cycle
+    // limit inside the body, the body ends right after the load. The load has retired, so its
+    // register must hold the value: the sum counts it once per add that ran.
+    const VALUE: u32 = 0x1234_5677;
+    let mut body = li(S2, 0x0200_4000);
+    body.extend(li(T0, VALUE));
+    body.push(Inst::new(Op::Sw, ZERO, S2, T0, 0));
+    for _ in 0..30 {
+        body.push(i(Op::Lw, T2, S2, 0));
+        body.push(r(Op::Add, S1, S1, T2));
+    }
+    body.push(Inst::new(Op::Jal, ZERO, 0, 0, 0));
+    let adds_from = RAM + 4 * (li(S2, 0x0200_4000).len() + li(T0, VALUE).len() + 1) as u32;
+    for limit in 20..400u64 {
+        let mut cfg = MachineConfig::new(Profile::default_mcu());
+        cfg.max_cycles = Some(limit);
+        let mut m = Machine::new(cfg);
+        load(&mut m, RAM, &body);
+        m.set_pc(RAM);
+        let pc = match m.run() {
+            RunOutcome::CycleLimit(f) => f.pc,
+            other => panic!("{other:?}"),
+        };
+        // Instructions before pc have run; adds are the odd ones of each pair.
+        let pairs_done = (pc.saturating_sub(adds_from) / 8) as u32;
+        let expected = pairs_done.min(30).wrapping_mul(VALUE);
+        assert_eq!(m.reg(S1 as usize), expected, "limit {limit}, stopped at {pc:#x}");
+        if pc > adds_from && (pc - adds_from) % 8 == 4 {
+            assert_eq!(m.reg(T2 as usize), VALUE, "limit {limit}");
+        }
+    }
+}
+
+#[test]
 fn cycle_limit_is_exact_to_the_instruction() {
     // An endless straight-line loop body: the run stops before the first instruction that
     // starts at or after the limit, whatever the block boundaries.

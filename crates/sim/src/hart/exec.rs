@@ -279,10 +279,12 @@ pub(crate) fn run_blocks(
                             match bus.load(addr, $w, &c) {
                                 Ok((v, delta)) => {
                                     extra = extra.wrapping_add(delta);
+                                    // The load retires before the body may end here: its
+                                    // result is written first.
+                                    hart.x[s.rd as usize] = $conv(v);
                                     // A device read that changed a pending interrupt (a PLIC
                                     // claim, a UART read) ends the body like such a store.
                                     if bus.irq_dirty {
-                                        hart.x[s.rd as usize] = $conv(v);
                                         stopped!(k);
                                     }
                                     late!(k);
