@@ -134,10 +134,41 @@ void k_isr_blocking_call(void) __attribute__((weak, noreturn));
                    uintptr_t a2 __attribute__((unused)), uintptr_t a3 __attribute__((unused)))
 #define SYSCALL(fn, a, b, c, d)                                                                    \
     port_syscall((uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(c), (uintptr_t)(d), fn)
+/* An argument the kernel call does not read, in SYSCALL's argument `reg` ("a1", "a2" or "a3"):
+ * the register keeps whatever it holds, so the wrapper spends no instruction zeroing it. */
+#define K_NOARG(reg)                                                                               \
+    __extension__({                                                                                \
+        register uintptr_t k_noarg_ __asm__(reg);                                                  \
+        __asm__ volatile("" : "=r"(k_noarg_));                                                     \
+        k_noarg_;                                                                                  \
+    })
 void k_wait_insert(cactus_wait *w, struct k_tcb *t);
 static inline struct k_tcb *k_wait_first(const cactus_wait *w)
 {
     return w->head ? tcb_of_link(w->head) : 0;
+}
+/* Ends the wait of the first task on w (non-empty, not a mutex's: no priority inheritance to
+ * recompute) with `result` and makes it ready by the short wake (k_ready_preempt: it runs at
+ * once if it outranks the caller; from a handler, at the outermost interrupt exit). Returns
+ * CACTUS_OK, so a kernel call can end with it as a tail call. */
+static inline uintptr_t k_wake_first(cactus_wait *w, uintptr_t result)
+{
+    cactus_node *n = w->head;
+    struct k_tcb *t = tcb_of_link(n);
+    if (n->next == n) {
+        w->head = 0;
+    } else {
+        n->prev->next = n->next;
+        n->next->prev = n->prev;
+        w->head = n->next;
+    }
+    t->wait_on = 0;
+    if (__builtin_expect(t->in_timer, 0)) {
+        timerq_remove(&k_timers, &t->timer);
+        t->in_timer = 0;
+    }
+    t->ctx.a0 = (uint32_t)result;
+    return k_ready_preempt(t);
 }
 
 /* time.c */

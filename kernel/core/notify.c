@@ -125,7 +125,7 @@ static K_SYSCALL(sys_notify_take)
 
 int cactus_notify(int id, uint32_t value, uint32_t action)
 {
-    return (int)SYSCALL(sys_notify, id, value, action, 0);
+    return (int)SYSCALL(sys_notify, id, value, action, K_NOARG("a3"));
 }
 
 int cactus_notify_wait(uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t *value,
@@ -141,5 +141,5 @@ int cactus_notify_wait(uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t
 
 uint32_t cactus_notify_take(uint32_t clear, uint32_t timeout)
 {
-    return (uint32_t)SYSCALL(sys_notify_take, clear, timeout, 0, 0);
+    return (uint32_t)SYSCALL(sys_notify_take, clear, timeout, K_NOARG("a2"), K_NOARG("a3"));
 }

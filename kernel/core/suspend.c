@@ -45,10 +45,10 @@ static K_SYSCALL(sys_resume)
 
 int cactus_task_suspend(int id)
 {
-    return (int)SYSCALL(sys_suspend, id, 0, 0, 0);
+    return (int)SYSCALL(sys_suspend, id, K_NOARG("a1"), K_NOARG("a2"), K_NOARG("a3"));
 }
 
 int cactus_task_resume(int id)
 {
-    return (int)SYSCALL(sys_resume, id, 0, 0, 0);
+    return (int)SYSCALL(sys_resume, id, K_NOARG("a1"), K_NOARG("a2"), K_NOARG("a3"));
 }

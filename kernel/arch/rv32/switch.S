@@ -12,6 +12,7 @@
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
 #define SAVEA(r, n) sw r, CTX_X(n)(a0)
 #define LOADA(r, n) lw r, CTX_X(n)(a0)
+#define LOADT1(r, n) lw r, CTX_X(n)(t1)
 
     .section .text.port, "ax"
 
@@ -73,13 +74,16 @@ port_resume:
 1:  mv t6, a0
     j port_resume_full
 
-/* ---- Generic kernel call: a0-a3 arguments, a4 = C function; lazy save --------------------- */
+/* ---- Generic kernel call: a0-a3 arguments, a4 = C function; lazy save ---------------------
+ * Laid out for the measured wake paths (notify, resume, give, blocking): a call from a task
+ * and a call that switches tasks take no branch; an interrupt handler's call and a call that
+ * returns to its caller branch. */
     .globl port_syscall
 port_syscall:
     .cfi_startproc
     csrrci t0, mstatus, MSTATUS_MIE
     la t1, port_kernel + PORT_TP
-    beq tp, t1, port_syscall_isr    /* called by an interrupt handler (irq.S) */
+    beq tp, t1, 9f                  /* called by an interrupt handler (irq.S) */
     addi t6, tp, -PORT_TP   /* own context */
     sw ra, CTX_RA(t6)
     sw sp, CTX_SP(t6)               /* CTX_PC is already 0: the task is running */
@@ -90,16 +94,8 @@ port_syscall:
     lui t0, %hi(port_current)
     lw t1, %lo(port_current)(t0)
     csrr t6, mscratch
-    bne t1, t6, 1f
-    lw t0, CTX_PC(t6)               /* the kernel rewrote our own context (restart) */
-    bnez t0, port_resume_full
-    lw ra, CTX_RA(t6)
-    STACK_BOUND_FROM t0, PORT_TP - 4, t6
-    lw sp, CTX_SP(t6)
-    addi tp, t6, PORT_TP
-    csrsi mstatus, MSTATUS_MIE
-    ret
-1:  lw t0, CTX_PC(t6)               /* suspend the caller unless the kernel rewrote its context */
+    beq t1, t6, 3f
+    lw t0, CTX_PC(t6)               /* suspend the caller unless the kernel rewrote its context */
     bnez t0, 2f
     SAVE(a0, 10)
     SAVE(s0, 8)
@@ -114,8 +110,39 @@ port_syscall:
     SAVE(s9, 25)
     SAVE(s10, 26)
     SAVE(s11, 27)
-2:  mv a0, t1
-    j port_resume
+2:  /* Resume context t1 (port_resume, inline: base t1, so a0 is loaded like any register). */
+    lw t0, CTX_PC(t1)
+    bnez t0, 4f
+    lw ra, CTX_RA(t1)
+    STACK_BOUND_FROM t0, PORT_TP - 4, t1
+    lw sp, CTX_SP(t1)
+    LOADT1(s0, 8)
+    LOADT1(s1, 9)
+    LOADT1(s2, 18)
+    LOADT1(s3, 19)
+    LOADT1(s4, 20)
+    LOADT1(s5, 21)
+    LOADT1(s6, 22)
+    LOADT1(s7, 23)
+    LOADT1(s8, 24)
+    LOADT1(s9, 25)
+    LOADT1(s10, 26)
+    LOADT1(s11, 27)
+    LOADT1(a0, 10)                  /* the result of the call the task made */
+    addi tp, t1, PORT_TP    /* the task's stack descriptor */
+    csrsi mstatus, MSTATUS_MIE
+    ret
+4:  mv t6, t1
+    j port_resume_full
+3:  lw t0, CTX_PC(t6)               /* the kernel rewrote our own context (restart) */
+    bnez t0, port_resume_full
+    lw ra, CTX_RA(t6)
+    STACK_BOUND_FROM t0, PORT_TP - 4, t6
+    lw sp, CTX_SP(t6)
+    addi tp, t6, PORT_TP
+    csrsi mstatus, MSTATUS_MIE
+    ret
+9:  j port_syscall_isr
     .cfi_endproc
 
 
