@@ -7,8 +7,9 @@
 /* Handler and name per source; source 0 is the machine software interrupt. */
 static cactus_isr handlers[PORT_IRQ_SOURCES];
 static const char *names[PORT_IRQ_SOURCES];
-/* The handler running at the innermost nesting level (for misuse reports). */
-static uint32_t running;
+/* k_isr_call (sched.c) = the source of the handler running at the innermost nesting level
+ * plus one, 0 outside handlers: the kernel calls a handler makes see it (no blocking, a
+ * deferred reschedule), and a misuse report names the handler. */
 
 int cactus_irq_attach(uint32_t source, cactus_isr handler, uint32_t priority, const char *name)
 {
@@ -41,7 +42,7 @@ int cactus_in_isr(void)
 static inline void run_software(void)
 {
     port_swi_clear();
-    running = CACTUS_IRQ_SOFTWARE;
+    k_isr_call = CACTUS_IRQ_SOFTWARE + 1;
     ktrace_isr_enter(CACTUS_IRQ_SOFTWARE);
     port_irq_enable_global();
     handlers[CACTUS_IRQ_SOFTWARE](CACTUS_IRQ_SOFTWARE);
@@ -58,7 +59,7 @@ static __attribute__((noinline)) void run_external(void)
     while ((source = port_irq_claim()) != 0) {
         if (source < PORT_IRQ_SOURCES && handlers[source]) {
             uint32_t threshold = port_irq_threshold(port_irq_priority(source));
-            running = source;
+            k_isr_call = source + 1;
             ktrace_isr_enter(source);
             port_irq_enable_global();
             handlers[source](source);
@@ -73,18 +74,18 @@ static __attribute__((noinline)) void run_external(void)
 /* Runs the handlers of one interrupt with interrupts enabled, so PLIC sources above the
  * current threshold nest; the timer and software interrupts stay masked until the outermost
  * handler returns. Inlined into its callers: the outermost level needs neither to keep the
- * name of an outer handler nor to mask again. */
+ * name of an outer handler nor to mask again. Only the software (mcause 3) and external (11)
+ * interrupts come here: bit 3 of mcause tells them apart (one test, no decode). */
 static inline __attribute__((always_inline)) void dispatch(uint32_t mcause, int nested)
 {
-    uint32_t outer = running;
+    uint32_t outer = nested ? k_isr_call : 0;
     uint32_t mie = nested ? 0 : port_irq_mask_local();
-    if ((mcause & 0xff) == 3)
+    if (__builtin_expect(!(mcause & 8), 1))
         run_software();
     else
         run_external();
-    if (nested)
-        running = outer;
-    else
+    k_isr_call = outer;
+    if (!nested)
         port_irq_unmask_local(mie);
 }
 
@@ -145,6 +146,7 @@ void k_idle(void)
 
 void k_isr_blocking_call(void)
 {
+    uint32_t running = k_isr_call - 1;
     const char *name = running < PORT_IRQ_SOURCES ? names[running] : "?";
     kprintf("cactus: PANIC: interrupt handler '%s' (source %u) made a blocking kernel call\n",
             name, running);

@@ -47,6 +47,11 @@ _Static_assert(offsetof(struct k_tcb, link) == PORT_LINK && offsetof(cactus_node
 _Static_assert(sizeof(struct k_tcb) <= 160, "TCB exceeds the per-task overhead budget (160 bytes)");
 
 extern struct k_tcb k_tasks[CACTUS_MAX_TASKS];
+/* k_task_ptr[id] = &k_tasks[id] (filled by cactus_start, before any kernel call): the kernel
+ * calls that name a task by id on a measured path (resume, notify) find its TCB with one
+ * gp-relative load (the table is small data) instead of a multiply by the TCB size. 4 bytes
+ * per task slot. */
+extern struct k_tcb *k_task_ptr[CACTUS_MAX_TASKS];
 extern struct readyq k_ready;
 extern struct timerq k_timers;
 extern uint32_t k_tick;
@@ -118,8 +123,9 @@ void k_unlink(struct k_tcb *t);
 /* Yields the running task `self` (see sched.c); returns the context to resume. */
 struct port_context *k_yield(struct port_context *self);
 
-/* Interrupt handlers (irq.c). k_isr_call: a handler's kernel call is running (set by the port
- * around it: arch/rv32/irq.S, port_syscall_isr), so k_block refuses to block and
+/* Interrupt handlers (irq.c). k_isr_call: an interrupt handler is running (its source plus
+ * one, set by irq.c's dispatch around every handler), so a kernel call it makes (irq.S,
+ * port_syscall_isr) sees it: k_block refuses to block and
  * k_reschedule only notes, in k_isr_resched, that a task it made ready may outrank the
  * interrupted one; the outermost interrupt exit then reschedules once. Both live in sched.c so
  * that the checks on the task paths cost no link of irq.c; the functions below are weak: they

@@ -40,7 +40,7 @@ static K_SYSCALL(sys_notify)
     uint32_t id = (uint32_t)a0;
     if (id >= CACTUS_MAX_TASKS)
         return (uintptr_t)CACTUS_ESRCH;
-    struct k_tcb *t = &k_tasks[id];
+    struct k_tcb *t = k_task_ptr[id];
     struct k_notify *n = &k_notes[id];
     PIN(t);
     PIN(n);

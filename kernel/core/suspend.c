@@ -35,11 +35,14 @@ static K_SYSCALL(sys_suspend)
 }
 
 /* The measured path (resume_cycles): a range and a state test, then the short wake. */
-static K_SYSCALL(sys_resume)
+static __attribute__((flatten)) K_SYSCALL(sys_resume)
 {
     uint32_t id = (uint32_t)a0;
-    if (__builtin_expect(id < CACTUS_MAX_TASKS && k_tasks[id].state == CACTUS_TASK_SUSPENDED, 1))
-        return k_ready_preempt(&k_tasks[id]);
+    if (__builtin_expect(id < CACTUS_MAX_TASKS, 1)) {
+        struct k_tcb *t = k_task_ptr[id];
+        if (__builtin_expect(t->state == CACTUS_TASK_SUSPENDED, 1))
+            return k_ready_preempt(t);
+    }
     return (uintptr_t)(k_task((int)id) ? CACTUS_EINVAL : CACTUS_ESRCH);
 }
 

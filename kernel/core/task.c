@@ -5,6 +5,7 @@
 #include "../trace/ktrace.h"
 
 struct k_tcb k_tasks[CACTUS_MAX_TASKS];
+struct k_tcb *k_task_ptr[CACTUS_MAX_TASKS];
 static int started;
 
 /* The task table's layout for debuggers: cactus-gdb shows every live task as a gdb thread by
@@ -229,6 +230,8 @@ void cactus_start(const cactus_config *cfg)
     if (!c.slice_ticks)
         c.slice_ticks = 1;
     k_cfg = &c;
+    for (int i = 0; i < CACTUS_MAX_TASKS; i++)
+        k_task_ptr[i] = &k_tasks[i];
     readyq_init(&k_ready);
     timerq_init(&k_timers);
     stack_init();

@@ -102,9 +102,10 @@ port_irq_nested:
 
 /* A kernel call from an interrupt handler (tp = the kernel's descriptor, on the kernel stack,
  * t0 = mstatus before masking, t1 = tp): fn runs right here, with interrupts masked, and never
- * switches tasks: a task it makes ready waits for the outermost interrupt exit (core/irq.c).
- * ra and the interrupt state are kept in port_kernel.ctx, which nothing else uses while
- * interrupts are masked in a handler. */
+ * switches tasks: a task it makes ready waits for the outermost interrupt exit (core/irq.c;
+ * k_isr_call, set around every handler by the dispatch, tells the core). ra and the interrupt
+ * state are kept in port_kernel.ctx, which nothing else uses while interrupts are masked in a
+ * handler. */
     .globl port_syscall_isr
 port_syscall_isr:
     sw ra, CTX_RA - PORT_TP(t1)
@@ -114,10 +115,7 @@ port_syscall_isr:
      * reaches this path: tasks run with their own descriptor). */
     sw sp, CTX_SP - PORT_TP(t1)
     lw sp, CTX_SP - PORT_TP(t1)
-    li t0, 1
-    sw t0, k_isr_call, t1           /* core/k.h: no blocking, a deferred reschedule */
     jalr a4
-    sw zero, k_isr_call, t1
     la t1, port_kernel + PORT_TP
     lw ra, CTX_RA - PORT_TP(t1)
     lw t0, CTX_PC - PORT_TP(t1)
