@@ -100,13 +100,31 @@ static void idle_run(uint32_t mcause)
     dispatch(mcause, 0);
 }
 
-void k_irq_from_task(uint32_t mcause)
+/* The mie bits the outermost level masked (k_irq_from_task): kept in memory rather than in a
+ * callee-saved register. */
+static uint32_t outer_mie;
+
+/* The end of the outermost level: the handlers are done, the masked interrupts come back and
+ * the one reschedule runs. Out of line and reached by a tail call, so that k_irq_from_task
+ * keeps no global's address across the handler call (its frame holds ra only). */
+static __attribute__((noinline)) void irq_exit_to_task(void)
 {
-    dispatch(mcause, 0);
-    if (k_isr_resched) {
+    k_isr_call = 0;
+    port_irq_unmask_local(outer_mie);
+    if (__builtin_expect(k_isr_resched != 0, 1)) {
         k_isr_resched = 0;
         k_preempt(); /* one switch, whatever the handlers woke */
     }
+}
+
+void k_irq_from_task(uint32_t mcause)
+{
+    outer_mie = port_irq_mask_local();
+    if (__builtin_expect(!(mcause & 8), 1))
+        run_software();
+    else
+        run_external();
+    irq_exit_to_task();
 }
 
 /* Tickless idle (time.c): runs the handlers of a software or external interrupt that woke

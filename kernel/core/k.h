@@ -161,7 +161,7 @@ static inline uintptr_t k_wake_first(cactus_wait *w, uintptr_t result)
 {
     cactus_node *n = w->head;
     struct k_tcb *t = tcb_of_link(n);
-    if (n->next == n) {
+    if (__builtin_expect(n->next == n, 1)) { /* the only waiter */
         w->head = 0;
     } else {
         n->prev->next = n->next;

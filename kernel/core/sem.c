@@ -18,7 +18,7 @@ static K_SYSCALL(sys_take)
 static K_SYSCALL(sys_give)
 {
     cactus_sem *s = (cactus_sem *)a0;
-    if (s->w.head)
+    if (__builtin_expect(s->w.head != 0, 1))
         return k_wake_first(&s->w, CACTUS_OK);
     if (s->count >= s->max)
         return (uintptr_t)CACTUS_EFULL;

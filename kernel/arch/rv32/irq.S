@@ -110,17 +110,17 @@ port_irq_nested:
 port_syscall_isr:
     sw ra, CTX_RA - PORT_TP(t1)
     sw t0, CTX_PC - PORT_TP(t1)
-    /* Stored and reloaded: the caller is on the kernel stack already; for the static stack
-     * analysis the reload is this path's switch, so no task's bound includes fn (no task
-     * reaches this path: tasks run with their own descriptor). */
-    sw sp, CTX_SP - PORT_TP(t1)
-    lw sp, CTX_SP - PORT_TP(t1)
+    /* sp swapped with mscratch and back (both unchanged; interrupts are masked): the caller is
+     * on the kernel stack already; for the static stack analysis an sp that comes from a CSR
+     * is this path's switch, so no task's bound includes fn (no task reaches this path: tasks
+     * run with their own descriptor). Two CSR accesses, cheaper than a store and a load. */
+    csrrw sp, mscratch, sp
+    csrrw sp, mscratch, sp
     jalr a4
     la t1, port_kernel + PORT_TP
     lw ra, CTX_RA - PORT_TP(t1)
     lw t0, CTX_PC - PORT_TP(t1)
-    andi t0, t0, MSTATUS_MIE
-    csrs mstatus, t0
+    csrw mstatus, t0                /* as before the call: nothing else changed it meanwhile */
     ret
 
 /* ---- void port_irq_route(uint32_t source, uint32_t priority) (plic.h) ----------------------
