@@ -120,7 +120,8 @@ port_syscall_isr:
     la t1, port_kernel + PORT_TP
     lw ra, CTX_RA - PORT_TP(t1)
     lw t0, CTX_PC - PORT_TP(t1)
-    csrw mstatus, t0                /* as before the call: nothing else changed it meanwhile */
+    andi t0, t0, MSTATUS_MIE
+    csrs mstatus, t0
     ret
 
 /* ---- void port_irq_route(uint32_t source, uint32_t priority) (plic.h) ----------------------
