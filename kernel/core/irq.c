@@ -100,31 +100,41 @@ static void idle_run(uint32_t mcause)
     dispatch(mcause, 0);
 }
 
-/* The mie bits the outermost level masked (k_irq_from_task): kept in memory rather than in a
- * callee-saved register. */
+/* The mie bits the outermost level masked (k_irq_from_task): kept in memory, for
+ * k_irq_exit_to_task. */
 static uint32_t outer_mie;
 
-/* The end of the outermost level: the handlers are done, the masked interrupts come back and
- * the one reschedule runs. Out of line and reached by a tail call, so that k_irq_from_task
- * keeps no global's address across the handler call (its frame holds ra only). */
-static __attribute__((noinline)) void irq_exit_to_task(void)
+/* The outermost level from a task (irq.S calls it, then k_irq_exit_to_task): the software
+ * interrupt's handler is its tail call, so the handler returns straight to irq.S and this
+ * function keeps no frame; the external interrupt's claim loop runs here. */
+void k_irq_from_task(uint32_t mcause)
 {
+    outer_mie = port_irq_mask_local();
+    if (__builtin_expect(!(mcause & 8), 1)) {
+        port_swi_clear(); /* first: a raise while the handler runs is taken again */
+        k_isr_call = CACTUS_IRQ_SOFTWARE + 1;
+        ktrace_isr_enter(CACTUS_IRQ_SOFTWARE);
+        port_irq_enable_global();
+        handlers[CACTUS_IRQ_SOFTWARE](CACTUS_IRQ_SOFTWARE);
+        return;
+    }
+    run_external();
+    k_isr_call = 0; /* run_external left its handlers' trace events closed */
+}
+
+/* The end of the outermost level: the software handler (if it ran: k_isr_call still names it)
+ * is done, the masked interrupts come back and the one reschedule runs. */
+void k_irq_exit_to_task(void)
+{
+    port_irq_disable_global();
+    if (k_isr_call)
+        ktrace_isr_leave();
     k_isr_call = 0;
     port_irq_unmask_local(outer_mie);
     if (__builtin_expect(k_isr_resched != 0, 1)) {
         k_isr_resched = 0;
         k_preempt(); /* one switch, whatever the handlers woke */
     }
-}
-
-void k_irq_from_task(uint32_t mcause)
-{
-    outer_mie = port_irq_mask_local();
-    if (__builtin_expect(!(mcause & 8), 1))
-        run_software();
-    else
-        run_external();
-    irq_exit_to_task();
 }
 
 /* Tickless idle (time.c): runs the handlers of a software or external interrupt that woke

@@ -39,7 +39,8 @@ port_irq_entry:
     CFI_TRAPPED_FROM_CONTEXT
     ENTER_KERNEL_STACK t5
     csrr a0, mcause
-    call k_irq_from_task
+    call k_irq_from_task            /* the software handler returns here itself */
+    call k_irq_exit_to_task
     /* A nested interrupt's mret left mstatus.MPP = U (mret lowers MPP to the least privileged
      * mode): the general exit relies on MPP = M (and MPIE = 1, which every mret leaves). */
     li t0, MSTATUS_MPP_M

@@ -187,8 +187,11 @@ void k_tick_due(void);
 void k_tick_slice_end(void);
 /* A software (mcause 3) or external (11) interrupt taken from a task (port_irq_entry, irq.S):
  * the interrupted registers but s0-s11 are in its context, this runs on the kernel stack with
- * interrupts masked, and the exit resumes port_current. */
+ * interrupts masked and runs the handlers (it may return with interrupts enabled: the software
+ * handler is its tail call); then k_irq_exit_to_task ends the level (interrupts masked again,
+ * the one reschedule) and the exit resumes port_current. */
 void k_irq_from_task(uint32_t mcause);
+void k_irq_exit_to_task(void);
 /* The same interrupt taken while a handler ran (nesting): the handler's registers are on the
  * kernel stack; no task switch happens here (the outermost exit does it). */
 void k_irq_dispatch(uint32_t mcause);
