@@ -29,23 +29,19 @@ static inline int32_t readyq_scan(uint32_t b)
     return 31 - (int32_t)bits_ctz(b);
 }
 
-/* Appends n at the tail of level prio. Laid out for an empty level (a woken task usually
- * outranks every ready one: the wake paths that are measured). */
+/* Appends n at the tail of level prio. A level above the cached top is empty: n becomes its
+ * only entry and the new top with no load of the level's list (the wake of a task that
+ * outranks every ready one, the case the measured wake paths take). */
 static inline void readyq_insert(struct readyq *q, cactus_node *n, unsigned prio)
 {
-    cactus_node *h = q->head[prio];
-    if (__builtin_expect(!h, 1)) {
+    q->bitmap |= 0x80000000u >> prio;
+    if (__builtin_expect((int32_t)prio > q->top, 1)) {
         n->next = n->prev = n;
         q->head[prio] = n;
-    } else {
-        n->prev = h->prev;
-        n->next = h;
-        h->prev->next = n;
-        h->prev = n;
-    }
-    q->bitmap |= 0x80000000u >> prio;
-    if ((int32_t)prio > q->top)
         q->top = (int32_t)prio;
+        return;
+    }
+    list_insert_tail(&q->head[prio], n);
 }
 
 /* readyq_insert for a level above every non-empty one (so empty): n becomes its only entry and

@@ -109,8 +109,8 @@ port_irq_nested:
  * handler. */
     .globl port_syscall_isr
 port_syscall_isr:
-    sw ra, CTX_RA - PORT_TP(t1)
-    sw t0, CTX_PC - PORT_TP(t1)
+    sw ra, CTX_RA - PORT_TP(tp)     /* tp = t1: the kernel's descriptor (C never changes tp) */
+    sw t0, CTX_PC - PORT_TP(tp)
     /* sp swapped with mscratch and back (both unchanged; interrupts are masked): the caller is
      * on the kernel stack already; for the static stack analysis an sp that comes from a CSR
      * is this path's switch, so no task's bound includes fn (no task reaches this path: tasks
@@ -118,9 +118,8 @@ port_syscall_isr:
     csrrw sp, mscratch, sp
     csrrw sp, mscratch, sp
     jalr a4
-    la t1, port_kernel + PORT_TP
-    lw ra, CTX_RA - PORT_TP(t1)
-    lw t0, CTX_PC - PORT_TP(t1)
+    lw ra, CTX_RA - PORT_TP(tp)
+    lw t0, CTX_PC - PORT_TP(tp)
     andi t0, t0, MSTATUS_MIE
     csrs mstatus, t0
     ret
