@@ -131,9 +131,13 @@ void k_irq_exit_to_task(void)
         ktrace_isr_leave();
     k_isr_call = 0;
     port_irq_unmask_local(outer_mie);
-    if (__builtin_expect(k_isr_resched != 0, 1)) {
+    uintptr_t r = k_isr_resched;
+    if (__builtin_expect(r != 0, 1)) { /* one switch, whatever the handlers woke */
         k_isr_resched = 0;
-        k_preempt(); /* one switch, whatever the handlers woke */
+        if (__builtin_expect(r != K_ISR_RESCHED_LOOKUP, 1))
+            k_preempt_to((struct k_tcb *)r);
+        else
+            k_preempt();
     }
 }
 

@@ -113,6 +113,9 @@ void k_wake_in_trap(struct k_tcb *t);
 void k_reschedule(void);
 /* k_reschedule for a caller that knows the running task is alive (the tick interrupt). */
 void k_preempt(void);
+/* k_preempt when the caller knows the task to run: t is ready and outranks every other ready
+ * task and the running one, which is alive (the switch-time stack check still applies). */
+void k_preempt_to(struct k_tcb *t);
 void k_set_prio(struct k_tcb *t, uint8_t prio);
 /* Makes t (on no queue: suspended, or its wait already ended) ready and runs it at once if it
  * outranks the running task, which must be the caller of a kernel call (alive, the highest
@@ -125,13 +128,17 @@ struct port_context *k_yield(struct port_context *self);
 
 /* Interrupt handlers (irq.c). k_isr_call: an interrupt handler is running (its source plus
  * one, set by irq.c's dispatch around every handler), so a kernel call it makes (irq.S,
- * port_syscall_isr) sees it: k_block refuses to block and
- * k_reschedule only notes, in k_isr_resched, that a task it made ready may outrank the
- * interrupted one; the outermost interrupt exit then reschedules once. Both live in sched.c so
+ * port_syscall_isr) sees it: k_block refuses to block and k_reschedule only notes, in
+ * k_isr_resched, that a task it made ready may outrank the interrupted one; the outermost
+ * interrupt exit then reschedules once. k_isr_resched: 0 (no switch), K_ISR_RESCHED_LOOKUP
+ * (pick the highest ready task), or the TCB of the one task a short wake (k_ready_preempt)
+ * made ready above the interrupted one, nothing else having happened (the exit switches to it
+ * with no ready-queue lookup: k_preempt_to). Both live in sched.c so
  * that the checks on the task paths cost no link of irq.c; the functions below are weak: they
  * exist only when irq.c is linked, which is the only way k_isr_call can be set. */
 extern uint32_t k_isr_call;
-extern uint32_t k_isr_resched;
+extern uintptr_t k_isr_resched;
+#define K_ISR_RESCHED_LOOKUP ((uintptr_t)1)
 /* A handler made a blocking call: a kernel panic naming the handler (never returns). */
 void k_isr_blocking_call(void) __attribute__((weak, noreturn));
 /* A kernel call run by port_syscall on the kernel stack (a0..a3 as passed). */

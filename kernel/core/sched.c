@@ -9,7 +9,7 @@ struct readyq k_ready;
 uint32_t k_slice_used;
 uint32_t k_switches;
 uint32_t k_isr_call;
-uint32_t k_isr_resched;
+uintptr_t k_isr_resched;
 
 void k_make_ready(struct k_tcb *t)
 {
@@ -188,7 +188,7 @@ void k_block_in_trap(cactus_wait *w, uint32_t timeout, uint8_t state)
 void k_reschedule(void)
 {
     if (__builtin_expect(k_isr_call != 0, 0)) {
-        k_isr_resched = 1; /* the outermost interrupt exit reschedules */
+        k_isr_resched = K_ISR_RESCHED_LOOKUP; /* the outermost interrupt exit reschedules */
         return;
     }
     struct k_tcb *cur = k_cur();
@@ -198,6 +198,16 @@ void k_reschedule(void)
 void k_preempt(void)
 {
     reschedule(k_cur(), 1);
+}
+
+void k_preempt_to(struct k_tcb *t)
+{
+    struct k_tcb *cur = k_cur();
+    int verdict = stack_check_switch(cur);
+    if (__builtin_expect(verdict == STACK_OK, 1))
+        switch_to(t);
+    else
+        reschedule_slow(cur, verdict);
 }
 
 /* The rare part of a yield: the task being left failed its stack check. Its fault policy
@@ -236,9 +246,20 @@ struct port_context *k_yield(struct port_context *self)
 uintptr_t k_ready_preempt(struct k_tcb *t)
 {
     if (__builtin_expect(k_isr_call != 0, 0)) {
-        /* From an interrupt handler: the outermost exit reschedules (once) */
+        /* From an interrupt handler: the outermost exit switches (once). The first wake of
+         * the level that outranks the interrupted task is noted as the task to switch to;
+         * anything more makes the exit look the ready queue up. */
+        int32_t top = k_ready.top;
         k_make_ready(t);
-        k_isr_resched = 1;
+        uintptr_t r = k_isr_resched;
+        if (__builtin_expect(r == 0, 1)) {
+            /* Nothing noted yet: the interrupted task is still the highest ready one (the
+             * top), so t outranks it exactly when it is above the top it found. */
+            if ((int32_t)t->prio > top)
+                k_isr_resched = (uintptr_t)t;
+        } else {
+            k_isr_resched = K_ISR_RESCHED_LOOKUP;
+        }
         return CACTUS_OK;
     }
     struct k_tcb *cur = (struct k_tcb *)port_syscall_caller(); /* = k_cur(), one cycle less */
