@@ -298,7 +298,10 @@ impl Bus {
                 return match self.trace_write(off, width, value, ctx) {
                     Some(()) => {
                         self.trace_stores += 1;
-                        Ok((Self::trace_delta(ctx), self.pending.is_some()))
+                        // A committed TASK_SWITCH ends the block after this store, where
+                        // the machine closes the task's energy interval (task_energy.rs).
+                        let stop = self.pending.is_some() || self.tasks.energy.due();
+                        Ok((Self::trace_delta(ctx), stop))
                     }
                     None => fault,
                 };

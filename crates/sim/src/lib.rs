@@ -29,6 +29,7 @@ mod profile;
 mod report;
 mod stats;
 mod stats_build;
+mod task_energy;
 mod task_probe;
 
 pub use config::{MachineConfig, OracleMode, TimerJitter};

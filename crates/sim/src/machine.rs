@@ -433,8 +433,12 @@ impl Machine {
         }
     }
 
-    /// Handles what a stopped block left behind: code invalidation, device changes, exits.
+    /// Handles what a stopped block left behind: a task switch's energy boundary, code
+    /// invalidation, device changes, exits.
     pub(crate) fn after_stop(&mut self) -> Option<RunOutcome> {
+        if self.bus.tasks.energy.due() {
+            self.close_energy_interval();
+        }
         if self.bus.code_dirty {
             self.bus.code_dirty = false;
             self.cache.flush(&mut self.bus.mem);

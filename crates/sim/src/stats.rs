@@ -1,10 +1,10 @@
 //! Run statistics: instruction and cycle counts, energy, per-class and per-mode figures, traps,
-//! oracle violations and per-task figures from the trace device. Energy is computed here, from
-//! counters, never in the hot loop.
+//! oracle violations and per-task figures from the trace device. Energy is computed from
+//! counters (`stats_build.rs`, per task `task_energy.rs`), never in the hot loop.
 
-use crate::cost::{CostClass, COST_CLASSES};
 use crate::events::NOBODY;
 use crate::report::ViolationReport;
+use crate::task_energy::{EnergyCounts, EnergyPrices, TaskEnergy};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -26,6 +26,10 @@ pub struct TaskStats {
     pub cycles: u64,
     /// Instructions retired while the task was running.
     pub instructions: u64,
+    /// Energy in nJ while the task was running, at the same boundaries as `cycles`
+    /// (docs/simulator-design.md, "Energy per task"). The tasks' energies plus
+    /// [`Stats::energy_outside_tasks_nj`] sum to [`Stats::energy_nj`].
+    pub energy_nj: f64,
     /// Highest STACK_HWM `used` value seen.
     pub stack_hwm: u32,
     /// Budget from the last STACK_HWM sample.
@@ -51,6 +55,8 @@ pub(crate) struct TaskTable {
     running: u32,
     since_cycle: u64,
     since_instret: u64,
+    /// Energy counters charged per task.
+    pub(crate) energy: TaskEnergy,
 }
 
 impl TaskTable {
@@ -60,6 +66,7 @@ impl TaskTable {
             running: NOBODY,
             since_cycle: 0,
             since_instret: 0,
+            energy: TaskEnergy::new(),
         }
     }
 
@@ -79,6 +86,7 @@ impl TaskTable {
     pub(crate) fn switch_to(&mut self, id: u32, cycle: u64, instret: u64) {
         self.account(cycle, instret);
         self.running = id;
+        self.energy.switch_committed();
         if id != NOBODY {
             self.entry(id).switches += 1;
         }
@@ -134,12 +142,27 @@ impl TaskTable {
             .unwrap_or_default()
     }
 
-    /// Snapshot with the running task's time accounted up to (cycle, instret).
-    pub(crate) fn snapshot(&self, cycle: u64, instret: u64) -> Vec<TaskStats> {
+    /// The task running now (NOBODY before the first switch).
+    pub(crate) fn running(&self) -> u32 {
+        self.running
+    }
+
+    /// Snapshot with the running task's time accounted up to (cycle, instret) and energy up
+    /// to the counters `now`.
+    pub(crate) fn snapshot(
+        &self,
+        cycle: u64,
+        instret: u64,
+        now: &EnergyCounts,
+        prices: &EnergyPrices,
+    ) -> Vec<TaskStats> {
         let mut out: Vec<TaskStats> = self.tasks.values().cloned().collect();
-        if let Some(t) = out.iter_mut().find(|t| t.id == self.running) {
-            t.cycles += cycle.saturating_sub(self.since_cycle);
-            t.instructions += instret.saturating_sub(self.since_instret);
+        for t in &mut out {
+            if t.id == self.running {
+                t.cycles += cycle.saturating_sub(self.since_cycle);
+                t.instructions += instret.saturating_sub(self.since_instret);
+            }
+            t.energy_nj = self.energy.energy_nj(t.id, now, prices);
         }
         out
     }
@@ -215,29 +238,13 @@ pub struct Stats {
     pub violations: Vec<ViolationReport>,
     /// Per-task figures, by task id.
     pub tasks: Vec<TaskStats>,
+    /// Energy in nJ outside any task: before the first TASK_SWITCH (and while switched to no
+    /// task). With the tasks' `energy_nj` it sums to `energy_nj`.
+    pub energy_outside_tasks_nj: f64,
     /// MARKER events committed.
     pub markers: u64,
     /// The memory-system extensions' figures (Carousel, external bus, DMA, caches), when the
     /// profile has an `[external]` table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_system: Option<crate::ext::stats::MemSysStats>,
-}
-
-/// Builds the per-class list from counts and the profile's energy table.
-pub(crate) fn class_stats(
-    counts: &[u64; crate::cost::NUM_CLASSES],
-    energy: &crate::profile::EnergyTable,
-) -> Vec<ClassStats> {
-    COST_CLASSES
-        .iter()
-        .map(|&c| ClassStats {
-            class: c.key(),
-            count: counts[c as usize],
-            energy_nj: if c == CostClass::Trace {
-                0.0
-            } else {
-                counts[c as usize] as f64 * energy.get(c) / 1000.0
-            },
-        })
-        .collect()
 }

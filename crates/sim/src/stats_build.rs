@@ -2,10 +2,12 @@
 //! counters (taken branches, trace accesses, slow-path region accesses) and the profile's
 //! energy tables.
 
-use crate::cost::{CostClass, NUM_CLASSES};
+use crate::cost::{CostClass, COST_CLASSES, NUM_CLASSES};
+use crate::events::NOBODY;
 use crate::hart::Mode;
 use crate::machine::Machine;
-use crate::stats::{class_stats, RegionStats, Stats};
+use crate::stats::{ClassStats, RegionStats, Stats};
+use crate::task_energy::{EnergyCounts, EnergyPrices};
 
 impl Machine {
     /// Final per-class counts (branches split by outcome, trace accesses separated).
@@ -26,27 +28,67 @@ impl Machine {
         c
     }
 
-    /// Statistics so far. Deterministic for a given ELF, profile and options.
-    pub fn stats(&self) -> Stats {
-        let counts = self.class_counts();
-        let classes = class_stats(&counts, self.profile.energy());
-        let mem_ops = counts[CostClass::Load as usize]
-            + counts[CostClass::Store as usize]
-            + counts[CostClass::Amo as usize];
+    /// The counters the energy is linear in, now: per-class counts and per-region data
+    /// accesses (region 0 gets every load, store and AMO no other region or device took).
+    pub(crate) fn energy_counts(&self) -> EnergyCounts {
+        let classes = self.class_counts();
+        let mem_ops = classes[CostClass::Load as usize]
+            + classes[CostClass::Store as usize]
+            + classes[CostClass::Amo as usize];
         let others: u64 = self.bus.mem.others.iter().map(|r| r.slow_accesses).sum();
         let ram_accesses = mem_ops.saturating_sub(others + self.bus.device_accesses);
-        let mut regions = vec![RegionStats {
-            name: self.bus.mem.ram.spec.name.clone(),
-            accesses: ram_accesses,
-            energy_nj: ram_accesses as f64 * self.bus.mem.ram.spec.energy / 1000.0,
-        }];
-        for r in &self.bus.mem.others {
-            regions.push(RegionStats {
-                name: r.spec.name.clone(),
-                accesses: r.slow_accesses,
-                energy_nj: r.slow_accesses as f64 * r.spec.energy / 1000.0,
-            });
+        let mut regions = Vec::with_capacity(1 + self.bus.mem.others.len());
+        regions.push(ram_accesses);
+        regions.extend(self.bus.mem.others.iter().map(|r| r.slow_accesses));
+        EnergyCounts { classes, regions }
+    }
+
+    /// The profile's energy prices, regions in the order of [`Machine::energy_counts`].
+    pub(crate) fn energy_prices(&self) -> EnergyPrices {
+        let mut classes_pj = [0.0; NUM_CLASSES];
+        for c in COST_CLASSES {
+            classes_pj[c as usize] = self.profile.energy().get(c);
         }
+        let mut regions_pj = vec![self.bus.mem.ram.spec.energy];
+        regions_pj.extend(self.bus.mem.others.iter().map(|r| r.spec.energy));
+        EnergyPrices {
+            classes_pj,
+            regions_pj,
+        }
+    }
+
+    /// Closes the energy interval of a committed TASK_SWITCH (the store that committed it
+    /// ended its block, so every counter is up to date at the instruction boundary): the
+    /// counters since the previous switch are charged to the task that ran.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn close_energy_interval(&mut self) {
+        let now = self.energy_counts();
+        let next = self.bus.tasks.running();
+        self.bus.tasks.energy.close(now, next);
+    }
+
+    /// Statistics so far. Deterministic for a given ELF, profile and options.
+    pub fn stats(&self) -> Stats {
+        let counts = self.energy_counts();
+        let prices = self.energy_prices();
+        let classes: Vec<ClassStats> = COST_CLASSES
+            .iter()
+            .map(|&c| ClassStats {
+                class: c.key(),
+                count: counts.classes[c as usize],
+                energy_nj: prices.class_nj(c, counts.classes[c as usize]),
+            })
+            .collect();
+        let names = std::iter::once(&self.bus.mem.ram).chain(&self.bus.mem.others);
+        let regions: Vec<RegionStats> = names
+            .zip(counts.regions.iter().zip(&prices.regions_pj))
+            .map(|(r, (&accesses, &pj))| RegionStats {
+                name: r.spec.name.clone(),
+                accesses,
+                energy_nj: accesses as f64 * pj / 1000.0,
+            })
+            .collect();
         let energy_nj = classes.iter().map(|c| c.energy_nj).sum::<f64>()
             + regions.iter().map(|r| r.energy_nj).sum::<f64>();
         let (cycles, instret) = (self.hart.cycle, self.hart.instret);
@@ -72,7 +114,8 @@ impl Machine {
             sleep_cycles: self.sleep_cycles,
             oracle_violations: self.bus.oracle.violations,
             violations: self.bus.violations.clone(),
-            tasks: self.bus.tasks.snapshot(cycles, instret),
+            tasks: self.bus.tasks.snapshot(cycles, instret, &counts, &prices),
+            energy_outside_tasks_nj: self.bus.tasks.energy.energy_nj(NOBODY, &counts, &prices),
             markers: self.bus.markers,
             memory_system: self.bus.ext.as_ref().map(|e| {
                 let mut r = e.report();

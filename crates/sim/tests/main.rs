@@ -21,4 +21,5 @@ mod memory;
 mod oracle;
 mod run_for;
 mod stack_bound;
+mod task_energy;
 mod timer_pending;
