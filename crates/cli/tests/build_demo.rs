@@ -55,7 +55,15 @@ fn a_second_identical_build_is_up_to_date() {
 #[test]
 fn the_demo_runs_to_its_self_check_and_reports_every_task() {
     let dir = scratch("demo-run");
-    let out = cactus(&["run", &demo(), "--build-dir", &dir.display().to_string()]);
+    let stats = dir.join("stats.json");
+    let out = cactus(&[
+        "run",
+        &demo(),
+        "--build-dir",
+        &dir.display().to_string(),
+        "--stats-out",
+        stats.to_str().unwrap(),
+    ]);
     let (so, se) = (stdout(&out), stderr(&out));
     assert_eq!(code(&out), 0, "stdout:\n{so}\nstderr:\n{se}");
     assert!(so.contains("PASS demo"), "{so}");
@@ -69,27 +77,70 @@ fn the_demo_runs_to_its_self_check_and_reports_every_task() {
         "{se}"
     );
     let sensor = row(&se, "sensor");
-    // task prio cycles share instructions switches hwm / budget used ovf lent borrowed
-    // releases misses state
+    // task prio cycles share energy share instructions switches hwm / budget used ovf lent
+    // borrowed releases misses state
     assert_eq!(sensor[1], "20");
-    assert_eq!((sensor[7], sensor[8]), ("/", "512"));
-    assert_eq!(sensor[13], "1536", "one release per sample");
-    assert_eq!(sensor[14], "0", "the sensor meets every deadline");
-    assert_eq!(sensor[15..], ["exited:", "returned"]);
+    assert_eq!((sensor[9], sensor[10]), ("/", "512"));
+    assert_eq!(sensor[15], "1536", "one release per sample");
+    assert_eq!(sensor[16], "0", "the sensor meets every deadline");
+    assert_eq!(sensor[17..], ["exited:", "returned"]);
     assert!(
         !se.contains("  tasks  "),
         "one per-task table: the simulator's is left out for a manifest run:\n{se}"
     );
-    for (task, prio, budget) in [("consumer", "10", "1024"), ("logger", "2", "1024")] {
+    let mut energy_share = 0.0;
+    for (task, prio, budget) in [
+        ("sensor", "20", "512"),
+        ("consumer", "10", "1024"),
+        ("logger", "2", "1024"),
+    ] {
         let r = row(&se, task);
-        assert_eq!((r[1], r[7], r[8]), (prio, "/", budget), "{r:?}");
-        let hwm: u32 = r[6]
+        assert_eq!((r[1], r[9], r[10]), (prio, "/", budget), "{r:?}");
+        let hwm: u32 = r[8]
             .parse()
             .unwrap_or_else(|_| panic!("no high water for {task}: {r:?}"));
         assert!(hwm > 0 && hwm < 1024, "{r:?}");
         assert!(r[2].parse::<u64>().unwrap() > 0, "{task} ran: {r:?}");
-        assert_eq!((r[13], r[14]), ("-", "-"), "not periodic: {r:?}");
+        assert!(
+            r[4].parse::<f64>().unwrap() > 0.0,
+            "{task} used energy: {r:?}"
+        );
+        energy_share += r[5].trim_end_matches('%').parse::<f64>().unwrap();
+        if task != "sensor" {
+            assert_eq!((r[15], r[16]), ("-", "-"), "not periodic: {r:?}");
+        }
     }
+    // The kernel and idle row: cycles, share, energy µJ, share; with the tasks' shares the
+    // energy adds up to the run's.
+    let rest = row(&se, "kernel");
+    let rest_share: f64 = rest[6].trim_end_matches('%').parse().unwrap();
+    assert!(
+        (energy_share + rest_share - 100.0).abs() < 0.2,
+        "energy shares {energy_share}% + {rest_share}%:\n{se}"
+    );
+    assert!(se.contains("energy before the first switch: "), "{se}");
+    // Every nJ is charged to a task (the idle task included) or to the start-up before the
+    // first switch.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let run = &json["stats"];
+    let tasks: f64 = run["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["energy_nj"].as_f64().unwrap())
+        .sum();
+    let outside = run["energy_outside_tasks_nj"].as_f64().unwrap();
+    let total = run["energy_nj"].as_f64().unwrap();
+    assert!(outside > 0.0 && tasks > 0.0, "{tasks} {outside}");
+    assert!(
+        (tasks + outside - total).abs() <= 1e-9 * total,
+        "tasks {tasks} + outside {outside} != {total}"
+    );
+    assert_eq!(
+        json["firmware"]["tasks"][0]["energy_nj"], run["tasks"][0]["energy_nj"],
+        "the firmware rows carry the simulator's figures"
+    );
 }
 
 #[test]
@@ -143,7 +194,7 @@ fn generated_wrappers_keep_delays_periods_and_deadlines() {
     );
     let report = stderr(&out);
     let tick = row(&report, "tick");
-    assert_eq!((tick[13], tick[14]), ("4", "1"), "{tick:?}");
+    assert_eq!((tick[15], tick[16]), ("4", "1"), "{tick:?}");
     let tasks = &json["firmware"]["tasks"];
     assert_eq!(json["firmware"]["name"], "wrappers");
     assert_eq!(

@@ -1,5 +1,6 @@
 //! `cactus run MANIFEST --report FILE.html`: one self-contained page (nothing to fetch) with
-//! its pictures, every task of the run in its table with the run's switch counts, and a
+//! its pictures, every task of the run in its table with the run's switch counts, cycles and
+//! energy (which with the energy outside any task add up to the run's), and a
 //! missing output directory refused by name; `cactus report` makes the same pictures from the
 //! run's trace file (without static bounds) and refuses a file that is not one. (scripts/report-check renders pages in a real
 //! browser.)
@@ -36,13 +37,14 @@ fn the_report_is_one_page_with_every_task_and_picture() {
         !html.contains("src=") && !html.contains("href="),
         "fetches something"
     );
-    // Four pictures; this run takes no trap, so its trap histogram has nothing to show.
-    assert_eq!(html.matches("<svg").count(), 3, "three pictures");
+    // Five pictures; this run takes no trap, so its trap histogram has nothing to show.
+    assert_eq!(html.matches("<svg").count(), 4, "four pictures");
     assert!(html.contains("<h2>Trap durations</h2><p>Nothing to show in this run.</p>"));
     for section in [
         "Task states",
         "Stack memory over time",
         "Stack use per task",
+        "Cycles and energy per task",
         "Trap durations",
     ] {
         assert!(html.contains(&format!("<h2>{section}</h2>")), "{section}");
@@ -55,7 +57,35 @@ fn the_report_is_one_page_with_every_task_and_picture() {
             task["switches"]
         );
         assert!(html.contains(&row), "no row {row}");
+        let (cycles, energy) = (
+            task["cycles"].as_f64().unwrap(),
+            task["energy_nj"].as_f64().unwrap(),
+        );
+        assert!(energy > 0.0, "{task}");
+        let figures = format!(
+            "<td>{cycles}</td><td>{:.1}%</td><td>{:.3}</td><td>{:.1}%</td>",
+            cycles * 100.0 / stats["stats"]["cycles"].as_f64().unwrap(),
+            energy / 1000.0,
+            energy * 100.0 / stats["stats"]["energy_nj"].as_f64().unwrap(),
+        );
+        assert!(html.contains(&figures), "no {figures} in {row}");
     }
+    assert!(html.contains("<tr><td>kernel and idle</td>"));
+    // Every nJ of the run is charged to a task or to the time before the first switch.
+    let run = &stats["stats"];
+    let tasks: f64 = run["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["energy_nj"].as_f64().unwrap())
+        .sum();
+    let outside = run["energy_outside_tasks_nj"].as_f64().unwrap();
+    let total = run["energy_nj"].as_f64().unwrap();
+    assert!(outside > 0.0, "the start-up runs before the first switch");
+    assert!(
+        (tasks + outside - total).abs() <= 1e-9 * total,
+        "tasks {tasks} + outside {outside} != {total}"
+    );
     assert!(!html.contains("Not drawn"), "a chart failed");
 
     // `cactus report` draws the same pictures again from the run's trace file.

@@ -1,5 +1,6 @@
 //! The report's pictures as inline SVG (plotters): task states over time, the stack memory map
-//! over time, stack use per task against budget and bound, and the trap-duration histogram.
+//! over time, stack use per task against budget and bound, cycles and energy per task, and the
+//! trap-duration histogram.
 
 use crate::trace::timeline::{Timeline, TrackKind, TRAPS};
 use cactus_sim::{Event, EventKind, NOBODY};
@@ -286,6 +287,79 @@ pub fn stack_use(bars: &[StackBar]) -> ChartResult {
                 let left = slot / 8 + bar * k as u32;
                 r.set_margin(0, 0, left, slot.saturating_sub(left + bar));
                 Some(r)
+            });
+            chart
+                .draw_series(rects)
+                .map_err(e)?
+                .label(label)
+                .legend(key(colour));
+        }
+        legend_box(&mut chart)?;
+        root.present().map_err(e)?;
+    }
+    Ok(svg)
+}
+
+/// One task's (or the rest's) shares of the run for [`task_shares`].
+pub struct ShareBar {
+    /// Task name ("kernel and idle" for the rest).
+    pub name: String,
+    /// Percentage of the run's cycles.
+    pub cycles: f64,
+    /// Percentage of the run's energy.
+    pub energy: f64,
+}
+
+/// Cycles and energy per task: each task's share of the run's cycles and of its energy side
+/// by side, in percent.
+pub fn task_shares(bars: &[ShareBar]) -> ChartResult {
+    let top = bars
+        .iter()
+        .flat_map(|b| [b.cycles, b.energy])
+        .fold(1.0f64, f64::max);
+    let n = bars.len().max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 360)).into_drawing_area();
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.fill(&WHITE).map_err(e)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(60)
+            .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..top * 1.15)
+            .map_err(e)?;
+        let names: Vec<String> = bars.iter().map(|b| b.name.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(WHITE)
+            .y_desc("% of the run")
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .draw()
+            .map_err(e)?;
+        let series: [(&str, RGBColor, fn(&ShareBar) -> f64); 2] = [
+            ("cycles", RGBColor(31, 119, 180), |b| b.cycles),
+            ("energy", RGBColor(255, 127, 14), |b| b.energy),
+        ];
+        // Two bars side by side in each slot, each a third of it.
+        let slot = chart.plotting_area().dim_in_pixel().0 / n as u32;
+        let bar = slot / 3;
+        for (k, (label, colour, value)) in series.into_iter().enumerate() {
+            let rects = bars.iter().enumerate().map(|(i, b)| {
+                let mut r = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), 0.0),
+                        (SegmentValue::Exact(i + 1), value(b)),
+                    ],
+                    colour.filled(),
+                );
+                let left = slot / 6 + bar * k as u32;
+                r.set_margin(0, 0, left, slot.saturating_sub(left + bar));
+                r
             });
             chart
                 .draw_series(rects)

@@ -1,7 +1,8 @@
 //! `cactus run --report FILE.html`: one self-contained HTML page of a run (inline SVG, no
 //! script, nothing fetched): the run's figures, task states over time, the stack memory map
-//! over time, stack use per task against its budget and static bound, the trap-duration
-//! histogram, and the per-task table. docs/cli.md "The HTML report" shows one.
+//! over time, stack use per task against its budget and static bound, cycles and energy per
+//! task, the trap-duration histogram, and the per-task table. docs/cli.md "The HTML report"
+//! shows one.
 
 pub mod charts;
 pub mod sweep;
@@ -105,7 +106,7 @@ pub fn render(p: &RunPage<'_>) -> String {
         p.summary["exit_code"],
         s["oracle_violations"],
     );
-    html.push_str(&task_table(&tasks, &p.bounds));
+    html.push_str(&task_table(&tasks, s, &p.bounds));
     html.push_str(
         "<p class=\"legend\"><span><i class=\"key\" style=\"background:#2ea043\"></i>running</span>\
          <span><i class=\"key\" style=\"background:#f0be32\"></i>ready</span>\
@@ -133,6 +134,15 @@ pub fn render(p: &RunPage<'_>) -> String {
         },
     ));
     html.push_str(&figure(
+        "Cycles and energy per task",
+        "Each task's share of the run's cycles and of its energy (charged at the same task switches), and the rest: the kernel before the first switch and the idle task (asleep in wfi costs cycles, no energy).",
+        if tasks.is_empty() {
+            Ok(String::new())
+        } else {
+            charts::task_shares(&share_bars(&tasks, s))
+        },
+    ));
+    html.push_str(&figure(
         "Trap durations",
         "Cycles from each trap's entry to its mret: kernel calls, ticks and interrupts with their switches.",
         charts::trap_histogram(p.timeline),
@@ -141,14 +151,63 @@ pub fn render(p: &RunPage<'_>) -> String {
     html
 }
 
-fn task_table(tasks: &[Value], bounds: &BTreeMap<String, Option<u32>>) -> String {
+/// The run's total cycles and energy (nJ) from the statistics object.
+fn totals(stats: &Value) -> (f64, f64) {
+    (
+        stats["cycles"].as_f64().unwrap_or(0.0),
+        stats["energy_nj"].as_f64().unwrap_or(0.0),
+    )
+}
+
+/// `part` as a percentage of `whole`, or "-".
+fn share(part: Option<f64>, whole: f64) -> String {
+    match part {
+        Some(p) if whole > 0.0 => format!("{:.1}%", p * 100.0 / whole),
+        _ => "-".to_string(),
+    }
+}
+
+/// The bars of the "Cycles and energy per task" chart: each task's shares, then the rest
+/// (kernel and idle) as the last bar.
+fn share_bars(tasks: &[Value], stats: &Value) -> Vec<charts::ShareBar> {
+    let (cycles, energy) = totals(stats);
+    let pct = |part: f64, whole: f64| {
+        if whole > 0.0 {
+            part * 100.0 / whole
+        } else {
+            0.0
+        }
+    };
+    let mut bars: Vec<charts::ShareBar> = tasks
+        .iter()
+        .map(|t| charts::ShareBar {
+            name: t["name"].as_str().unwrap_or("?").to_string(),
+            cycles: pct(t["cycles"].as_f64().unwrap_or(0.0), cycles),
+            energy: pct(t["energy_nj"].as_f64().unwrap_or(0.0), energy),
+        })
+        .collect();
+    let (c, e) = bars
+        .iter()
+        .fold((0.0, 0.0), |(c, e), b| (c + b.cycles, e + b.energy));
+    bars.push(charts::ShareBar {
+        name: "kernel and idle".to_string(),
+        cycles: (100.0 - c).max(0.0),
+        energy: (100.0 - e).max(0.0),
+    });
+    bars
+}
+
+fn task_table(tasks: &[Value], stats: &Value, bounds: &BTreeMap<String, Option<u32>>) -> String {
     if tasks.is_empty() {
         return String::new();
     }
+    let (cycles, energy) = totals(stats);
     let mut t = String::from(
-        "<table><tr><th>task</th><th>priority</th><th>switches</th><th>cycles</th>\
-         <th>instructions</th><th>budget</th><th>high water</th><th>static bound</th><th>ended</th></tr>\n",
+        "<table><tr><th>task</th><th>priority</th><th>switches</th><th>cycles</th><th>share</th>\
+         <th>energy µJ</th><th>share</th><th>instructions</th><th>budget</th><th>high water</th>\
+         <th>static bound</th><th>ended</th></tr>\n",
     );
+    let micro = |nj: Option<f64>| nj.map_or("-".to_string(), |v| format!("{:.3}", v / 1000.0));
     let cell = |v: &Value| match v {
         Value::Null => "-".to_string(),
         Value::String(s) => esc(s),
@@ -163,11 +222,14 @@ fn task_table(tasks: &[Value], bounds: &BTreeMap<String, Option<u32>>) -> String
             .map_or("-".to_string(), |b| b.to_string());
         let _ = writeln!(
             t,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(name),
             cell(&task["priority"]),
             cell(&task["switches"]),
             cell(&task["cycles"]),
+            share(task["cycles"].as_f64(), cycles),
+            micro(task["energy_nj"].as_f64()),
+            share(task["energy_nj"].as_f64(), energy),
             cell(&task["instructions"]),
             cell(&task["stack_budget"]),
             cell(&task["stack_hwm"]),
@@ -175,6 +237,22 @@ fn task_table(tasks: &[Value], bounds: &BTreeMap<String, Option<u32>>) -> String
             cell(&task["exited"]),
         );
     }
+    let task_cycles: f64 = tasks.iter().filter_map(|x| x["cycles"].as_f64()).sum();
+    let task_energy: f64 = tasks.iter().filter_map(|x| x["energy_nj"].as_f64()).sum();
+    let (rest_c, rest_e) = (
+        (cycles - task_cycles).max(0.0),
+        (energy - task_energy).max(0.0),
+    );
+    let _ = writeln!(
+        t,
+        "<tr><td>kernel and idle</td><td></td><td></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+         <td colspan=\"5\">energy before the first switch: {} µJ</td></tr>",
+        rest_c,
+        share(Some(rest_c), cycles),
+        micro(Some(rest_e)),
+        share(Some(rest_e), energy),
+        micro(stats["energy_outside_tasks_nj"].as_f64()),
+    );
     t.push_str("</table>\n");
     t
 }

@@ -1,5 +1,6 @@
 //! The per-task report printed after `cactus run MANIFEST.toml`: for every task of the
-//! manifest, its priority, the cycles it ran (and their share of the run), how often it was
+//! manifest, its priority, the cycles it ran and the energy it used (and their shares of the
+//! run), how often it was
 //! switched in, its stack high water against the manifest's budget, and, for periodic tasks,
 //! releases and deadline misses (from the markers `cactus_fw_finish` commits); then every
 //! `[[pool]]`'s block size, count and high water (most blocks in use at once, from the same
@@ -25,6 +26,8 @@ pub struct TaskRow {
     pub priority: u8,
     /// Cycles while the task was running.
     pub cycles: Option<u64>,
+    /// Energy in nJ while the task was running (same boundaries as `cycles`).
+    pub energy_nj: Option<f64>,
     /// Instructions retired while the task was running.
     pub instructions: Option<u64>,
     /// Times the task was switched in.
@@ -101,6 +104,7 @@ pub fn rows(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Vec<TaskRow
                 name: t.name.clone(),
                 priority: t.priority,
                 cycles: st.map(|x| x.cycles),
+                energy_nj: st.map(|x| x.energy_nj),
                 instructions: st.map(|x| x.instructions),
                 switches: st.map(|x| x.switches),
                 stack_hwm: st.filter(|x| x.hwm_samples > 0).map(|x| x.stack_hwm),
@@ -134,6 +138,7 @@ fn srp_rows(
                 name: t.name.clone(),
                 priority: srp.levels.get(i).copied().unwrap_or(t.priority),
                 cycles: None,
+                energy_nj: None,
                 instructions: None,
                 switches: None,
                 stack_hwm: None,
@@ -155,6 +160,7 @@ fn srp_rows(
         name: SRP_TASK_NAME.to_string(),
         priority: 1,
         cycles: st.map(|x| x.cycles),
+        energy_nj: st.map(|x| x.energy_nj),
         instructions: st.map(|x| x.instructions),
         switches: st.map(|x| x.switches),
         stack_hwm: st.filter(|x| x.hwm_samples > 0).map(|x| x.stack_hwm),
@@ -233,6 +239,19 @@ fn percent(part: u64, whole: u64) -> String {
     format!("{:.1}%", part as f64 * 100.0 / whole as f64)
 }
 
+/// `part` as a percentage of `whole` ("-" for a run without energy).
+fn percent_f(part: f64, whole: f64) -> String {
+    if whole <= 0.0 {
+        return "-".to_string();
+    }
+    format!("{:.1}%", part * 100.0 / whole)
+}
+
+/// nJ as µJ with three decimals.
+fn micro(nj: f64) -> String {
+    format!("{:.3}", nj / 1000.0)
+}
+
 fn or_dash<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
@@ -254,10 +273,12 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     )?;
     writeln!(
         out,
-        "  {:<12} {:>4} {:>12} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  state",
+        "  {:<12} {:>4} {:>12} {:>7} {:>10} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  state",
         "task",
         "prio",
         "cycles",
+        "share",
+        "energy µJ",
         "share",
         "instructions",
         "switches",
@@ -272,12 +293,15 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     for r in rows {
         writeln!(
             out,
-            "  {:<12} {:>4} {:>12} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  {}",
+            "  {:<12} {:>4} {:>12} {:>7} {:>10} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  {}",
             r.name,
             r.priority,
             or_dash(r.cycles),
             r.cycles
                 .map_or_else(|| "-".to_string(), |c| percent(c, s.cycles)),
+            r.energy_nj.map_or_else(|| "-".to_string(), micro),
+            r.energy_nj
+                .map_or_else(|| "-".to_string(), |e| percent_f(e, s.energy_nj)),
             or_dash(r.instructions),
             or_dash(r.switches),
             format!(
@@ -303,13 +327,18 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     }
     let task_cycles: u64 = rows.iter().filter_map(|r| r.cycles).sum();
     let rest = s.cycles.saturating_sub(task_cycles);
+    let task_energy: f64 = rows.iter().filter_map(|r| r.energy_nj).sum();
+    let rest_energy = (s.energy_nj - task_energy).max(0.0);
     writeln!(
         out,
-        "  {:<17} {:>12} {:>7}   (sleep in wfi: {})",
+        "  {:<17} {:>12} {:>7} {:>10} {:>7}   (sleep in wfi: {}; energy before the first switch: {} µJ)",
         "kernel and idle",
         rest,
         percent(rest, s.cycles),
-        s.sleep_cycles
+        micro(rest_energy),
+        percent_f(rest_energy, s.energy_nj),
+        s.sleep_cycles,
+        micro(s.energy_outside_tasks_nj)
     )?;
     if s.tasks.is_empty() {
         writeln!(
@@ -428,7 +457,7 @@ mod tests {
             instructions: 0,
             cycles: 1000,
             seconds: 0.0,
-            energy_nj: 0.0,
+            energy_nj: 2000.0,
             classes: vec![],
             regions: vec![],
             device_accesses: 0,
@@ -443,9 +472,11 @@ mod tests {
             violations: vec![],
             markers: 3,
             memory_system: None,
+            energy_outside_tasks_nj: 100.0,
             tasks: vec![TaskStats {
                 id: 0,
                 cycles: 250,
+                energy_nj: 300.0,
                 switches: 7,
                 stack_hwm: 256,
                 hwm_samples: 1,
@@ -463,21 +494,27 @@ mod tests {
         assert_eq!(
             periodic,
             [
-                "periodic", "4", "250", "25.0%", "0", "7", "256", "/", "1024", "25.0%", "0", "0",
-                "0", "12", "3", "alive"
+                "periodic", "4", "250", "25.0%", "0.300", "15.0%", "0", "7", "256", "/", "1024",
+                "25.0%", "0", "0", "0", "12", "3", "alive"
             ]
         );
         let worker: Vec<&str> = text.lines().nth(3).unwrap().split_whitespace().collect();
         assert_eq!(
             worker,
             [
-                "worker", "4", "-", "-", "-", "-", "?", "/", "1024", "?", "-", "-", "-", "-", "-",
-                "-"
+                "worker", "4", "-", "-", "-", "-", "-", "-", "?", "/", "1024", "?", "-", "-", "-",
+                "-", "-", "-"
             ],
             "a task the run never reported: unknown high water, not 0"
         );
+        let rest: Vec<&str> = text.lines().nth(4).unwrap().split_whitespace().collect();
+        assert_eq!(
+            rest[..7],
+            ["kernel", "and", "idle", "750", "75.0%", "1.700", "85.0%"],
+            "the rest of the cycles and of the energy: {text}"
+        );
         assert!(
-            text.contains("kernel and idle") && text.contains("750"),
+            text.contains("energy before the first switch: 0.100 µJ"),
             "{text}"
         );
         // Pool 0's marker is missing (shown as -); pool 1's says 3 blocks at most.
@@ -490,6 +527,8 @@ mod tests {
         assert_eq!(pools[1], ["rx", "32", "8", "-"]);
         assert_eq!(pools[2], ["tx", "64", "4", "3"]);
         let json = to_json(&m, &stats, &events);
+        assert_eq!(json["tasks"][0]["energy_nj"], 300.0);
+        assert!(json["tasks"][1]["energy_nj"].is_null());
         assert_eq!(json["pools"][0]["block"], 32);
         assert_eq!(json["pools"][1]["high_water"], 3);
     }

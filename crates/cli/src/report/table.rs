@@ -100,6 +100,11 @@ fn write_table(out: &mut String, s: &Stats, tasks: bool) -> std::fmt::Result {
     }
     if tasks && !s.tasks.is_empty() {
         write_tasks(out, &s.tasks)?;
+        writeln!(
+            out,
+            "         energy outside any task (before the first switch) {}",
+            energy(s.energy_outside_tasks_nj)
+        )?;
     }
     Ok(())
 }
@@ -160,12 +165,13 @@ fn write_memory_system(out: &mut String, m: &MemSysStats) -> std::fmt::Result {
 fn write_tasks(out: &mut String, tasks: &[TaskStats]) -> std::fmt::Result {
     writeln!(
         out,
-        "  tasks  {:>10} {:<12} {:>4} {:>9} {:>12} {:>12} {:>15} {:>5} {:>9} {:>9}",
+        "  tasks  {:>10} {:<12} {:>4} {:>9} {:>12} {:>10} {:>12} {:>15} {:>5} {:>9} {:>9}",
         "id",
         "name",
         "prio",
         "switches",
         "cycles",
+        "energy µJ",
         "instructions",
         "stack hwm/budget",
         "ovf",
@@ -181,12 +187,13 @@ fn write_tasks(out: &mut String, tasks: &[TaskStats]) -> std::fmt::Result {
         let stack = format!("{hwm}/{}", t.stack_budget);
         writeln!(
             out,
-            "         {:>10} {:<12} {:>4} {:>9} {:>12} {:>12} {:>15} {:>5} {:>9} {:>9}{}",
+            "         {:>10} {:<12} {:>4} {:>9} {:>12} {:>10.3} {:>12} {:>15} {:>5} {:>9} {:>9}{}",
             t.id,
             t.name,
             t.priority,
             t.switches,
             t.cycles,
+            t.energy_nj / 1000.0,
             t.instructions,
             stack,
             t.overflows,
@@ -278,8 +285,10 @@ mod tests {
                 id: 1,
                 name: "blink".into(),
                 switches: 4,
+                energy_nj: 2500.0,
                 ..Default::default()
             }],
+            energy_outside_tasks_nj: 9845.0,
             markers: 0,
             memory_system: None,
         }
@@ -305,6 +314,9 @@ mod tests {
             "interrupts",
             "oracle violations",
             "blink",
+            "energy µJ",
+            "2.500",
+            "energy outside any task (before the first switch) 9.845 µJ",
         ] {
             assert!(
                 text.contains(expected),
