@@ -69,6 +69,8 @@ pub struct Machine {
     pub(crate) bus: Bus,
     pub(crate) cache: BlockCache,
     pub(crate) profile: Profile,
+    /// The profile's energy prices (regions as the memory holds them).
+    pub(crate) energy_prices: crate::task_energy::EnergyPrices,
     pub(crate) class_cycles: [u32; NUM_CLASSES],
     pub(crate) dyn_costs: DynCosts,
     pub(crate) limits: crate::limits::Limits,
@@ -121,6 +123,13 @@ impl Machine {
             crate::ext::run::attach(&mut mem, carousel);
             sys
         });
+        let energy_prices = crate::task_energy::EnergyPrices {
+            classes_pj: COST_CLASSES.map(|c| profile.energy().get(c)),
+            regions_pj: std::iter::once(&mem.ram)
+                .chain(&mem.others)
+                .map(|r| r.spec.energy)
+                .collect(),
+        };
         let bus = Bus {
             mem,
             uart: Uart::new(uart_input),
@@ -158,11 +167,13 @@ impl Machine {
                 StaticCosts {
                     cycles: class_cycles,
                     ram_latency,
+                    energy_pj: energy_prices.static_pj(),
                 },
                 false,
             )
             .with_fetch(fetch),
             profile,
+            energy_prices,
             class_cycles,
             dyn_costs: DynCosts { taken_delta },
             limits: crate::limits::Limits {

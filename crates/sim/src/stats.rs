@@ -4,7 +4,7 @@
 
 use crate::events::NOBODY;
 use crate::report::ViolationReport;
-use crate::task_energy::{EnergyCounts, EnergyPrices, TaskEnergy};
+use crate::task_energy::TaskEnergy;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -147,22 +147,16 @@ impl TaskTable {
         self.running
     }
 
-    /// Snapshot with the running task's time accounted up to (cycle, instret) and energy up
-    /// to the counters `now`.
-    pub(crate) fn snapshot(
-        &self,
-        cycle: u64,
-        instret: u64,
-        now: &EnergyCounts,
-        prices: &EnergyPrices,
-    ) -> Vec<TaskStats> {
+    /// Snapshot with the running task's time accounted up to (cycle, instret) and its energy
+    /// up to the run's energy `now_nj`.
+    pub(crate) fn snapshot(&self, cycle: u64, instret: u64, now_nj: f64) -> Vec<TaskStats> {
         let mut out: Vec<TaskStats> = self.tasks.values().cloned().collect();
         for t in &mut out {
             if t.id == self.running {
                 t.cycles += cycle.saturating_sub(self.since_cycle);
                 t.instructions += instret.saturating_sub(self.since_instret);
             }
-            t.energy_nj = self.energy.energy_nj(t.id, now, prices);
+            t.energy_nj = self.energy.energy_nj(t.id, now_nj);
         }
         out
     }

@@ -7,7 +7,6 @@ use crate::events::NOBODY;
 use crate::hart::Mode;
 use crate::machine::Machine;
 use crate::stats::{ClassStats, RegionStats, Stats};
-use crate::task_energy::{EnergyCounts, EnergyPrices};
 
 impl Machine {
     /// Final per-class counts (branches split by outcome, trace accesses separated).
@@ -28,62 +27,78 @@ impl Machine {
         c
     }
 
-    /// The counters the energy is linear in, now: per-class counts and per-region data
-    /// accesses (region 0 gets every load, store and AMO no other region or device took).
-    pub(crate) fn energy_counts(&self) -> EnergyCounts {
-        let classes = self.class_counts();
-        let mem_ops = classes[CostClass::Load as usize]
-            + classes[CostClass::Store as usize]
-            + classes[CostClass::Amo as usize];
+    /// The run's energy so far in nJ, computed in one pass over the blocks (one
+    /// multiply-add each) instead of per class: the same linear function of the counters as
+    /// [`Machine::stats`]'s `energy_nj`, equal to it up to floating-point rounding.
+    pub(crate) fn energy_now_nj(&self) -> f64 {
+        let p = &self.energy_prices;
+        let idx = |k: CostClass| k as usize;
+        // Everything but the live blocks, as signed figures: the corrections below apply to
+        // counts that are partly in the blocks.
+        let mut c = [0.0f64; NUM_CLASSES];
+        for (k, acc) in c.iter_mut().enumerate() {
+            *acc = (self.cache.flushed_counts[k] + self.extra_counts[k]) as f64;
+        }
+        let taken = self.taken as f64;
+        c[idx(CostClass::BranchNotTaken)] -= taken;
+        c[idx(CostClass::BranchTaken)] += taken;
+        c[idx(CostClass::Load)] -= self.bus.trace_loads as f64;
+        c[idx(CostClass::Store)] -= self.bus.trace_stores as f64;
         let others: u64 = self.bus.mem.others.iter().map(|r| r.slow_accesses).sum();
-        let ram_accesses = mem_ops.saturating_sub(others + self.bus.device_accesses);
-        let mut regions = Vec::with_capacity(1 + self.bus.mem.others.len());
-        regions.push(ram_accesses);
-        regions.extend(self.bus.mem.others.iter().map(|r| r.slow_accesses));
-        EnergyCounts { classes, regions }
-    }
-
-    /// The profile's energy prices, regions in the order of [`Machine::energy_counts`].
-    pub(crate) fn energy_prices(&self) -> EnergyPrices {
-        let mut classes_pj = [0.0; NUM_CLASSES];
-        for c in COST_CLASSES {
-            classes_pj[c as usize] = self.profile.energy().get(c);
-        }
-        let mut regions_pj = vec![self.bus.mem.ram.spec.energy];
-        regions_pj.extend(self.bus.mem.others.iter().map(|r| r.spec.energy));
-        EnergyPrices {
-            classes_pj,
-            regions_pj,
-        }
+        // Region 0's accesses other than the live blocks' (their share is in their static
+        // energy).
+        let ram = c[idx(CostClass::Load)] + c[idx(CostClass::Store)] + c[idx(CostClass::Amo)]
+            - (others + self.bus.device_accesses) as f64;
+        let classes: f64 = COST_CLASSES
+            .iter()
+            .map(|&k| c[idx(k)] * p.class_pj(k))
+            .sum();
+        let regions: f64 = ram * p.regions_pj[0]
+            + self
+                .bus
+                .mem
+                .others
+                .iter()
+                .zip(&p.regions_pj[1..])
+                .map(|(r, &pj)| r.slow_accesses as f64 * pj)
+                .sum::<f64>();
+        (classes + regions + self.cache.live_energy_pj()) / 1000.0
     }
 
     /// Closes the energy interval of a committed TASK_SWITCH (the store that committed it
     /// ended its block, so every counter is up to date at the instruction boundary): the
-    /// counters since the previous switch are charged to the task that ran.
+    /// energy since the previous switch is charged to the task that ran.
     #[cold]
     #[inline(never)]
     pub(crate) fn close_energy_interval(&mut self) {
-        let now = self.energy_counts();
+        let now = self.energy_now_nj();
         let next = self.bus.tasks.running();
         self.bus.tasks.energy.close(now, next);
     }
 
     /// Statistics so far. Deterministic for a given ELF, profile and options.
     pub fn stats(&self) -> Stats {
-        let counts = self.energy_counts();
-        let prices = self.energy_prices();
+        let counts = self.class_counts();
+        let prices = &self.energy_prices;
         let classes: Vec<ClassStats> = COST_CLASSES
             .iter()
             .map(|&c| ClassStats {
                 class: c.key(),
-                count: counts.classes[c as usize],
-                energy_nj: prices.class_nj(c, counts.classes[c as usize]),
+                count: counts[c as usize],
+                energy_nj: prices.class_nj(c, counts[c as usize]),
             })
             .collect();
+        let mem_ops = counts[CostClass::Load as usize]
+            + counts[CostClass::Store as usize]
+            + counts[CostClass::Amo as usize];
+        let others: u64 = self.bus.mem.others.iter().map(|r| r.slow_accesses).sum();
+        let ram_accesses = mem_ops.saturating_sub(others + self.bus.device_accesses);
+        let accesses = std::iter::once(ram_accesses)
+            .chain(self.bus.mem.others.iter().map(|r| r.slow_accesses));
         let names = std::iter::once(&self.bus.mem.ram).chain(&self.bus.mem.others);
         let regions: Vec<RegionStats> = names
-            .zip(counts.regions.iter().zip(&prices.regions_pj))
-            .map(|(r, (&accesses, &pj))| RegionStats {
+            .zip(accesses.zip(&prices.regions_pj))
+            .map(|(r, (accesses, &pj))| RegionStats {
                 name: r.spec.name.clone(),
                 accesses,
                 energy_nj: accesses as f64 * pj / 1000.0,
@@ -92,6 +107,7 @@ impl Machine {
         let energy_nj = classes.iter().map(|c| c.energy_nj).sum::<f64>()
             + regions.iter().map(|r| r.energy_nj).sum::<f64>();
         let (cycles, instret) = (self.hart.cycle, self.hart.instret);
+        let energy_now = self.energy_now_nj();
         let mut modes = self.mode_stats;
         let open = &mut modes[usize::from(self.hart.mode == Mode::Machine)];
         open.cycles += cycles.wrapping_sub(self.mode_since.0);
@@ -114,8 +130,8 @@ impl Machine {
             sleep_cycles: self.sleep_cycles,
             oracle_violations: self.bus.oracle.violations,
             violations: self.bus.violations.clone(),
-            tasks: self.bus.tasks.snapshot(cycles, instret, &counts, &prices),
-            energy_outside_tasks_nj: self.bus.tasks.energy.energy_nj(NOBODY, &counts, &prices),
+            tasks: self.bus.tasks.snapshot(cycles, instret, energy_now),
+            energy_outside_tasks_nj: self.bus.tasks.energy.energy_nj(NOBODY, energy_now),
             markers: self.bus.markers,
             memory_system: self.bus.ext.as_ref().map(|e| {
                 let mut r = e.report();

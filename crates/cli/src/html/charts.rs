@@ -310,6 +310,9 @@ pub struct ShareBar {
     pub energy: f64,
 }
 
+/// Reads one share of a [`ShareBar`].
+type Share = fn(&ShareBar) -> f64;
+
 /// Cycles and energy per task: each task's share of the run's cycles and of its energy side
 /// by side, in percent.
 pub fn task_shares(bars: &[ShareBar]) -> ChartResult {
@@ -341,7 +344,7 @@ pub fn task_shares(bars: &[ShareBar]) -> ChartResult {
             })
             .draw()
             .map_err(e)?;
-        let series: [(&str, RGBColor, fn(&ShareBar) -> f64); 2] = [
+        let series: [(&str, RGBColor, Share); 2] = [
             ("cycles", RGBColor(31, 119, 180), |b| b.cycles),
             ("energy", RGBColor(255, 127, 14), |b| b.energy),
         ];

@@ -89,6 +89,9 @@ pub(crate) struct StaticCosts {
     pub(crate) cycles: [u32; NUM_CLASSES],
     /// Latency of region 0, added to every memory instruction's static cost.
     pub(crate) ram_latency: u32,
+    /// Static energy per instruction of each class in pJ, region 0's access included for
+    /// memory classes (`EnergyPrices::static_pj`); only for energy per task.
+    pub(crate) energy_pj: [f64; NUM_CLASSES],
 }
 
 /// The block cache.
@@ -103,6 +106,9 @@ pub(crate) struct BlockCache {
     /// Static per-class counts of each block's body, branches counted as not taken
     /// (parallel to `blocks`).
     pub(crate) counts: Vec<[u32; NUM_CLASSES]>,
+    /// Static energy of each block's body in pJ (`counts` priced with
+    /// `StaticCosts::energy_pj`; parallel to `blocks`).
+    energies: Vec<f64>,
     /// Class counts of blocks dropped by flushes (execs × counts).
     pub(crate) flushed_counts: [u64; NUM_CLASSES],
     /// Static costs used to build blocks.
@@ -169,6 +175,7 @@ impl BlockCache {
             guard_sp,
             map: CodeMap::new(),
             counts: Vec::new(),
+            energies: Vec::new(),
             page_nums: Vec::new(),
             blocks: Vec::new(),
             insts: Vec::new(),
@@ -229,6 +236,7 @@ impl BlockCache {
         self.page_nums.clear();
         self.blocks.clear();
         self.counts.clear();
+        self.energies.clear();
         self.insts.clear();
         self.pres.clear();
     }
@@ -242,6 +250,16 @@ impl BlockCache {
             }
         }
         out
+    }
+
+    /// Static energy in pJ of the whole-body executions of the blocks in the cache (not of
+    /// flushed ones: their counts are in `flushed_counts`). One multiply-add per block.
+    pub(crate) fn live_energy_pj(&self) -> f64 {
+        self.energies
+            .iter()
+            .zip(self.blocks.iter())
+            .map(|(&e, b)| b.execs as f64 * e)
+            .sum()
     }
 
     /// Fetch totals of whole-body executions so far.
@@ -388,7 +406,13 @@ impl BlockCache {
             other_pc: 0,
             other: NONE,
         });
+        let energy = counts
+            .iter()
+            .zip(self.costs.energy_pj.iter())
+            .map(|(&n, &pj)| f64::from(n) * pj)
+            .sum();
         self.counts.push(counts);
+        self.energies.push(energy);
         if self.fetch.is_some() {
             self.fetch_sums.push(fetch_sum);
         }
@@ -421,6 +445,7 @@ mod tests {
         let costs = StaticCosts {
             cycles: [1; NUM_CLASSES],
             ram_latency: 0,
+            energy_pj: [0.0; NUM_CLASSES],
         };
         let mut cache = BlockCache::new(costs, guard_sp);
         let mut out = Vec::new();
