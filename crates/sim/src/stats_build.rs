@@ -107,7 +107,6 @@ impl Machine {
         let energy_nj = classes.iter().map(|c| c.energy_nj).sum::<f64>()
             + regions.iter().map(|r| r.energy_nj).sum::<f64>();
         let (cycles, instret) = (self.hart.cycle, self.hart.instret);
-        let energy_now = self.energy_now_nj();
         let mut modes = self.mode_stats;
         let open = &mut modes[usize::from(self.hart.mode == Mode::Machine)];
         open.cycles += cycles.wrapping_sub(self.mode_since.0);
@@ -130,8 +129,10 @@ impl Machine {
             sleep_cycles: self.sleep_cycles,
             oracle_violations: self.bus.oracle.violations,
             violations: self.bus.violations.clone(),
-            tasks: self.bus.tasks.snapshot(cycles, instret, energy_now),
-            energy_outside_tasks_nj: self.bus.tasks.energy.energy_nj(NOBODY, energy_now),
+            // The open interval ends at the total itself: without task switches the energy
+            // outside any task is `energy_nj` exactly, however the run was sliced.
+            tasks: self.bus.tasks.snapshot(cycles, instret, energy_nj),
+            energy_outside_tasks_nj: self.bus.tasks.energy.energy_nj(NOBODY, energy_nj),
             markers: self.bus.markers,
             memory_system: self.bus.ext.as_ref().map(|e| {
                 let mut r = e.report();
