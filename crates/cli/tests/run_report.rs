@@ -71,7 +71,7 @@ fn the_report_is_one_page_with_every_task_and_picture() {
         assert!(html.contains(&figures), "no {figures} in {row}");
     }
     assert!(html.contains("<tr><td>kernel and idle</td>"));
-    // Every nJ of the run is charged to a task or to the time before the first switch.
+    // Every nJ of the run is charged to a task or to the time outside any (start-up, idle).
     let run = &stats["stats"];
     let tasks: f64 = run["tasks"]
         .as_array()
@@ -81,7 +81,7 @@ fn the_report_is_one_page_with_every_task_and_picture() {
         .sum();
     let outside = run["energy_outside_tasks_nj"].as_f64().unwrap();
     let total = run["energy_nj"].as_f64().unwrap();
-    assert!(outside > 0.0, "the start-up runs before the first switch");
+    assert!(outside > 0.0, "the start-up runs outside any task");
     assert!(
         (tasks + outside - total).abs() <= 1e-9 * total,
         "tasks {tasks} + outside {outside} != {total}"

@@ -232,8 +232,8 @@ pub struct Stats {
     pub violations: Vec<ViolationReport>,
     /// Per-task figures, by task id.
     pub tasks: Vec<TaskStats>,
-    /// Energy in nJ outside any task: before the first TASK_SWITCH (and while switched to no
-    /// task). With the tasks' `energy_nj` it sums to `energy_nj`.
+    /// Energy in nJ outside any task: before the first TASK_SWITCH and while switched to no
+    /// task (the kernel's idle loop). With the tasks' `energy_nj` it sums to `energy_nj`.
     pub energy_outside_tasks_nj: f64,
     /// MARKER events committed.
     pub markers: u64,

@@ -66,7 +66,8 @@ pub(crate) struct TaskEnergy {
     since_nj: f64,
     /// Energy charged to each task, nJ.
     per_task: BTreeMap<u32, f64>,
-    /// Energy outside any task (before the first switch, or switched to NOBODY), nJ.
+    /// Energy outside any task (before the first switch, and while switched to NOBODY: the
+    /// kernel's idle loop), nJ.
     outside: f64,
 }
 

@@ -135,7 +135,7 @@ pub fn render(p: &RunPage<'_>) -> String {
     ));
     html.push_str(&figure(
         "Cycles and energy per task",
-        "Each task's share of the run's cycles and of its energy (charged at the same task switches), and the rest: the kernel before the first switch and the idle task (asleep in wfi costs cycles, no energy).",
+        "Each task's share of the run's cycles and of its energy (charged at the same task switches), and the rest: the start-up before the first switch and the idle time (asleep in wfi costs cycles, no energy).",
         if tasks.is_empty() {
             Ok(String::new())
         } else {
@@ -246,7 +246,7 @@ fn task_table(tasks: &[Value], stats: &Value, bounds: &BTreeMap<String, Option<u
     let _ = writeln!(
         t,
         "<tr><td>kernel and idle</td><td></td><td></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-         <td colspan=\"5\">energy before the first switch: {} µJ</td></tr>",
+         <td colspan=\"5\">outside any task (start-up, idle): {} µJ</td></tr>",
         rest_c,
         share(Some(rest_c), cycles),
         micro(Some(rest_e)),

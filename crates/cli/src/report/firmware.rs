@@ -331,7 +331,7 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     let rest_energy = (s.energy_nj - task_energy).max(0.0);
     writeln!(
         out,
-        "  {:<17} {:>12} {:>7} {:>10} {:>7}   (sleep in wfi: {}; energy before the first switch: {} µJ)",
+        "  {:<17} {:>12} {:>7} {:>10} {:>7}   (sleep in wfi: {}; outside any task: {} µJ)",
         "kernel and idle",
         rest,
         percent(rest, s.cycles),
@@ -513,10 +513,7 @@ mod tests {
             ["kernel", "and", "idle", "750", "75.0%", "1.700", "85.0%"],
             "the rest of the cycles and of the energy: {text}"
         );
-        assert!(
-            text.contains("energy before the first switch: 0.100 µJ"),
-            "{text}"
-        );
+        assert!(text.contains("outside any task: 0.100 µJ"), "{text}");
         // Pool 0's marker is missing (shown as -); pool 1's says 3 blocks at most.
         let pools: Vec<Vec<&str>> = text
             .lines()

@@ -102,7 +102,7 @@ fn write_table(out: &mut String, s: &Stats, tasks: bool) -> std::fmt::Result {
         write_tasks(out, &s.tasks)?;
         writeln!(
             out,
-            "         energy outside any task (before the first switch) {}",
+            "         energy outside any task (start-up, idle) {}",
             energy(s.energy_outside_tasks_nj)
         )?;
     }
@@ -316,7 +316,7 @@ mod tests {
             "blink",
             "energy µJ",
             "2.500",
-            "energy outside any task (before the first switch) 9.845 µJ",
+            "energy outside any task (start-up, idle) 9.845 µJ",
         ] {
             assert!(
                 text.contains(expected),
