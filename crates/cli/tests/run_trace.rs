@@ -85,6 +85,7 @@ struct Ev {
     ty: u64,
     track: u64,
     name: Option<String>,
+    value: Option<u64>,
     flows: Vec<u64>,
     ends: Vec<u64>,
 }
@@ -142,6 +143,7 @@ fn the_perfetto_trace_agrees_with_the_statistics() {
                 ty: int(&ef, 9).unwrap(),
                 track: int(&ef, 11).unwrap(),
                 name: text(&ef, 23),
+                value: int(&ef, 30),
                 flows: ids(47),
                 ends: ids(48),
             });
@@ -208,6 +210,34 @@ fn the_perfetto_trace_agrees_with_the_statistics() {
         "{names:?}"
     );
 
+    // Each task's energy so far is a counter, set when it is switched away from: its last
+    // value is the task's energy unless the task still ran at the end.
+    let mut equal = 0;
+    for task in stats["stats"]["tasks"].as_array().unwrap() {
+        let name = task["name"].as_str().unwrap();
+        let energy = task["energy_nj"].as_f64().unwrap().round() as u64;
+        let Some(&t) = names
+            .iter()
+            .find(|(_, n)| **n == format!("{name} energy nJ"))
+            .map(|(t, _)| t)
+        else {
+            continue;
+        };
+        let values: Vec<u64> = events
+            .iter()
+            .filter(|e| e.track == t && e.ty == 4)
+            .map(|e| e.value.expect("a counter value"))
+            .collect();
+        assert!(
+            values.windows(2).all(|w| w[0] <= w[1]),
+            "{name}: {values:?}"
+        );
+        let last = *values.last().expect("set at a switch");
+        assert!(last > 0 && last <= energy, "{name}: {last} of {energy} nJ");
+        equal += usize::from(last == energy);
+    }
+    assert!(equal >= 2, "the tasks that ended before the run did");
+
     // The probe reads without a cost: the same run without a trace takes as long.
     let plain = dir.path().join("plain.json");
     let out = run_fixture_firmware(
@@ -218,7 +248,7 @@ fn the_perfetto_trace_agrees_with_the_statistics() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let plain: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&plain).unwrap()).unwrap();
-    for key in ["cycles", "instructions"] {
+    for key in ["cycles", "instructions", "energy_nj"] {
         assert_eq!(plain["stats"][key], stats["stats"][key], "{key}");
     }
 }

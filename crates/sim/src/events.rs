@@ -160,6 +160,15 @@ pub enum EventKind {
         /// The stack pointer saved in its context.
         sp: u32,
     },
+    /// The energy `task` has used so far, recorded (with events kept) when it is switched
+    /// away from, at the boundary its energy is charged at (docs/simulator-design.md,
+    /// "Energy per task"); stamped like the TASK_SWITCH it follows.
+    TaskEnergy {
+        /// Task id.
+        task: u32,
+        /// Its energy so far, nJ.
+        energy_nj: f64,
+    },
     /// An ownership-oracle violation.
     OracleViolation {
         /// First byte of the store.

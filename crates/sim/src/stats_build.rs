@@ -73,7 +73,22 @@ impl Machine {
     pub(crate) fn close_energy_interval(&mut self) {
         let now = self.energy_now_nj();
         let next = self.bus.tasks.running();
-        self.bus.tasks.energy.close(now, next);
+        let left = self.bus.tasks.energy.close(now, next);
+        if !self.bus.record_events || left == NOBODY {
+            return;
+        }
+        // Stamped like the switch that ends the interval (the last event recorded).
+        let Some(switch) = self.bus.events.last() else {
+            return;
+        };
+        let event = crate::events::Event {
+            kind: crate::events::EventKind::TaskEnergy {
+                task: left,
+                energy_nj: self.bus.tasks.energy.energy_nj(left, now),
+            },
+            ..switch.clone()
+        };
+        self.bus.events.push(event);
     }
 
     /// Statistics so far. Deterministic for a given ELF, profile and options.

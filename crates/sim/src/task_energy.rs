@@ -97,7 +97,9 @@ impl TaskEnergy {
 
     /// Closes the interval where the run's energy is `now_nj`: charges the energy since the
     /// last boundary to the task that ran, and from here on to `next` (the task now running).
-    pub(crate) fn close(&mut self, now_nj: f64, next: u32) {
+    /// Returns the task that ran (NOBODY: none).
+    pub(crate) fn close(&mut self, now_nj: f64, next: u32) -> u32 {
+        let left = self.charged;
         let delta = now_nj - self.since_nj;
         if self.charged == NOBODY {
             self.outside += delta;
@@ -107,6 +109,7 @@ impl TaskEnergy {
         self.since_nj = now_nj;
         self.charged = next;
         self.due = false;
+        left
     }
 
     /// Energy in nJ of task `id` (NOBODY: outside any task) when the run's energy is

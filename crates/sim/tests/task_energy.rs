@@ -112,6 +112,40 @@ fn energy_per_task_matches_a_run_stepped_one_instruction_at_a_time() {
 }
 
 #[test]
+fn a_task_switched_away_from_gets_an_energy_event_stamped_like_the_switch() {
+    let mut m = machine_for(&program());
+    run_to_exit(&mut m, 0);
+    let st = m.stats();
+    let ev = m.events();
+    let energy: Vec<(usize, u32, f64)> = ev
+        .iter()
+        .enumerate()
+        .filter_map(|(k, e)| match e.kind {
+            EventKind::TaskEnergy { task, energy_nj } => Some((k, task, energy_nj)),
+            _ => None,
+        })
+        .collect();
+    // 1 -> 2, 2 -> nobody, 1 -> 3; switches from nobody have no task to report.
+    assert_eq!(
+        energy.iter().map(|e| e.1).collect::<Vec<_>>(),
+        [1, 2, 1],
+        "{ev:?}"
+    );
+    for &(k, _, _) in &energy {
+        let (switch, this) = (&ev[k - 1], &ev[k]);
+        assert!(matches!(switch.kind, EventKind::TaskSwitch { .. }));
+        assert_eq!(
+            (switch.cycle, switch.instret, switch.pc),
+            (this.cycle, this.instret, this.pc)
+        );
+    }
+    // Tasks 1 and 2 did not run at the end: their last figures are their totals.
+    assert_eq!(energy[1].2, task_energy(&st, 2));
+    assert_eq!(energy[2].2, task_energy(&st, 1));
+    assert!(energy[0].2 < energy[2].2);
+}
+
+#[test]
 fn accesses_to_another_region_are_charged_to_the_task_that_made_them() {
     // Task 2's loop works on the second region's data.
     let prog = cat(&[

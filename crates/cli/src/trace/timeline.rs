@@ -150,9 +150,9 @@ pub const KERNEL: u64 = 4;
 /// Interrupt handlers (`ISR_ENTER` to `ISR_LEAVE`), named by their source.
 pub const ISRS: u64 = 5;
 
-/// Task `id`'s state track, and its three counters.
+/// Task `id`'s state track, and its counters (the 4 after it; room for 7).
 fn task_track(id: u32) -> u64 {
-    16 + u64::from(id) * 4
+    16 + u64::from(id) * 8
 }
 
 /// The kernel's task states (`enum cactus_task_state`).
@@ -334,6 +334,10 @@ impl Builder {
     fn event(&mut self, e: &Event, names: &dyn Names) {
         let c = e.cycle;
         match &e.kind {
+            EventKind::TaskEnergy { task, energy_nj } => {
+                let nj = energy_nj.round() as i64;
+                self.counter(*task, 4, "energy nJ", Unit::Count, c, nj);
+            }
             EventKind::TaskCreate {
                 task,
                 priority,
