@@ -9,6 +9,12 @@ static unsigned top;                           /* T */
 static uint32_t saved[CAROUSEL_SAVED_MAX];     /* pushed tags */
 static unsigned nsaved;
 
+/* Where swap_out and swap_in copy an unused block to and from: they always copy, so that they
+ * take the same time whatever the blocks hold (a job's invocation costs the same whether it
+ * preempted something or not: the paper's zero interference). */
+static uint8_t void_block[CAROUSEL_BLOCK_SIZE]
+    __attribute__((aligned(CAROUSEL_BLOCK_SIZE), section(".carousel.data.void")));
+
 static inline uint32_t irq_off(void)
 {
     uint32_t m;
@@ -74,14 +80,27 @@ void carousel_close(unsigned block, carousel_kind kind)
     irq_restore(m);
 }
 
+/* addr, or the void block for an unused one, without a branch: a swap takes the same cycles
+ * whatever the blocks hold (a taken branch costs more than one not taken). */
+static inline uint32_t or_void(uint32_t addr)
+{
+    uint32_t unused = (uint32_t)(addr == CAROUSEL_UNUSED);
+    uint32_t mask = 0u - unused;
+    __asm__("" : "+r"(mask)); /* keep the select branch-free */
+    return (addr & ~mask) | ((uint32_t)(uintptr_t)void_block & mask);
+}
+
 static int swap_out(unsigned p)
 {
     if (p > CAROUSEL_BLOCKS || nsaved + p > CAROUSEL_SAVED_MAX)
         return -1;
     for (unsigned j = 0; j < p; j++) {
         unsigned i = slot(top + j);
-        saved[nsaved++] = CAROUSEL_TAG(i);
-        close_block(i, CAROUSEL_DATA); /* always copied: its contents are not known */
+        uint32_t addr = CAROUSEL_TAG(i);
+        saved[nsaved++] = addr;
+        /* Always copied: its contents are not known (an unused block's go to the void). */
+        dma_copy(or_void(addr), CAROUSEL_SPM_BLOCK(i), CAROUSEL_BLOCK_SIZE);
+        CAROUSEL_TAG(i) = CAROUSEL_UNUSED;
     }
     top = slot(top + p);
     return 0;
@@ -94,8 +113,9 @@ static int swap_in(unsigned p)
     top = slot(top + CAROUSEL_BLOCKS - p % CAROUSEL_BLOCKS);
     for (unsigned j = p; j-- > 0;) {
         uint32_t addr = saved[--nsaved];
-        if (addr != CAROUSEL_UNUSED)
-            open_block(addr, slot(top + j), CAROUSEL_DATA);
+        unsigned i = slot(top + j);
+        CAROUSEL_TAG(i) = addr;
+        dma_copy(CAROUSEL_SPM_BLOCK(i), or_void(addr), CAROUSEL_BLOCK_SIZE);
     }
     return 0;
 }
@@ -121,35 +141,54 @@ unsigned carousel_top(void)
     return top;
 }
 
-int32_t carousel_invoke(carousel_method m, unsigned code_blocks, unsigned stack_blocks,
-                        void *arg, uint32_t stack_top)
+int32_t carousel_run_task(const carousel_task *t, void *arg)
 {
-    unsigned p = code_blocks + stack_blocks;
-    uint32_t stack = stack_top & ~MASK;
-    uint32_t code = (uint32_t)(uintptr_t)m & ~MASK;
+    unsigned y = t->code_blocks, d = t->data_blocks, z = t->stack_blocks;
+    uint32_t stack = t->stack_top & ~MASK;
     uint32_t irq = irq_off();
     unsigned base = top;
-    if (swap_out(p) != 0) {
+    if (swap_out(y + d + z) != 0) {
         irq_restore(irq);
         return -1;
     }
-    for (unsigned k = 0; k < code_blocks; k++)
-        open_block(code + k * CAROUSEL_BLOCK_SIZE, slot(base + k), CAROUSEL_CODE);
-    for (unsigned k = 0; k < stack_blocks; k++)
-        open_block(stack - (k + 1) * CAROUSEL_BLOCK_SIZE, slot(base + code_blocks + k),
+    for (unsigned k = 0; k < y; k++)
+        open_block(t->code + k * CAROUSEL_BLOCK_SIZE, slot(base + k), CAROUSEL_CODE);
+    for (unsigned k = 0; k < d; k++)
+        open_block(t->data + k * CAROUSEL_BLOCK_SIZE, slot(base + y + k), CAROUSEL_DATA);
+    for (unsigned k = 0; k < z; k++)
+        open_block(stack - (k + 1) * CAROUSEL_BLOCK_SIZE, slot(base + y + d + k),
                    CAROUSEL_STACK);
     irq_restore(irq);
     uint32_t t0 = cycles();
-    carousel_call_on(stack, m, arg);
+    carousel_call_on(stack, t->entry, arg);
     uint32_t ran = cycles() - t0;
     irq = irq_off();
-    for (unsigned k = stack_blocks; k-- > 0;)
-        close_block(slot(base + code_blocks + k), CAROUSEL_STACK);
-    for (unsigned k = code_blocks; k-- > 0;)
+    for (unsigned k = z; k-- > 0;)
+        close_block(slot(base + y + d + k), CAROUSEL_STACK);
+    for (unsigned k = d; k-- > 0;)
+        close_block(slot(base + y + k), CAROUSEL_DATA);
+    for (unsigned k = y; k-- > 0;)
         close_block(slot(base + k), CAROUSEL_CODE);
-    swap_in(p);
+    swap_in(y + d + z);
     irq_restore(irq);
     return (int32_t)ran;
+}
+
+int32_t carousel_invoke(carousel_method m, unsigned code_blocks, unsigned stack_blocks,
+                        void *arg, uint32_t stack_top)
+{
+    carousel_task t = {
+        .entry = m,
+        .code = (uint32_t)(uintptr_t)m & ~MASK,
+        .stack_top = stack_top,
+        .data = 0,
+        .code_blocks = (uint8_t)code_blocks,
+        .data_blocks = 0,
+        .stack_blocks = (uint8_t)stack_blocks,
+    };
+    if (code_blocks > CAROUSEL_BLOCKS || stack_blocks > CAROUSEL_BLOCKS)
+        return -1;
+    return carousel_run_task(&t, arg);
 }
 
 int32_t carousel_call_method(carousel_method m, unsigned code_blocks, unsigned stack_blocks,

@@ -276,7 +276,11 @@ fn a_slow_load_that_ends_a_body_keeps_its_result() {
         // Instructions before pc have run; adds are the odd ones of each pair.
         let pairs_done = (pc.saturating_sub(adds_from) / 8) as u32;
         let expected = pairs_done.min(30).wrapping_mul(VALUE);
-        assert_eq!(m.reg(S1 as usize), expected, "limit {limit}, stopped at {pc:#x}");
+        assert_eq!(
+            m.reg(S1 as usize),
+            expected,
+            "limit {limit}, stopped at {pc:#x}"
+        );
         if pc > adds_from && (pc - adds_from) % 8 == 4 {
             assert_eq!(m.reg(T2 as usize), VALUE, "limit {limit}");
         }

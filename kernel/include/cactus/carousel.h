@@ -15,7 +15,9 @@
  *
  * The two improvements the paper uses: a code block is read-only, so closing it discards it
  * (no write-back); a stack block holds nothing live when opened and nothing live once closed,
- * so opening and closing it move no data. swap_in and swap_out always copy. */
+ * so opening and closing it move no data. swap_in and swap_out always copy (an unused block
+ * to and from a dummy block), so every operation takes the same time whatever the Carousel
+ * holds. */
 #ifndef CACTUS_CAROUSEL_H
 #define CACTUS_CAROUSEL_H
 
@@ -28,8 +30,12 @@ typedef enum {
     CAROUSEL_STACK, /* neither */
 } carousel_kind;
 
-/* Tags saved by swap_out and not yet restored (the push/pop stack of section IV-D). */
-#define CAROUSEL_SAVED_MAX 64
+/* Tags saved by swap_out and not yet restored (the push/pop stack of section IV-D): n per
+ * nested invocation at most, so 16 nested invocations of a full 16-block Carousel (under SRP
+ * one per preemption level). A build may set its own. */
+#ifndef CAROUSEL_SAVED_MAX
+#define CAROUSEL_SAVED_MAX 256
+#endif
 
 /* A method run by carousel_invoke / carousel_call_method. */
 typedef void (*carousel_method)(void *arg);
@@ -65,6 +71,26 @@ unsigned carousel_top(void);
  * full): then m is not run. */
 int32_t carousel_invoke(carousel_method m, unsigned code_blocks, unsigned stack_blocks,
                         void *arg, uint32_t stack_top);
+
+/* A task as the build lays it out (Table III): its code (read-only: code and constants), its
+ * data and its stack, each a run of whole blocks in external RAM; `entry` may lie anywhere
+ * (e.g. a trampoline in the OS scratchpad that calls into the code). A region with 0 blocks is
+ * not opened: its bytes are reached in external RAM. */
+typedef struct carousel_task {
+    carousel_method entry;
+    uint32_t code;       /* first code block (block-aligned) */
+    uint32_t stack_top;  /* the stack's blocks are the stack_blocks below it (rounded down) */
+    uint32_t data;       /* first data block (block-aligned) */
+    uint8_t code_blocks;
+    uint8_t data_blocks;
+    uint8_t stack_blocks;
+} carousel_task;
+
+/* The task invocation of Figure 8 for a laid-out task: swap_out(y + d + z), opens its code,
+ * data and stack blocks, runs t->entry(arg) on its stack, closes them (data written back,
+ * code discarded, stack dropped) and swaps the earlier blocks back in. Returns the cycles the
+ * entry ran (mcycle), or -1 if the blocks do not fit: then nothing is run. */
+int32_t carousel_run_task(const carousel_task *t, void *arg);
 
 /* call_method(A, y, z): runs m(arg) from the SPM with its y code blocks (from m's address,
  * rounded down to a block) and z stack blocks (below the caller's stack pointer rounded down

@@ -1,14 +1,16 @@
-//! `cactus bench carousel`: the Carousel paper's evaluation on cactus-sim's `carousel-paper`
-//! profile (docs/carousel.md). Today: Table IV, the overhead of invoking a trivial task that
-//! needs y code blocks and z stack blocks (y = 1..4, z = 0..2) from a full Carousel, measured
-//! by `tests/carousel/carousel_ops.c` (built by `make -C tests`), and its least-squares fit
-//! a·y + b·z + c against the paper's 416y + 286z + 455. The program first checks what the
-//! Carousel operations keep and move; a failed check fails the point. Tables V-VII (1,000
-//! task sets on the Carousel and cache machines) are not built yet: their summary keys show
-//! `-`.
+//! `cactus bench carousel`: the Carousel paper's evaluation on cactus-sim (docs/carousel.md).
+//! Table IV: the overhead of invoking a trivial task that needs y code blocks and z stack
+//! blocks (y = 1..4, z = 0..2) from a full Carousel, measured by `tests/carousel/carousel_ops.c`
+//! on `carousel-paper`, and its least-squares fit a·y + b·z + c against the paper's 416y +
+//! 286z + 455 (the program first checks what the operations keep and move; a failed check
+//! fails the point). Tables V-VII: random task sets of the thirteen malardalen-like tasks
+//! ([`taskset`]), each run on the Carousel machine and on both cache machines; a set whose
+//! tasks end with different results on two machines fails its point.
 
 pub mod fit;
 pub mod report;
+pub mod tables;
+pub mod taskset;
 
 pub use report::Carousel;
 
@@ -28,7 +30,7 @@ const MAX_CYCLES: u64 = 100_000_000;
 pub struct CarouselOptions {
     /// Repository root (holds `tests/` and `build/`).
     pub root: PathBuf,
-    /// Run `make -C tests` for the program first.
+    /// Run `make -C tests` for the programs first.
     pub build: bool,
     /// Size class (Table IV is the same at both; it is recorded in the store).
     pub size: crate::Size,
@@ -52,6 +54,9 @@ pub struct OverheadRow {
     pub overheads: Vec<Overhead>,
     /// The program's own checks of the operations: (checks, failed).
     pub checks: Option<(u32, u32)>,
+    /// A task set's runs (Tables V-VII; the Table IV point has none).
+    #[serde(default)]
+    pub set: Option<taskset::SetRow>,
     /// What went wrong (build, run, output), empty when the point passed.
     pub problems: Vec<String>,
 }
@@ -62,46 +67,164 @@ impl Row for OverheadRow {
     }
 }
 
-/// The sweep: one point, the Table IV program.
-pub fn points(options: &CarouselOptions) -> Vec<Point<'static, OverheadRow>> {
-    let options = options.clone();
-    vec![Point::new("table4", "Table IV overheads", move |_, _| {
-        measure(&options)
-    })]
+/// Task sets of a size class: the paper's 1,000, or 4.
+pub fn set_count(size: crate::Size) -> u64 {
+    match size {
+        crate::Size::Small => 4,
+        crate::Size::Full => 1000,
+    }
+}
+
+/// SZ for our tasks: the paper's 15·10⁶ cycles scaled by the sum of our C_i over the sum of
+/// the paper's (Table V), so that the periods, drawn up to SZ/4, load the machine as the
+/// paper's did (our malardalen-like tasks are longer than its hand-adapted ones).
+pub fn scaled_sz(calibration: &taskset::MachineRun) -> u64 {
+    let ours: u64 = calibration.tasks.iter().map(|t| t.wcet).sum();
+    let paper: u64 = tables::PAPER_TABLE_V.iter().map(|t| t.2).sum();
+    (u128::from(cactus_rta::PAPER_SZ) * u128::from(ours.max(1)) / u128::from(paper)) as u64
+}
+
+/// The generator's seed of every sweep (the sets are the same on every machine).
+pub const SEED: u64 = 2011;
+
+/// What the task-set points need, found before the sweep: each task's C_i (its one job on the
+/// Carousel machine) and the measured blocking B, and the sets drawn from them.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The calibration run.
+    pub calibration: taskset::MachineRun,
+    /// The sets.
+    pub sets: Vec<taskset::SetSpec>,
+    /// SZ, cycles.
+    pub sz: u64,
+}
+
+/// Builds both programs (unless told not to), runs the calibration and draws the sets.
+pub fn prepare(options: &CarouselOptions) -> Result<Prepared, String> {
+    if options.build {
+        make(&options.root, &[OPS_ELF, taskset::TASKSET_ELF])?;
+    }
+    let path = options.root.join(taskset::TASKSET_ELF);
+    let elf = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let calibration = taskset::run(&elf, "carousel-paper", 0, None)?;
+    let count = set_count(options.size);
+    let sz = scaled_sz(&calibration);
+    // B for the generator's equation 4: the longest Carousel critical section, one swap of a
+    // full Carousel (every block out and back in) plus the paper's margin for the rest: the
+    // calibration cannot see it (nothing is preempted there); the sets' runs measure it.
+    let blocking = tables::PAPER_BLOCKING;
+    let sets = taskset::sets(&calibration, blocking, count, sz, SEED).map_err(|e| {
+        let c: Vec<String> = taskset::TASKS
+            .iter()
+            .zip(&calibration.tasks)
+            .map(|(n, t)| format!("{n} {}", t.wcet))
+            .collect();
+        format!("{e} (C_i: {}; B = {blocking})", c.join(", "))
+    })?;
+    Ok(Prepared {
+        calibration,
+        sets,
+        sz,
+    })
+}
+
+/// The sweep: the Table IV program, then one point per task set.
+pub fn points(options: &CarouselOptions, prepared: &Prepared) -> Vec<Point<'static, OverheadRow>> {
+    let mut points = Vec::new();
+    let opts = options.clone();
+    points.push(Point::new("table4", "Table IV overheads", move |_, _| {
+        measure(&opts)
+    }));
+    let elf_path = options.root.join(taskset::TASKSET_ELF);
+    for set in &prepared.sets {
+        let set = set.clone();
+        let elf_path = elf_path.clone();
+        points.push(Point::new(
+            &format!("set-{:04}", set.index),
+            &format!("task set {}", set.index),
+            move |_, _| run_set(&elf_path, &set),
+        ));
+    }
+    points
+}
+
+fn run_set(path: &Path, set: &taskset::SetSpec) -> OverheadRow {
+    let mut row = OverheadRow {
+        checks: Some((0, 0)),
+        ..OverheadRow::default()
+    };
+    let elf = match std::fs::read(path) {
+        Ok(e) => e,
+        Err(e) => {
+            row.problems.push(format!("{}: {e}", path.display()));
+            return row;
+        }
+    };
+    let mut runs = Vec::new();
+    for (profile, mode) in taskset::MACHINES {
+        match taskset::run(&elf, profile, mode, Some(set)) {
+            Ok(r) => runs.push(r),
+            Err(e) => row.problems.push(e),
+        }
+    }
+    // The same jobs compute the same results on every machine.
+    if let Some(first) = runs.first() {
+        for r in &runs[1..] {
+            for (k, (a, b)) in first.tasks.iter().zip(&r.tasks).enumerate() {
+                if a.checksum != b.checksum || a.jobs != b.jobs {
+                    row.problems.push(format!(
+                        "{}: {} jobs with checksum {} on {}, {} with {} on {}",
+                        taskset::TASKS[k],
+                        a.jobs,
+                        a.checksum,
+                        first.profile,
+                        b.jobs,
+                        b.checksum,
+                        r.profile
+                    ));
+                }
+            }
+        }
+    }
+    row.set = Some(taskset::SetRow {
+        index: set.index,
+        runs,
+    });
+    row
+}
+
+/// `make -C tests` for the programs.
+fn make(root: &Path, elfs: &[&str]) -> Result<(), String> {
+    let out = Command::new("make")
+        .arg("--no-print-directory")
+        .arg("-s")
+        .arg("-C")
+        .arg(root.join("tests"))
+        .args(elfs.iter().map(|e| root.join(e)))
+        .output()
+        .map_err(|e| format!("cannot run make: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("make -C tests failed: {}", last_lines(&err)));
+    }
+    Ok(())
 }
 
 /// The parameters recorded in the store.
-pub fn params(options: &CarouselOptions) -> serde_json::Value {
-    serde_json::json!({ "profile": "carousel-paper", "program": OPS_ELF, "size": options.size.name() })
+pub fn params(options: &CarouselOptions, prepared: &Prepared) -> serde_json::Value {
+    serde_json::json!({
+        "profiles": taskset::MACHINES.iter().map(|m| m.0).collect::<Vec<_>>(),
+        "programs": [OPS_ELF, taskset::TASKSET_ELF],
+        "size": options.size.name(),
+        "sets": prepared.sets.len(),
+        "sz": prepared.sz,
+        "seed": SEED,
+        "calibration": prepared.calibration,
+    })
 }
 
 fn measure(options: &CarouselOptions) -> OverheadRow {
     let mut row = OverheadRow::default();
-    if options.build {
-        let elf = options.root.join(OPS_ELF);
-        let status = Command::new("make")
-            .arg("--no-print-directory")
-            .arg("-s")
-            .arg("-C")
-            .arg(options.root.join("tests"))
-            .arg(&elf)
-            .output();
-        match status {
-            Ok(out) if out.status.success() => {}
-            Ok(out) => {
-                let err = String::from_utf8_lossy(&out.stderr);
-                row.problems.push(format!(
-                    "make -C tests {OPS_ELF} failed: {}",
-                    last_lines(&err)
-                ));
-                return row;
-            }
-            Err(e) => {
-                row.problems.push(format!("cannot run make: {e}"));
-                return row;
-            }
-        }
-    }
     match run(&options.root.join(OPS_ELF)) {
         Ok(output) => parse(&output, &mut row),
         Err(e) => row.problems.push(e),

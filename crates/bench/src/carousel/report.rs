@@ -2,6 +2,7 @@
 //! coefficients no higher than the paper's 416, 286, 455).
 
 use super::fit::{fit, Fit};
+use super::tables::TaskSetFigures;
 use super::OverheadRow;
 use cactus_sweep::evaluation::verdicts;
 use cactus_sweep::table::Table;
@@ -35,15 +36,23 @@ impl Evaluation for Carousel {
     type Row = OverheadRow;
 
     fn render(rows: &[OverheadRow], _meta: &Meta) -> SweepReport {
-        let row = rows.first();
+        let row = rows.iter().find(|r| r.set.is_none());
         let f = row.and_then(|r| fit(&r.overheads));
+        let sets = TaskSetFigures::from_rows(rows.iter().filter_map(|r| r.set.as_ref()));
         let mut summary = Summary::new("carousel");
         summary
             .num("coef_y", f.map(|f| f.a), 0)
             .num("coef_z", f.map(|f| f.b), 0)
             .num("coef_c", f.map(|f| f.c), 0)
-            .pct("zero_interference_pct", None)
-            .add("schedulable", "-");
+            .pct("zero_interference_pct", sets.zero_interference_pct())
+            .add(
+                "schedulable",
+                if sets.sets > 0 {
+                    format!("{}/{}", sets.schedulable[1], sets.sets)
+                } else {
+                    "-".to_string()
+                },
+            );
         let (mut passed, mut failed) = verdicts(rows);
         let mut tables = String::new();
         if let Some(row) = row {
@@ -55,6 +64,7 @@ impl Evaluation for Carousel {
             passed += met;
             failed += 3 - met;
         }
+        tables.push_str(&sets.render());
         for r in rows.iter().filter(|r| !r.problems.is_empty()) {
             tables.push_str(&format!("\nProblems: {}\n", r.problems.join("; ")));
         }
@@ -80,7 +90,18 @@ needs y code blocks and z stack blocks (`carousel_invoke`: swap_out(y + z), open
 swap_in) and the overhead is the invocation's cycles less the task's own. Ours are cycles of \
 an RV32 core with Microblaze-like class costs; the paper's, of its Microblaze prototype. The fit \
 is least squares over the twelve points; the paper's last row, 416y + 286z + 455, is an upper \
-bound over its points. Tables V-VII (1,000 task sets) are not measured yet.";
+bound over its points. Tables V-VII: `tests/carousel/taskset.c` runs the thirteen \
+malardalen-like tasks under fixed-priority SRP, released by the machine timer with the periods, \
+offsets and priorities of each generated set (section VI-D: periods in [2C, max(4C, SZ/4)], \
+D = T, sets that equation 4 rejects drawn again; C from one job of each task on the Carousel \
+machine; SZ scaled to our tasks, see the parameters). On `carousel-paper` each job is invoked \
+through Carousel (its code, as many of its data blocks as fit, two stack blocks); on \
+`cache-wt` and `cache-wb` the same job is called directly, its code and data cached. A job's \
+time is measured from the run's events: its start and end markers less the interrupt windows \
+that opened while it ran (the timer handler and the jobs nested in it), so its Carousel \
+invocation is in it, as in the paper. The comparison factor is the cache WCET over the \
+Carousel WCET. Our tasks are our own single-path versions, longer than the paper's \
+hand-adapted ones, so compare ratios and the BCET = WCET property, not cycles.";
 
 fn table_iv(row: &OverheadRow, f: Option<Fit>) -> String {
     let mut t = Table::new(&[

@@ -34,9 +34,15 @@ pub fn main(args: CarouselArgs) -> Result<ExitCode> {
         size: args.size.into(),
         build: !args.no_build,
     };
+    let prepared = carousel::prepare(&options).map_err(|e| anyhow::anyhow!("{e}"))?;
+    eprintln!(
+        "cactus: bench carousel: C_i measured, {} task sets drawn (SZ = {} cycles)",
+        prepared.sets.len(),
+        prepared.sz
+    );
     finish::<Carousel>(
-        carousel::points(&options),
-        carousel::params(&options),
+        carousel::points(&options, &prepared),
+        carousel::params(&options, &prepared),
         &args.sweep,
     )
 }
