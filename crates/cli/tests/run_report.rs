@@ -72,20 +72,7 @@ fn the_report_is_one_page_with_every_task_and_picture() {
     }
     assert!(html.contains("<tr><td>kernel and idle</td>"));
     // Every nJ of the run is charged to a task or to the time outside any (start-up, idle).
-    let run = &stats["stats"];
-    let tasks: f64 = run["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["energy_nj"].as_f64().unwrap())
-        .sum();
-    let outside = run["energy_outside_tasks_nj"].as_f64().unwrap();
-    let total = run["energy_nj"].as_f64().unwrap();
-    assert!(outside > 0.0, "the start-up runs outside any task");
-    assert!(
-        (tasks + outside - total).abs() <= 1e-9 * total,
-        "tasks {tasks} + outside {outside} != {total}"
-    );
+    assert_energy_adds_up(&stats);
     assert!(!html.contains("Not drawn"), "a chart failed");
 
     // `cactus report` draws the same pictures again from the run's trace file.

@@ -232,72 +232,28 @@ pub struct StackBar {
     pub bound: Option<u32>,
 }
 
-/// Reads one figure of a [`StackBar`].
-type Figure = fn(&StackBar) -> Option<u32>;
-
 /// Stack use per task: the budget, the measured high water and the static bound side by side.
 pub fn stack_use(bars: &[StackBar]) -> ChartResult {
-    let top = bars
-        .iter()
-        .flat_map(|b| [Some(b.budget), b.high_water, b.bound])
-        .flatten()
-        .max()
-        .unwrap_or(1);
-    let n = bars.len().max(1);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 360)).into_drawing_area();
-        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-        root.fill(&WHITE).map_err(e)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(60)
-            .build_cartesian_2d((0..n - 1).into_segmented(), 0u32..top + top / 8)
-            .map_err(e)?;
-        let names: Vec<String> = bars.iter().map(|b| b.name.clone()).collect();
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .light_line_style(WHITE)
-            .y_desc("bytes")
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
-            .draw()
-            .map_err(e)?;
-        let series: [(&str, RGBColor, Figure); 3] = [
-            ("budget", RGBColor(180, 180, 180), |b| Some(b.budget)),
-            ("measured high water", RGBColor(210, 70, 60), |b| {
-                b.high_water
-            }),
-            ("static bound", RGBColor(31, 119, 180), |b| b.bound),
-        ];
-        // Three bars side by side in each task's slot, each a quarter of it.
-        let slot = chart.plotting_area().dim_in_pixel().0 / n as u32;
-        let bar = slot / 4;
-        for (k, (label, colour, value)) in series.into_iter().enumerate() {
-            let rects = bars.iter().enumerate().filter_map(|(i, b)| {
-                let v = value(b)?;
-                let mut r = Rectangle::new(
-                    [(SegmentValue::Exact(i), 0), (SegmentValue::Exact(i + 1), v)],
-                    colour.filled(),
-                );
-                let left = slot / 8 + bar * k as u32;
-                r.set_margin(0, 0, left, slot.saturating_sub(left + bar));
-                Some(r)
-            });
-            chart
-                .draw_series(rects)
-                .map_err(e)?
-                .label(label)
-                .legend(key(colour));
-        }
-        legend_box(&mut chart)?;
-        root.present().map_err(e)?;
-    }
-    Ok(svg)
+    let figure = |f: fn(&StackBar) -> Option<u32>| -> Vec<Option<f64>> {
+        bars.iter().map(|b| f(b).map(f64::from)).collect()
+    };
+    grouped_bars(
+        &bars.iter().map(|b| b.name.clone()).collect::<Vec<_>>(),
+        &[
+            (
+                "budget",
+                RGBColor(180, 180, 180),
+                figure(|b| Some(b.budget)),
+            ),
+            (
+                "measured high water",
+                RGBColor(210, 70, 60),
+                figure(|b| b.high_water),
+            ),
+            ("static bound", RGBColor(31, 119, 180), figure(|b| b.bound)),
+        ],
+        "bytes",
+    )
 }
 
 /// One task's (or the rest's) shares of the run for [`task_shares`].
@@ -310,17 +266,32 @@ pub struct ShareBar {
     pub energy: f64,
 }
 
-/// Reads one share of a [`ShareBar`].
-type Share = fn(&ShareBar) -> f64;
-
 /// Cycles and energy per task: each task's share of the run's cycles and of its energy side
 /// by side, in percent.
 pub fn task_shares(bars: &[ShareBar]) -> ChartResult {
-    let top = bars
+    let share =
+        |f: fn(&ShareBar) -> f64| -> Vec<Option<f64>> { bars.iter().map(|b| Some(f(b))).collect() };
+    grouped_bars(
+        &bars.iter().map(|b| b.name.clone()).collect::<Vec<_>>(),
+        &[
+            ("cycles", RGBColor(31, 119, 180), share(|b| b.cycles)),
+            ("energy", RGBColor(255, 127, 14), share(|b| b.energy)),
+        ],
+        "% of the run",
+    )
+}
+
+/// One series of [`grouped_bars`]: its legend label, its colour, a value per slot (None: no
+/// bar there).
+type Series<'a> = (&'a str, RGBColor, Vec<Option<f64>>);
+
+/// A bar chart with one slot per name and the series' bars side by side in each slot.
+fn grouped_bars(names: &[String], series: &[Series], y_desc: &str) -> ChartResult {
+    let top = series
         .iter()
-        .flat_map(|b| [b.cycles, b.energy])
+        .flat_map(|s| s.2.iter().flatten().copied())
         .fold(1.0f64, f64::max);
-    let n = bars.len().max(1);
+    let n = names.len().max(1);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 360)).into_drawing_area();
@@ -332,43 +303,38 @@ pub fn task_shares(bars: &[ShareBar]) -> ChartResult {
             .y_label_area_size(60)
             .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..top * 1.15)
             .map_err(e)?;
-        let names: Vec<String> = bars.iter().map(|b| b.name.clone()).collect();
         chart
             .configure_mesh()
             .disable_x_mesh()
             .light_line_style(WHITE)
-            .y_desc("% of the run")
+            .y_desc(y_desc)
             .x_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
                 _ => String::new(),
             })
             .draw()
             .map_err(e)?;
-        let series: [(&str, RGBColor, Share); 2] = [
-            ("cycles", RGBColor(31, 119, 180), |b| b.cycles),
-            ("energy", RGBColor(255, 127, 14), |b| b.energy),
-        ];
-        // Two bars side by side in each slot, each a third of it.
+        // The bars side by side in each slot, each 1/(k+1) of it, half a bar of margin each side.
         let slot = chart.plotting_area().dim_in_pixel().0 / n as u32;
-        let bar = slot / 3;
-        for (k, (label, colour, value)) in series.into_iter().enumerate() {
-            let rects = bars.iter().enumerate().map(|(i, b)| {
+        let bar = slot / (series.len() as u32 + 1);
+        for (k, (label, colour, values)) in series.iter().enumerate() {
+            let rects = values.iter().enumerate().filter_map(|(i, v)| {
                 let mut r = Rectangle::new(
                     [
                         (SegmentValue::Exact(i), 0.0),
-                        (SegmentValue::Exact(i + 1), value(b)),
+                        (SegmentValue::Exact(i + 1), (*v)?),
                     ],
                     colour.filled(),
                 );
-                let left = slot / 6 + bar * k as u32;
+                let left = bar / 2 + bar * k as u32;
                 r.set_margin(0, 0, left, slot.saturating_sub(left + bar));
-                r
+                Some(r)
             });
             chart
                 .draw_series(rects)
                 .map_err(e)?
-                .label(label)
-                .legend(key(colour));
+                .label(*label)
+                .legend(key(*colour));
         }
         legend_box(&mut chart)?;
         root.present().map_err(e)?;

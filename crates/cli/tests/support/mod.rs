@@ -148,3 +148,26 @@ pub fn code(out: &Output) -> i32 {
         .code()
         .unwrap_or_else(|| panic!("cactus killed by a signal; stderr:\n{}", stderr(out)))
 }
+
+/// Checks that every nJ of a run's stats JSON (`cactus run --stats-out`) is charged to a task
+/// or to the time outside any task, and that both hold some; returns the total.
+pub fn assert_energy_adds_up(stats: &serde_json::Value) -> f64 {
+    let run = &stats["stats"];
+    let tasks: f64 = run["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["energy_nj"].as_f64().unwrap())
+        .sum();
+    let outside = run["energy_outside_tasks_nj"].as_f64().unwrap();
+    let total = run["energy_nj"].as_f64().unwrap();
+    assert!(
+        outside > 0.0 && tasks > 0.0,
+        "tasks {tasks} outside {outside}"
+    );
+    assert!(
+        (tasks + outside - total).abs() <= 1e-9 * total,
+        "tasks {tasks} + outside {outside} != {total}"
+    );
+    total
+}
