@@ -75,7 +75,6 @@ static uint32_t next_release[NTASKS], pending[NTASKS], released[NTASKS];
 static uint32_t jobs[NTASKS], misses[NTASKS], releases[NTASKS];
 static int running = -1;       /* the running job's task */
 static int ceiling = -1;       /* its priority: only a higher one starts */
-static uint32_t next_timer;    /* the programmed deadline (UINT32_MAX: none) */
 
 /* The executive's own stack for the timer handler (taskset_entry.S), in the OS scratchpad. */
 static uint32_t os_stack[1024] __attribute__((aligned(16)));
@@ -184,7 +183,6 @@ static uint32_t release_due(uint32_t t)
 
 static void arm_timer(uint32_t when)
 {
-    next_timer = when;
     rt_set_mtimecmp(when == UINT32_MAX ? UINT64_MAX : (uint64_t)when);
 }
 
@@ -272,7 +270,6 @@ int main(void)
     while (!all_done())
         __asm__ volatile("wfi");
     __asm__ volatile("csrci mstatus, 8" ::: "memory");
-    uint32_t total_misses = 0;
     for (unsigned i = 0; i < NTASKS; i++) {
         rt_puts("task ");
         rt_puts(layout[i].program->name);
@@ -285,9 +282,6 @@ int main(void)
         rt_puts(" checksum=");
         rt_puthex(layout[i].program->checksum());
         rt_puts("\n");
-        total_misses += misses[i];
     }
-    (void)total_misses;
-    (void)next_timer;
     return 0;
 }
