@@ -9,25 +9,13 @@ const STACK1: u32 = RAM + 0x2000;
 const STACK2: u32 = RAM + 0x2100;
 const NAME: u32 = RAM + 0x3000;
 
-/// Commits trace event `code` with `args` (clobbers t1, t2).
-fn ev(code: u32, args: &[u32]) -> Vec<Inst> {
-    let mut v = li(T2, TRACE);
-    for (k, &a) in args.iter().enumerate() {
-        v.extend(li(T1, a));
-        v.push(s(Op::Sw, T1, T2, 0x10 + 4 * k as i32));
-    }
-    v.extend(li(T1, code));
-    v.push(s(Op::Sw, T1, T2, 0x20));
-    v
-}
-
 /// Two tasks, each owning 256 bytes of stack; task 1 runs.
 fn two_tasks() -> Vec<Inst> {
     cat(&[
-        ev(1, &[1, 5, NAME, 0]),
-        ev(4, &[STACK1, 0x100, 1]),
-        ev(4, &[STACK2, 0x100, 2]),
-        ev(2, &[1]),
+        trace_event(1, &[1, 5, NAME, 0]),
+        trace_event(4, &[STACK1, 0x100, 1]),
+        trace_event(4, &[STACK2, 0x100, 2]),
+        trace_event(2, &[1]),
     ])
 }
 
@@ -130,10 +118,10 @@ fn stop_mode_ends_the_run_with_a_report() {
 fn guard_regions_and_release() {
     let prog = cat(&[
         two_tasks(),
-        ev(4, &[STACK1 + 0x100 - 16, 16, NOBODY]), // guard at the top of task 1's stack
+        trace_event(4, &[STACK1 + 0x100 - 16, 16, NOBODY]), // guard at the top of task 1's stack
         li(S0, STACK1 + 0x100 - 16),
         vec![s(Op::Sw, ZERO, S0, 0)],
-        ev(5, &[STACK1, 0x100]), // release: owned by nobody
+        trace_event(5, &[STACK1, 0x100]), // release: owned by nobody
         li(S0, STACK1),
         vec![s(Op::Sw, ZERO, S0, 0)],
         exit_ok(),
@@ -151,12 +139,12 @@ fn no_checks_in_kernel_sections_or_trap_handlers() {
         set_mtvec(HANDLER),
         two_tasks(),
         li(S0, STACK2),
-        ev(10, &[]),
+        trace_event(10, &[]),
         vec![s(Op::Sw, ZERO, S0, 0)], // inside KERNEL_ENTER
-        ev(10, &[]),
-        ev(11, &[]),
+        trace_event(10, &[]),
+        trace_event(11, &[]),
         vec![s(Op::Sw, ZERO, S0, 0)], // still inside (nested)
-        ev(11, &[]),
+        trace_event(11, &[]),
         vec![sys(Op::Ecall)],         // handler stores to STACK2: no violation
         vec![s(Op::Sw, ZERO, S0, 0)], // after mret: violation
         exit_ok(),
@@ -183,7 +171,7 @@ fn no_checks_in_kernel_sections_or_trap_handlers() {
 fn nobody_running_means_no_checks() {
     let prog = cat(&[
         two_tasks(),
-        ev(2, &[NOBODY]),
+        trace_event(2, &[NOBODY]),
         li(S0, STACK2),
         vec![s(Op::Sw, ZERO, S0, 0)],
         exit_ok(),
@@ -197,12 +185,12 @@ fn nobody_running_means_no_checks() {
 fn lending_moves_ownership_and_is_counted() {
     let prog = cat(&[
         two_tasks(),
-        ev(6, &[STACK2, 0x20, 2, 1]), // task 2 lends 32 bytes to task 1
+        trace_event(6, &[STACK2, 0x20, 2, 1]), // task 2 lends 32 bytes to task 1
         li(S0, STACK2),
-        vec![s(Op::Sw, ZERO, S0, 0x1C)], // borrowed: fine
-        vec![s(Op::Sw, ZERO, S0, 0x20)], // not borrowed: violation
-        ev(6, &[STACK2, 0x20, 1, 2]),    // given back
-        vec![s(Op::Sw, ZERO, S0, 0)],    // violation again
+        vec![s(Op::Sw, ZERO, S0, 0x1C)],       // borrowed: fine
+        vec![s(Op::Sw, ZERO, S0, 0x20)],       // not borrowed: violation
+        trace_event(6, &[STACK2, 0x20, 1, 2]), // given back
+        vec![s(Op::Sw, ZERO, S0, 0)],          // violation again
         exit_ok(),
     ]);
     let mut m = machine_cfg(&prog, OracleMode::Record, true);
@@ -218,18 +206,18 @@ fn lending_moves_ownership_and_is_counted() {
 #[test]
 fn task_stats_from_switches_and_samples() {
     let prog = cat(&[
-        ev(1, &[1, 5, NAME, 0]),
-        ev(2, &[1]),
+        trace_event(1, &[1, 5, NAME, 0]),
+        trace_event(2, &[1]),
         vec![i(Op::Addi, A0, A0, 1); 10],
-        ev(7, &[1, 96, 256]),
-        ev(7, &[1, 64, 256]),
-        ev(8, &[1, STACK1, 32, 0]),
-        ev(3, &[1, 2]),
-        ev(2, &[2]),
+        trace_event(7, &[1, 96, 256]),
+        trace_event(7, &[1, 64, 256]),
+        trace_event(8, &[1, STACK1, 32, 0]),
+        trace_event(3, &[1, 2]),
+        trace_event(2, &[2]),
         vec![i(Op::Addi, A0, A0, 1); 4],
-        ev(9, &[7, 8]),
-        ev(42, &[1, 2, 3, 4]),
-        ev(2, &[NOBODY]),
+        trace_event(9, &[7, 8]),
+        trace_event(42, &[1, 2, 3, 4]),
+        trace_event(2, &[NOBODY]),
         exit_ok(),
     ]);
     let mut m = machine_cfg(&prog, OracleMode::Record, true);

@@ -7,7 +7,6 @@ use cactus_isa::{Inst, Op};
 use cactus_sim::{EventKind, Machine, MachineConfig, Profile, RunOutcome, Stats, NOBODY};
 use std::collections::BTreeMap;
 
-const TRACE: u32 = 0x0E00_0000;
 const DATA: u32 = RAM + 0x3000;
 /// A second memory region of [`two_regions`], slower and dearer than RAM.
 const FLASH: u32 = 0x2000_0000;
@@ -20,18 +19,6 @@ fn two_regions() -> Profile {
         include_str!("../../../profiles/mcu.toml")
     );
     Profile::from_toml(&text, "two-regions").unwrap()
-}
-
-/// Commits trace event `code` with `args` (clobbers t1, t2).
-fn ev(code: u32, args: &[u32]) -> Vec<Inst> {
-    let mut v = li(T2, TRACE);
-    for (k, &a) in args.iter().enumerate() {
-        v.extend(li(T1, a));
-        v.push(s(Op::Sw, T1, T2, 0x10 + 4 * k as i32));
-    }
-    v.extend(li(T1, code));
-    v.push(s(Op::Sw, T1, T2, 0x20));
-    v
 }
 
 /// A loop of `n` iterations of loads, stores, multiplies (and a divide with `div`), each
@@ -65,15 +52,15 @@ fn work_on(data: u32, n: u32, div: bool) -> Vec<Inst> {
 fn program() -> Vec<Inst> {
     cat(&[
         vec![i(Op::Addi, A3, A3, 1); 5],
-        ev(2, &[1]),
+        trace_event(2, &[1]),
         work(40, false),
-        ev(2, &[2]),
+        trace_event(2, &[2]),
         work(25, true),
-        ev(2, &[NOBODY]),
+        trace_event(2, &[NOBODY]),
         vec![i(Op::Addi, A3, A3, 1); 3],
-        ev(2, &[1]),
+        trace_event(2, &[1]),
         work(10, true),
-        ev(2, &[3]),
+        trace_event(2, &[3]),
         work(7, false),
         exit_ok(),
     ])
@@ -149,11 +136,11 @@ fn a_task_switched_away_from_gets_an_energy_event_stamped_like_the_switch() {
 fn accesses_to_another_region_are_charged_to_the_task_that_made_them() {
     // Task 2's loop works on the second region's data.
     let prog = cat(&[
-        ev(2, &[1]),
+        trace_event(2, &[1]),
         work(20, false),
-        ev(2, &[2]),
+        trace_event(2, &[2]),
         work_on(FLASH, 20, false),
-        ev(2, &[3]),
+        trace_event(2, &[3]),
         work(20, false),
         exit_ok(),
     ]);

@@ -153,3 +153,16 @@ pub const HANDLER: u32 = RAM + 0x800;
 pub fn set_mtvec(value: u32) -> Vec<Inst> {
     cat(&[li(T0, value), vec![csr(Op::Csrrw, ZERO, 0x305, T0)]])
 }
+
+/// Commits trace event `code` with `args` through the trace device (docs/trace-device.md;
+/// clobbers t1, t2).
+pub fn trace_event(code: u32, args: &[u32]) -> Vec<Inst> {
+    let mut v = li(T2, cactus_sim::TRACE_BASE);
+    for (k, &a) in args.iter().enumerate() {
+        v.extend(li(T1, a));
+        v.push(s(Op::Sw, T1, T2, 0x10 + 4 * k as i32));
+    }
+    v.extend(li(T1, code));
+    v.push(s(Op::Sw, T1, T2, 0x20));
+    v
+}
