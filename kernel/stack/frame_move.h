@@ -4,9 +4,13 @@
  * At an entry check the function has lowered sp by F1 and written nothing below its entry sp;
  * its caller's outgoing stack arguments (ARGS bytes) lie at the entry sp. A move gives it a new
  * entry sp at the top of a block (below the copied arguments), points its return address at the
- * return trampoline (port_split_return) and leaves the limit to the strategy; when the function
- * returns, the trampoline calls the strategy, which puts back the entry sp and return address
- * it recorded (frame_move_back).
+ * return trampoline (port_split_return; port_split_return_args_entry when arguments were
+ * copied) and leaves the limit to the strategy; when the function returns, the trampoline calls
+ * the strategy, which puts back the entry sp and return address it recorded (frame_move_back).
+ *
+ * Every strategy keeps its record of a move (at least the entry sp, then the real return
+ * address, as two words) right above the copied arguments: at the moved frame's entry sp when
+ * there are none, where the trampoline's call frame information reads them (split.S).
  *
  * Guarantees: sp stays 16-byte aligned when the block top is (the copy is rounded up to 16);
  * the block needs exactly frame_move_bytes() bytes below its top; only the block is written. */
@@ -49,10 +53,16 @@ static inline struct frame_move frame_move_to(struct k_tcb *t, const struct cact
                             .ra = t->ctx.ra };
     const uint32_t *from = (const uint32_t *)m.entry_sp;
     uint32_t *to = (uint32_t *)m.block_entry;
-    for (uint32_t i = 0; i < copy / 4; i++)
-        to[i] = from[i]; /* the incoming stack arguments */
     t->ctx.sp = m.block_entry - f1;
+    /* Without copied arguments the record is at the moved frame's entry sp, where the
+     * trampoline's call frame information finds it (split.S); with them, the other
+     * trampoline, whose information ends a backtrace (set on the copy's own branch). */
     t->ctx.ra = (uint32_t)(uintptr_t)port_split_return;
+    if (copy) {
+        for (uint32_t i = 0; i < copy / 4; i++)
+            to[i] = from[i]; /* the incoming stack arguments */
+        t->ctx.ra = (uint32_t)(uintptr_t)port_split_return_args_entry;
+    }
     return m;
 }
 

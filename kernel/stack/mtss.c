@@ -142,6 +142,8 @@ struct loan {
 #define MAX_BLOCK_PAGES 0x7FFFu
 #define REC 16u /* the record's bytes at the block's top (keeps sp 16-byte aligned) */
 _Static_assert(sizeof(struct loan) == REC, "loan record: one 16-byte slot");
+_Static_assert(offsetof(struct loan, entry_sp) == 0 && offsetof(struct loan, ra) == 4,
+               "frame_move.h: entry sp then return address, where split.S's CFI reads them");
 
 struct mtss_task {
     uint16_t region;

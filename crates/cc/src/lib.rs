@@ -12,6 +12,7 @@ pub mod reserves;
 pub mod selection;
 pub mod switch;
 
+mod cfi;
 mod checks;
 mod margins;
 mod needs;

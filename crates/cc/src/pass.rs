@@ -1,6 +1,7 @@
 //! The instrumentation entry point: parse every unit, run the check pass with the rolling
 //! optimization over them together, print the result.
 
+use crate::cfi;
 use crate::checks::generate;
 use crate::margins;
 use crate::plan::{sites, stub_point};
@@ -136,7 +137,13 @@ fn instrument_unit(
             })?;
             n += 1;
             inserts.entry(pl.at).or_default().extend(code.inline);
-            inserts.entry(stub_at).or_default().extend(code.stub);
+            let mut stub = code.stub;
+            if !pl.site.bound {
+                // After the stub's first label: the frame as it is at the check.
+                let frame = cfi::stub_directives(file, info.func.start, info.func.end, pl.at);
+                stub.splice(1..1, frame);
+            }
+            inserts.entry(stub_at).or_default().extend(stub);
         }
         edits += planned.len();
         if let Some(reach) = job.reach {

@@ -227,14 +227,21 @@ fn build_threads_firmware(test: &str) -> PathBuf {
 
 /// Builds the fixture manifest `firmware/NAME.toml` in a scratch directory; returns the ELF.
 fn build_fixture_firmware(test: &str, name: &str) -> PathBuf {
+    build_fixture_firmware_with(test, name, &[])
+}
+
+/// As `build_fixture_firmware`, with more `cactus build` options.
+fn build_fixture_firmware_with(test: &str, name: &str, options: &[&str]) -> PathBuf {
     let dir = scratch(test);
     let manifest = fixtures().join(format!("firmware/{name}.toml"));
-    let out = cactus(&[
+    let mut args = vec![
         "build",
         manifest.to_str().unwrap(),
         "--build-dir",
         dir.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(options);
+    let out = cactus(&args);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     PathBuf::from(stdout(&out).trim())
 }
@@ -306,7 +313,8 @@ fn frames(gdb: &str, after: &str) -> Vec<String> {
         .take_while(|l| l.starts_with('#'))
         .map(|l| {
             // "#1  0x8000010e in port_syscall () at ..." or "#0  k_block (w=...) at ...".
-            let rest = l.split_once("  ").map_or(l, |(_, r)| r.trim());
+            // (one space only after a two-digit frame number)
+            let rest = l.split_once(' ').map_or(l, |(_, r)| r.trim());
             let rest = rest.split_once(" in ").map_or(rest, |(_, f)| f);
             rest.split([' ', '(']).next().unwrap_or("").to_string()
         })
@@ -372,6 +380,126 @@ fn a_backtrace_from_the_tick_handler_walks_through_the_trap_into_the_interrupted
     );
     assert_eq!(s.guest, "woken after some turns\n", "{transcript}");
     assert_eq!(s.code, 0, "{transcript}");
+}
+
+/// The frames of `deep` at its first failed check: the check's function (level 10, the first
+/// frame past the 256-byte first stacklet), its callers and the task's entry.
+const AT_THE_CHECK: [&str; 6] = [
+    "<signal",
+    "descend",
+    "descend",
+    "descend",
+    "deep_task",
+    "port_task_return",
+];
+
+#[test]
+fn a_backtrace_from_the_call_slow_path_walks_into_the_function_at_its_check() {
+    // `split` checks: the failed check calls port_split_request, which runs the strategy.
+    let elf = build_fixture_firmware("gdb-split-request", "stacklets");
+    let s = debug_session(
+        &elf,
+        &[
+            "break k_split_request",
+            "continue",
+            "bt",
+            "delete",
+            "continue",
+        ],
+    );
+    let transcript = s.transcript();
+    let mut want = vec!["k_split_request"];
+    want.extend(AT_THE_CHECK);
+    assert_eq!(frames(&s.gdb, "hit Breakpoint 1"), want, "{transcript}");
+    assert!(
+        s.gdb.contains("descend (level=level@entry=10)"),
+        "{transcript}"
+    );
+    assert!(!s.gdb.contains("Backtrace stopped"), "{transcript}");
+    assert_eq!(s.guest, "sum 219\nwide 297\n", "{transcript}");
+}
+
+#[test]
+fn a_backtrace_from_a_failed_check_trap_walks_into_the_function_at_its_check() {
+    // `mtss` checks: the failed check traps at its out-of-line ecall, whose call frame
+    // information `cactus cc` writes as the frame at the check.
+    let elf = build_fixture_firmware_with(
+        "gdb-check-trap",
+        "stacklets",
+        &["--stack", "segmented", "--checks", "mtss"],
+    );
+    let s = debug_session(
+        &elf,
+        &[
+            "break stack_request",
+            "continue",
+            "bt",
+            "delete",
+            "continue",
+        ],
+    );
+    let transcript = s.transcript();
+    let got = frames(&s.gdb, "hit Breakpoint 1");
+    let trap = got.iter().position(|f| f == "<signal").expect(&transcript);
+    assert_eq!(
+        got[..trap],
+        ["stack_request", "k_stack_check_failed", "port_trap"],
+        "{transcript}"
+    );
+    assert_eq!(got[trap..], AT_THE_CHECK, "{transcript}");
+    assert!(
+        s.gdb.contains("descend (level=level@entry=10)"),
+        "{transcript}"
+    );
+    assert_eq!(s.guest, "sum 219\nwide 297\n", "{transcript}");
+}
+
+#[test]
+fn a_backtrace_from_a_moved_frame_walks_back_through_every_stacklet() {
+    let elf = build_fixture_firmware("gdb-split-return", "stacklets");
+    let commands = [
+        "break bottom",
+        "continue",
+        "bt",
+        "delete",
+        "break k_split_return",
+        "continue",
+        "bt",
+        "delete",
+        "break wide_bottom",
+        "continue",
+        "bt",
+        "delete",
+        "continue",
+    ];
+    let s = debug_session(&elf, &commands);
+    let transcript = s.transcript();
+    // bottom, then all 13 levels of descend with a return trampoline (a signal frame) wherever
+    // a level runs in a stacklet of its own, then the task's entry.
+    let got = frames(&s.gdb, "hit Breakpoint 1");
+    let levels: Vec<&String> = got.iter().filter(|f| *f != "<signal").collect();
+    let mut want = vec!["bottom".to_string()];
+    want.extend(std::iter::repeat_n("descend".to_string(), 13));
+    want.extend(["deep_task".to_string(), "port_task_return".to_string()]);
+    assert_eq!(levels, want.iter().collect::<Vec<_>>(), "{transcript}");
+    let moves = got.iter().filter(|f| *f == "<signal").count();
+    assert!(moves >= 3, "{moves} trampolines:\n{transcript}");
+    assert!(s.gdb.contains("descend (level=0)"), "{transcript}");
+    // Inside the return path's kernel call, the backtrace ends cleanly at the trampoline.
+    assert_eq!(
+        frames(&s.gdb, "hit Breakpoint 2"),
+        ["k_split_return", "<signal"],
+        "{transcript}"
+    );
+    // A frame whose stack arguments were copied: its record is out of the unwinder's reach,
+    // so the backtrace ends at that trampoline (named) instead of walking on from a guess.
+    assert_eq!(
+        frames(&s.gdb, "hit Breakpoint 3"),
+        ["wide_bottom", "wide", "port_split_return_args"],
+        "{transcript}"
+    );
+    assert!(!s.gdb.contains("Backtrace stopped"), "{transcript}");
+    assert_eq!(s.guest, "sum 219\nwide 297\n", "{transcript}");
 }
 
 #[test]

@@ -221,8 +221,11 @@ int k_stack_frame_return(struct port_context *ctx, int in_kernel);
 /* The call slow path (arch/rv32/split.S, docs/stack-checks.md "The call slow path"). */
 /* A `split` stub's entry: t0 = the failed site's table entry (a jump, not a call). */
 extern const char port_split_request[];
-/* The return address of every frame a stack strategy moved (frame_move.h). */
+/* The return address of every frame a stack strategy moved (frame_move.h); the second for a
+ * frame whose stack arguments were copied (the same code; its call frame information ends a
+ * backtrace there, since the record is above the arguments). */
 extern const char port_split_return[];
+extern const char port_split_return_args_entry[];
 /* The running task's check at `site` failed; its ra, sp, t1-t6 and a0-a7 are in its context.
  * Runs on the kernel stack with interrupts masked. Returns where the task resumes: the site's
  * continuation when the strategy made room (it may have rewritten the context's sp and ra),
