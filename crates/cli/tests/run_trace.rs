@@ -204,6 +204,17 @@ fn the_perfetto_trace_agrees_with_the_statistics() {
         .find(|e| e.track == track("main") && e.name.as_deref() == Some("wakes waiter"))
         .expect("main's give");
     assert!(!woken.ends.is_empty() && woken.ends == from_main.flows);
+    // Every kernel API call is an instant on the calling task's track, named by its object:
+    // the waiter's take, main's give (a give that wakes no one shows the same way).
+    let instants = |t: u64, name: &str| {
+        events
+            .iter()
+            .filter(|e| e.track == t && e.ty == 3 && e.name.as_deref() == Some(name))
+            .count()
+    };
+    assert_eq!(instants(waiter, "sem take go"), 1);
+    assert_eq!(instants(track("main"), "sem give go"), 1);
+    assert_eq!(instants(waiter, "sem give go"), 0);
     // Stack in use is a counter of bytes under each task.
     assert!(
         names.values().any(|n| n == "waiter stack bytes"),

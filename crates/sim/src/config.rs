@@ -57,6 +57,11 @@ pub struct MachineConfig {
     /// default none). Cycles, instructions and the other events are the same with it or
     /// without.
     pub task_probe: Option<crate::TaskProbe>,
+    /// Addresses (function entries) whose every execution is recorded as an
+    /// [`crate::EventKind::Call`] with `a0` and `a1` as they are there (needs
+    /// `record_events`; default none): the kernel's API calls for a timeline. Cycles,
+    /// instructions and the other events are the same with them or without.
+    pub call_probes: Vec<u32>,
 }
 
 /// Late timer interrupts: after each `mtimecmp` write, MTIP rises a pseudo-random number of
@@ -94,6 +99,7 @@ impl MachineConfig {
             uart_input_rate: None,
             timer_jitter: None,
             task_probe: None,
+            call_probes: Vec::new(),
         }
     }
 

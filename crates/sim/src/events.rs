@@ -180,4 +180,12 @@ pub enum EventKind {
         /// Owner of the first foreign byte.
         owner: u32,
     },
+    /// The hart reached one of [`crate::MachineConfig::call_probes`] (the event's pc) and
+    /// executes it: a function entry, with its first two arguments.
+    Call {
+        /// `a0` there.
+        a0: u32,
+        /// `a1` there.
+        a1: u32,
+    },
 }

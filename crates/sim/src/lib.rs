@@ -30,6 +30,7 @@ mod report;
 mod stats;
 mod stats_build;
 mod task_energy;
+mod call_probe;
 mod task_probe;
 
 pub use config::{MachineConfig, OracleMode, TimerJitter};

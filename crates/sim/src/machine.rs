@@ -75,6 +75,9 @@ pub struct Machine {
     pub(crate) dyn_costs: DynCosts,
     pub(crate) limits: crate::limits::Limits,
     pub(crate) breakpoints: BTreeSet<u32>,
+    /// Call probes (`call_probe.rs`) and the last arrival recorded (pc, instret).
+    pub(crate) probes: BTreeSet<u32>,
+    pub(crate) last_probe: Option<(u32, u64)>,
     pub(crate) next_event: u64,
     pub(crate) taken: u64,
     /// Class counts not covered by whole-block executions: partial bodies, terminators, trap
@@ -182,6 +185,12 @@ impl Machine {
                 idle: config.max_idle_cycles,
             },
             breakpoints: BTreeSet::new(),
+            probes: if config.record_events {
+                config.call_probes.iter().copied().collect()
+            } else {
+                BTreeSet::new()
+            },
+            last_probe: None,
             next_event: 0,
             taken: 0,
             extra_counts: [0; NUM_CLASSES],
@@ -286,11 +295,14 @@ impl Machine {
             if !first && !self.breakpoints.is_empty() && self.breakpoints.contains(&self.hart.pc) {
                 return Some(RunOutcome::Breakpoint { pc: self.hart.pc });
             }
+            if !self.probes.is_empty() {
+                self.probe_call();
+            }
             first = false;
             let before = self.hart.instret;
             // Chained blocks run whole, so chaining stops a full block short of the budget;
             // the rest runs in bounded blocks.
-            let chain_until = if self.breakpoints.is_empty() {
+            let chain_until = if !self.has_stops() {
                 before.saturating_add(budget.saturating_sub(MAX_BODY as u64))
             } else {
                 0
@@ -320,6 +332,9 @@ impl Machine {
             return self.take_trap(cause, 0, pc);
         }
         // Events were just checked: nothing may stop this one instruction.
+        if !self.probes.is_empty() {
+            self.probe_call();
+        }
         let out = if self.per_fetch {
             self.exec_one_ext()
         } else {
@@ -341,10 +356,12 @@ impl Machine {
         let id = match self.cache.lookup(pc) {
             Some(id) => id,
             None => {
-                let bps = &self.breakpoints;
+                let (bps, probes) = (&self.breakpoints, &self.probes);
                 match self
                     .cache
-                    .translate(&mut self.bus.mem, pc, &|a| bps.contains(&a))
+                    .translate(&mut self.bus.mem, pc, &|a| {
+                        bps.contains(&a) || probes.contains(&a)
+                    })
                 {
                     Ok(id) => id,
                     Err(FetchTrap { cause, tval }) => return self.take_trap(cause, tval, pc),

@@ -6,6 +6,7 @@
 mod common;
 
 // The suites.
+mod call_probe;
 mod carousel;
 mod counters;
 mod csr_trap;

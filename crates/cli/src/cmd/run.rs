@@ -154,6 +154,8 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
             .ok()
             .flatten()
             .map(|t| t.probe());
+        // The kernel API calls, shown as instants on the calling task's track.
+        config.call_probes = crate::trace::calls::KernelCalls::of_elf(&bytes).addresses();
     }
     let mut machine = Machine::new(config);
     machine

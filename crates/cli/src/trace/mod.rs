@@ -3,6 +3,7 @@
 //! Perfetto trace ([`perfetto`], for ui.perfetto.dev) or as Chrome trace-event JSON
 //! ([`chrome`]). docs/cli.md "The trace file" says what each track shows.
 
+pub mod calls;
 pub mod chrome;
 pub mod perfetto;
 pub mod timeline;
@@ -49,9 +50,11 @@ impl TraceFormat {
     }
 }
 
-/// The ELF's data objects, for naming wait lists (`block_queue`, `pool+8`).
+/// The ELF's data objects, for naming wait lists (`block_queue`, `pool+8`), and its kernel API
+/// functions, for naming the calls the run probed.
 pub struct ElfNames {
     objects: Vec<(u32, u32, String)>,
+    calls: calls::KernelCalls,
 }
 
 impl ElfNames {
@@ -72,7 +75,10 @@ impl ElfNames {
             Err(_) => Vec::new(),
         };
         objects.sort();
-        ElfNames { objects }
+        ElfNames {
+            objects,
+            calls: calls::KernelCalls::of_elf(elf),
+        }
     }
 }
 
@@ -91,6 +97,10 @@ impl timeline::Names for ElfNames {
                 format!("{name}+{off}")
             }
         })
+    }
+
+    fn call(&self, pc: u32, a0: u32, a1: u32) -> Option<String> {
+        self.calls.name(pc, a0, a1, &|a| self.object(a))
     }
 }
 

@@ -137,6 +137,11 @@ impl Timeline {
 pub trait Names {
     /// The data object at `addr` (`block_queue`, `pool+8`), if the ELF names it.
     fn object(&self, addr: u32) -> Option<String>;
+    /// The name of a probed kernel call at `pc` with arguments `a0`, `a1` (`sem give go`),
+    /// None when `pc` is no kernel API function.
+    fn call(&self, _pc: u32, _a0: u32, _a1: u32) -> Option<String> {
+        None
+    }
 }
 
 /// The process track's uuid.
@@ -482,6 +487,27 @@ impl Builder {
             EventKind::IsrLeave if self.in_isr => {
                 self.in_isr = false;
                 self.push(c, ISRS, What::End);
+            }
+            EventKind::Call { a0, a1 } => {
+                // A kernel API call: on the handler's track from an interrupt handler, else
+                // on the calling task's (the kernel's track before any task runs).
+                let Some(name) = names.call(e.pc, *a0, *a1) else {
+                    return;
+                };
+                let track = match self.running {
+                    _ if self.in_isr => ISRS,
+                    Some(id) => self.task(id),
+                    None => {
+                        self.track(
+                            KERNEL,
+                            "markers and verdicts",
+                            Some(PROCESS),
+                            TrackKind::Thread { tid: 3 },
+                        );
+                        KERNEL
+                    }
+                };
+                self.instant(c, track, name, vec![]);
             }
             EventKind::Marker { id, value } => {
                 self.track(

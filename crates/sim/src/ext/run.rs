@@ -51,6 +51,9 @@ impl Machine {
             if !first && !self.breakpoints.is_empty() && self.breakpoints.contains(&self.hart.pc) {
                 return Some(RunOutcome::Breakpoint { pc: self.hart.pc });
             }
+            if !self.probes.is_empty() {
+                self.probe_call();
+            }
             first = false;
             let before = self.hart.instret;
             if let Some(o) = self.exec_one_ext() {
