@@ -18,6 +18,7 @@ pub mod hash;
 pub mod home;
 pub mod kernel_units;
 pub mod linker;
+pub mod make_paths;
 pub mod manifest;
 pub mod srp_check;
 pub mod toolchain;

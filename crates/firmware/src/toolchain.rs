@@ -2,6 +2,7 @@
 //! (flags from docs/kernel.md: compile with `_zicsr_zifencei`, name libgcc by path at link).
 
 use crate::error::BuildError;
+use crate::make_paths::make_safe;
 use crate::manifest::KernelOptions;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -215,8 +216,9 @@ impl Toolchain {
     /// variant (a pool size, MTSS page or worst-case mode not the default:
     /// [`KernelOptions::variant_defines`]), the library is built with those `-D` options into
     /// `<build>/kernel/<variant_dir>/` (the Makefile's output directory `KB` and
-    /// `EXTRA_CFLAGS` given on its command line). Make splits target names on spaces: the
-    /// output directory must hold none.
+    /// `EXTRA_CFLAGS` given on its command line). Make splits names on whitespace: a kernel or
+    /// build directory that holds some is handed to make through a symlink without
+    /// ([`crate::make_paths::make_safe`]); the library's real path is returned.
     pub fn kernel_library(
         &self,
         root: &Path,
@@ -251,17 +253,24 @@ impl Toolchain {
         let lock_path = base.join(".firmware-build.lock");
         let lock = File::create(&lock_path).map_err(io("cannot create", &lock_path))?;
         lock.lock().map_err(io("cannot lock", &lock_path))?;
+        let sources = root.join("kernel");
+        let make_sources = make_safe(&sources).map_err(io("cannot link", &sources))?;
+        let make_dir = make_safe(&dir).map_err(io("cannot link", &dir))?;
         let mut make = Command::new("make");
         make.arg("-s")
             .arg("-C")
-            .arg(root.join("kernel"))
+            .arg(&make_sources)
             .arg(format!("STRATEGY={}", strategy.file_name()))
             .arg(format!("CROSS={}", self.prefix));
-        make.arg(format!("KB={}", dir.display()));
+        if make_sources != sources {
+            // make sets CURDIR to the physical directory, spaces and all.
+            make.arg(format!("CURDIR={}", make_sources.display()));
+        }
+        make.arg(format!("KB={}", make_dir.display()));
         if variant.is_some() {
             make.arg(format!("EXTRA_CFLAGS={}", k.variant_defines().join(" ")));
         }
-        let out = run(make.arg(&library), "make")?;
+        let out = run(make.arg(make_dir.join(&name)), "make")?;
         drop(lock);
         if !out.status.success() {
             return Err(BuildError::Kernel {
