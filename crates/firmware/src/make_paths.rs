@@ -39,7 +39,8 @@ pub fn make_safe(path: &Path) -> io::Result<PathBuf> {
         std::process::id()
     ));
     let _ = std::fs::remove_file(&fresh);
-    let made = std::os::unix::fs::symlink(path, &fresh).and_then(|()| std::fs::rename(&fresh, &link));
+    let made =
+        std::os::unix::fs::symlink(path, &fresh).and_then(|()| std::fs::rename(&fresh, &link));
     made.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", link.display())))?;
     Ok(link)
 }

@@ -253,18 +253,20 @@ impl Toolchain {
         let lock_path = base.join(".firmware-build.lock");
         let lock = File::create(&lock_path).map_err(io("cannot create", &lock_path))?;
         lock.lock().map_err(io("cannot lock", &lock_path))?;
-        let sources = root.join("kernel");
-        let make_sources = make_safe(&sources).map_err(io("cannot link", &sources))?;
+        let make_root = make_safe(root).map_err(io("cannot link", root))?;
         let make_dir = make_safe(&dir).map_err(io("cannot link", &dir))?;
+        let sources = make_root.join("kernel");
         let mut make = Command::new("make");
         make.arg("-s")
             .arg("-C")
-            .arg(&make_sources)
+            .arg(&sources)
             .arg(format!("STRATEGY={}", strategy.file_name()))
             .arg(format!("CROSS={}", self.prefix));
-        if make_sources != sources {
-            // make sets CURDIR to the physical directory, spaces and all.
-            make.arg(format!("CURDIR={}", make_sources.display()));
+        if make_root != root {
+            // make takes CURDIR (and the Makefile ROOT) from the physical directory, spaces
+            // and all: both are given through the link.
+            make.arg(format!("CURDIR={}", sources.display()));
+            make.arg(format!("ROOT={}", make_root.display()));
         }
         make.arg(format!("KB={}", make_dir.display()));
         if variant.is_some() {

@@ -11,6 +11,7 @@
 //! Same ELF + profile + options always give the same cycles, instructions, energy and events.
 
 mod bus;
+mod call_probe;
 mod config;
 mod cost;
 mod devices;
@@ -30,7 +31,6 @@ mod report;
 mod stats;
 mod stats_build;
 mod task_energy;
-mod call_probe;
 mod task_probe;
 
 pub use config::{MachineConfig, OracleMode, TimerJitter};

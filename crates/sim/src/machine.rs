@@ -357,12 +357,9 @@ impl Machine {
             Some(id) => id,
             None => {
                 let (bps, probes) = (&self.breakpoints, &self.probes);
-                match self
-                    .cache
-                    .translate(&mut self.bus.mem, pc, &|a| {
-                        bps.contains(&a) || probes.contains(&a)
-                    })
-                {
+                match self.cache.translate(&mut self.bus.mem, pc, &|a| {
+                    bps.contains(&a) || probes.contains(&a)
+                }) {
                     Ok(id) => id,
                     Err(FetchTrap { cause, tval }) => return self.take_trap(cause, tval, pc),
                 }

@@ -31,7 +31,11 @@ fn machine(probes: bool, record: bool) -> Machine {
     }
     let mut m = Machine::new(config);
     load(&mut m, RAM, &program());
-    load(&mut m, F, &[i(Op::Addi, A0, A0, 1), i(Op::Jalr, ZERO, RA, 0)]);
+    load(
+        &mut m,
+        F,
+        &[i(Op::Addi, A0, A0, 1), i(Op::Jalr, ZERO, RA, 0)],
+    );
     m.set_pc(RAM);
     m
 }

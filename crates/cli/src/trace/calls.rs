@@ -122,8 +122,14 @@ mod tests {
         let objects = |a: u32| (a == 0x2000).then(|| "go".to_string());
         let k = calls();
         assert_eq!(k.name(0x100, 0x2000, 0, &objects).unwrap(), "sem give go");
-        assert_eq!(k.name(0x100, 0x2004, 0, &objects).unwrap(), "sem give 0x00002004");
-        assert_eq!(k.name(0x200, 0x2000, 6, &objects).unwrap(), "event set go 0x6");
+        assert_eq!(
+            k.name(0x100, 0x2004, 0, &objects).unwrap(),
+            "sem give 0x00002004"
+        );
+        assert_eq!(
+            k.name(0x200, 0x2000, 6, &objects).unwrap(),
+            "event set go 0x6"
+        );
         assert_eq!(k.name(0x300, 2, 0, &objects).unwrap(), "notify task 2");
         assert_eq!(k.name(0x400, 7, 0, &objects).unwrap(), "notify wait");
         assert_eq!(k.name(0x104, 0, 0, &objects), None);
