@@ -98,11 +98,6 @@ impl TextTable {
         self
     }
 
-    /// Whether the table has no row.
-    pub fn is_empty(&self) -> bool {
-        self.rows == 0
-    }
-
     /// The table as text: the header (if any), the rows and the free lines in the order they
     /// were added, each line indented and ending in a newline, without trailing spaces.
     pub fn render(mut self) -> String {
@@ -188,7 +183,6 @@ mod tests {
     #[test]
     fn an_empty_table_is_its_header() {
         let t = TextTable::new(1, &[("a", Align::Left), ("b", Align::Right)]);
-        assert!(t.is_empty());
         assert_eq!(t.render(), " a  b\n");
     }
 }
