@@ -14,6 +14,7 @@ mod output;
 mod srp;
 mod tasks;
 
+use crate::report::text_table::{Align, TextTable};
 use anyhow::{bail, Context, Result};
 use cactus_analysis::{analyze_with_externals, Annotations, Depth, FunctionStack, Program};
 use cactus_asm::AsmFile;
@@ -97,10 +98,16 @@ pub fn main(args: StackReportArgs) -> Result<ExitCode> {
         for (name, e) in entries {
             println!("entry {name}: {}", e.depth);
             if args.path {
+                let mut steps = TextTable::headless(4, &[Align::Right, Align::Left, Align::Left]);
                 for s in &e.path {
                     let kind = if s.machine { " (machine code)" } else { "" };
-                    println!("    {:>6}  {}  {}{kind}", s.offset, s.function, s.frame);
+                    steps.row([
+                        s.offset.to_string(),
+                        s.function.clone(),
+                        format!("{}{kind}", s.frame),
+                    ]);
                 }
+                print!("{}", steps.render());
             }
         }
     }
@@ -121,15 +128,15 @@ fn kind(f: &FunctionStack) -> &'static str {
 }
 
 fn print_table(report: &[FunctionStack]) {
-    let width = report
-        .iter()
-        .map(|f| f.name.len())
-        .max()
-        .unwrap_or(0)
-        .max("function".len());
-    println!(
-        "{:<width$}  {:>6}  {:<7}  {:<30}  depth",
-        "function", "frame", "kind", "callees"
+    let mut t = TextTable::new(
+        0,
+        &[
+            ("function", Align::Left),
+            ("frame", Align::Right),
+            ("kind", Align::Left),
+            ("callees", Align::Left),
+            ("depth", Align::Left),
+        ],
     );
     for f in report {
         let callees = if f.callees.is_empty() {
@@ -137,15 +144,15 @@ fn print_table(report: &[FunctionStack]) {
         } else {
             f.callees.join(", ")
         };
-        println!(
-            "{:<width$}  {:>6}  {:<7}  {:<30}  {}",
-            f.name,
-            f.frame,
-            kind(f),
+        t.row([
+            f.name.clone(),
+            f.frame.to_string(),
+            kind(f).to_string(),
             callees,
-            f.depth
-        );
+            f.depth.to_string(),
+        ]);
     }
+    print!("{}", t.render());
 }
 
 fn function_json(f: &FunctionStack) -> Value {

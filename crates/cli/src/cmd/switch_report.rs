@@ -6,6 +6,7 @@
 //! at most before the point.
 
 use super::firmware_asm::compile;
+use crate::report::text_table::{Align, TextTable};
 use anyhow::{Context, Result};
 use cactus_cc::switch::{switch_report, TaskEntry, TaskSwitches};
 use cactus_firmware::codegen;
@@ -55,38 +56,51 @@ pub fn analyse(path: &Path) -> Result<Vec<TaskSwitches>> {
 
 /// The report as a table: one row per loop.
 pub fn table(tasks: &[TaskSwitches]) -> String {
-    let mut out = String::from(
-        "task        function                         loop       depth insts  point  block   max  reduction  deferral\n",
+    use Align::{Left, Right};
+    let mut t = TextTable::new(
+        0,
+        &[
+            ("task", Left),
+            ("function", Left),
+            ("loop", Left),
+            ("depth", Right),
+            ("insts", Right),
+            ("point", Right),
+            ("block", Right),
+            ("max", Right),
+            ("reduction", Right),
+            ("deferral", Right),
+        ],
     );
-    for t in tasks {
-        for l in &t.loops {
+    for task in tasks {
+        for l in &task.loops {
             let deferral = match l.deferral {
                 Some(d) if l.calls => format!("{d}+calls"),
                 Some(d) => d.to_string(),
                 None => "none".to_string(),
             };
-            out.push_str(&format!(
-                "{:<11} {:<32} {:<10} {:>5} {:>5} {:>6} {:>6} {:>5} {:>9.1}% {:>9}\n",
-                t.task,
+            t.row([
+                task.task.clone(),
                 short(&l.function, 32),
                 short(&l.header, 10),
-                l.depth,
-                l.insts,
-                l.point_regs.len(),
-                l.block_regs.len(),
-                l.max_live,
-                l.point_reduction_pct(),
-                deferral
-            ));
+                l.depth.to_string(),
+                l.insts.to_string(),
+                l.point_regs.len().to_string(),
+                l.block_regs.len().to_string(),
+                l.max_live.to_string(),
+                format!("{:.1}%", l.point_reduction_pct()),
+                deferral,
+            ]);
         }
-        if !t.entry_root {
-            out.push_str(&format!(
+        if !task.entry_root {
+            t.line(format!(
                 "note: task {}: {} is also called or referenced by the program: analysed as an ABI \
-                 function (its callers may need s0-s11)\n",
-                t.task, t.entry
+                 function (its callers may need s0-s11)",
+                task.task, task.entry
             ));
         }
     }
+    let mut out = t.render();
     out.push_str(
         "point/block/max: registers saved at the switch point, for the switch block, live at the \
          loop's worst instruction (of 29); reduction: share of the 29 the point does not save; \

@@ -6,6 +6,7 @@
 //! `[[pool]]`'s block size, count and high water (most blocks in use at once, from the same
 //! markers). The same rows go into the `--stats json` summary as its `firmware` object.
 
+use super::text_table::{Align, TextTable};
 use cactus_firmware::codegen::{
     MARKER_MISSES, MARKER_POOL_HWM, MARKER_RELEASES, MARKER_SRP, SRP_TASK_NAME,
 };
@@ -210,7 +211,7 @@ pub fn to_json(manifest: &Manifest, stats: &Stats, events: &[Event]) -> Value {
 pub fn render(manifest: &Manifest, stats: &Stats, events: &[Event]) -> String {
     let mut out = String::new();
     let _ = write_report(&mut out, manifest, stats, &rows(manifest, stats, events));
-    let _ = write_pools(&mut out, &pool_rows(manifest, events));
+    write_pools(&mut out, &pool_rows(manifest, events));
     out
 }
 
@@ -271,31 +272,32 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
         m.kernel.target.name(),
         m.kernel.tick_hz
     )?;
-    writeln!(
-        out,
-        "  {:<12} {:>4} {:>12} {:>7} {:>10} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  state",
-        "task",
-        "prio",
-        "cycles",
-        "share",
-        "energy µJ",
-        "share",
-        "instructions",
-        "switches",
-        "stack hwm/budget",
-        "used",
-        "ovf",
-        "lent",
-        "borrowed",
-        "releases",
-        "misses",
-    )?;
+    use Align::{Left, Right};
+    let mut t = TextTable::new(
+        2,
+        &[
+            ("task", Left),
+            ("prio", Right),
+            ("cycles", Right),
+            ("share", Right),
+            ("energy µJ", Right),
+            ("share", Right),
+            ("instructions", Right),
+            ("switches", Right),
+            ("stack hwm/budget", Right),
+            ("used", Right),
+            ("ovf", Right),
+            ("lent", Right),
+            ("borrowed", Right),
+            ("releases", Right),
+            ("misses", Right),
+            ("state", Left),
+        ],
+    );
     for r in rows {
-        writeln!(
-            out,
-            "  {:<12} {:>4} {:>12} {:>7} {:>10} {:>7} {:>12} {:>9} {:>17} {:>6} {:>4} {:>7} {:>8} {:>8} {:>6}  {}",
-            r.name,
-            r.priority,
+        t.row([
+            r.name.clone(),
+            r.priority.to_string(),
             or_dash(r.cycles),
             r.cycles
                 .map_or_else(|| "-".to_string(), |c| percent(c, s.cycles)),
@@ -306,12 +308,13 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
             or_dash(r.switches),
             format!(
                 "{} / {}",
-                r.stack_hwm.map_or_else(|| "?".to_string(), |h| h.to_string()),
+                r.stack_hwm
+                    .map_or_else(|| "?".to_string(), |h| h.to_string()),
                 r.stack_budget
             ),
             r.stack_hwm.map_or_else(
                 || "?".to_string(),
-                |h| percent(u64::from(h), u64::from(r.stack_budget))
+                |h| percent(u64::from(h), u64::from(r.stack_budget)),
             ),
             or_dash(r.overflows),
             or_dash(r.lent_bytes),
@@ -323,23 +326,29 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
                 (None, Some(_)) => "alive".to_string(),
                 (None, None) => "-".to_string(),
             },
-        )?;
+        ]);
     }
     let task_cycles: u64 = rows.iter().filter_map(|r| r.cycles).sum();
     let rest = s.cycles.saturating_sub(task_cycles);
     let task_energy: f64 = rows.iter().filter_map(|r| r.energy_nj).sum();
     let rest_energy = (s.energy_nj - task_energy).max(0.0);
-    writeln!(
-        out,
-        "  {:<17} {:>12} {:>7} {:>10} {:>7}   (sleep in wfi: {}; outside any task: {} µJ)",
-        "kernel and idle",
-        rest,
+    // The rest of the run, in the same columns; what it was made of in the state column.
+    let mut rest_row = vec![
+        "kernel and idle".to_string(),
+        String::new(),
+        rest.to_string(),
         percent(rest, s.cycles),
         micro(rest_energy),
         percent_f(rest_energy, s.energy_nj),
+    ];
+    rest_row.resize(15, String::new());
+    rest_row.push(format!(
+        "(sleep in wfi: {}; outside any task: {} µJ)",
         s.sleep_cycles,
         micro(s.energy_outside_tasks_nj)
-    )?;
+    ));
+    t.row(rest_row);
+    out.push_str(&t.render());
     if s.tasks.is_empty() {
         writeln!(
             out,
@@ -349,26 +358,28 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     Ok(())
 }
 
-fn write_pools(out: &mut String, rows: &[PoolRow]) -> std::fmt::Result {
+fn write_pools(out: &mut String, rows: &[PoolRow]) {
     if rows.is_empty() {
-        return Ok(());
+        return;
     }
-    writeln!(
-        out,
-        "  {:<12} {:>6} {:>6} {:>11}",
-        "pool", "block", "count", "high water"
-    )?;
+    let mut t = TextTable::new(
+        2,
+        &[
+            ("pool", Align::Left),
+            ("block", Align::Right),
+            ("count", Align::Right),
+            ("high water", Align::Right),
+        ],
+    );
     for r in rows {
-        writeln!(
-            out,
-            "  {:<12} {:>6} {:>6} {:>11}",
-            r.name,
-            r.block,
-            r.count,
-            or_dash(r.high_water)
-        )?;
+        t.row([
+            r.name.clone(),
+            r.block.to_string(),
+            r.count.to_string(),
+            or_dash(r.high_water),
+        ]);
     }
-    Ok(())
+    out.push_str(&t.render());
 }
 
 #[cfg(test)]
@@ -497,6 +508,25 @@ mod tests {
                 "periodic", "4", "250", "25.0%", "0.300", "15.0%", "0", "7", "256", "/", "1024",
                 "25.0%", "0", "0", "0", "12", "3", "alive"
             ]
+        );
+        // Names left-aligned, figures right-aligned under their titles.
+        let (head, row) = (text.lines().nth(1).unwrap(), text.lines().nth(2).unwrap());
+        assert!(
+            head.starts_with("  task  ") && row.starts_with("  periodic  "),
+            "{text}"
+        );
+        // The column (in characters: the header has a µ) where `w` ends.
+        let end = |l: &str, w: &str| {
+            let at = l.find(&format!(" {w} ")).unwrap();
+            l[..at].chars().count() + 1 + w.chars().count()
+        };
+        assert_eq!(end(head, "cycles"), end(row, "250"), "{text}");
+        assert_eq!(end(head, "switches"), end(row, "7"), "{text}");
+        assert!(
+            text.lines()
+                .skip(1)
+                .all(|l| !l.contains(['|', '─', '│', '+']) && !l.ends_with(' ')),
+            "no borders, no trailing spaces: {text}"
         );
         let worker: Vec<&str> = text.lines().nth(3).unwrap().split_whitespace().collect();
         assert_eq!(

@@ -13,6 +13,7 @@ pub mod rta;
 mod sink;
 pub mod symbols;
 mod table;
+pub mod text_table;
 
 pub use files::{write_atomically, write_json_file};
 pub use sink::{guest_output_mid_line, StdoutSink};

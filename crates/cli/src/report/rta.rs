@@ -2,6 +2,7 @@
 //! notes under it, the JSON document and the one-line summary; for a `--manifest` run also
 //! what was measured per task and the check of the verdicts against the run's deadline misses.
 
+use super::text_table::{Align, TextTable};
 use cactus_rta::{Analysis, TaskResult, TaskSet};
 use cactus_sim::jobs::Job;
 use cactus_sweep::table::Table;
@@ -261,32 +262,20 @@ pub fn rows(
     (head, rows)
 }
 
-/// The table as aligned text.
+/// The table as aligned text: a `>` before a title right-aligns its column.
 pub fn plain(head: &[&str], rows: &[Vec<String>]) -> String {
-    let names: Vec<&str> = head.iter().map(|h| h.trim_start_matches('>')).collect();
-    let right: Vec<bool> = head.iter().map(|h| h.starts_with('>')).collect();
-    let all = std::iter::once(names.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-        .chain(rows.iter().cloned())
-        .collect::<Vec<_>>();
-    let widths: Vec<usize> = (0..names.len())
-        .map(|c| all.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+    let columns: Vec<(&str, Align)> = head
+        .iter()
+        .map(|h| match h.strip_prefix('>') {
+            Some(name) => (name, Align::Right),
+            None => (*h, Align::Left),
+        })
         .collect();
-    let mut out = String::new();
-    for r in &all {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(widths.iter().zip(&right))
-            .map(|(cell, (&w, &right))| {
-                if right {
-                    format!("{cell:>w$}")
-                } else {
-                    format!("{cell:<w$}")
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+    let mut t = TextTable::new(0, &columns);
+    for r in rows {
+        t.row(r);
     }
-    out
+    t.render()
 }
 
 /// The Markdown report of `--markdown`: the generating command first (docs/results/), what

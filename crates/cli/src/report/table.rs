@@ -1,209 +1,207 @@
 //! The statistics as a readable table (the default `--stats table`, printed on stderr).
 
 use super::firmware::exit_name;
+use super::text_table::{Align, TextTable};
 use cactus_sim::{cause_name, MemSysStats, Stats, TaskStats, NOBODY};
 use cactus_sweep::table::energy;
-use std::fmt::Write;
 
 /// Renders `stats` as an aligned, multi-line table. Classes, regions, traps and tasks with
 /// nothing to show are left out; every other figure is always present. The per-task rows are
 /// left out when `tasks` is false (a manifest run: its firmware table has them, once).
 pub fn render(stats: &Stats, tasks: bool) -> String {
-    let mut out = String::new();
-    let _ = write_table(&mut out, stats, tasks);
+    let mut out = format!("── cactus-sim statistics (profile {}) ──\n", stats.profile);
+    out += &figures(stats).render();
+    if tasks && !stats.tasks.is_empty() {
+        out += &task_table(&stats.tasks).render();
+        out += &format!(
+            "         energy outside any task (start-up, idle) {}\n",
+            energy(stats.energy_outside_tasks_nj)
+        );
+    }
     out
 }
 
-fn write_table(out: &mut String, s: &Stats, tasks: bool) -> std::fmt::Result {
-    writeln!(out, "── cactus-sim statistics (profile {}) ──", s.profile)?;
-    writeln!(out, "  instructions       {:>14}", s.instructions)?;
-    writeln!(
-        out,
-        "  cycles             {:>14}   ({} simulated)",
-        s.cycles,
-        seconds(s.seconds)
-    )?;
-    writeln!(
-        out,
-        "  CPI (awake)        {:>14}",
-        cpi(s.cycles.saturating_sub(s.sleep_cycles), s.instructions)
-    )?;
-    writeln!(out, "  energy             {:>14}", energy(s.energy_nj))?;
+/// The figures as one table of three columns (a label, then two right-aligned figures): the
+/// headline figures, then each section's title row (`by class  count  energy`) and its rows,
+/// indented two more.
+fn figures(s: &Stats) -> TextTable {
+    let mut t = TextTable::headless(2, &[Align::Left, Align::Right, Align::Right]);
+    t.row(["instructions".to_string(), s.instructions.to_string()]);
+    t.row_aligned([
+        ("cycles", None),
+        (&s.cycles.to_string(), None),
+        (
+            &format!("({} simulated)", seconds(s.seconds)),
+            Some(Align::Left),
+        ),
+    ]);
+    t.row([
+        "CPI (awake)".to_string(),
+        cpi(s.cycles.saturating_sub(s.sleep_cycles), s.instructions),
+    ]);
+    t.row(["energy".to_string(), energy(s.energy_nj)]);
     if s.sleep_cycles > 0 {
-        writeln!(out, "  sleep cycles (wfi) {:>14}", s.sleep_cycles)?;
+        t.row(["sleep cycles (wfi)".to_string(), s.sleep_cycles.to_string()]);
     }
-    writeln!(out, "  by class                    count          energy")?;
+    t.row(["by class", "count", "energy"]);
     for c in s.classes.iter().filter(|c| c.count > 0) {
-        writeln!(
-            out,
-            "    {:<18} {:>12} {:>15}",
-            c.class,
-            c.count,
-            energy(c.energy_nj)
-        )?;
+        t.row([sub(c.class), c.count.to_string(), energy(c.energy_nj)]);
     }
-    writeln!(out, "  by memory region         accesses          energy")?;
+    t.row(["by memory region", "accesses", "energy"]);
     for r in &s.regions {
-        writeln!(
-            out,
-            "    {:<18} {:>12} {:>15}",
-            r.name,
-            r.accesses,
-            energy(r.energy_nj)
-        )?;
+        t.row([sub(&r.name), r.accesses.to_string(), energy(r.energy_nj)]);
     }
-    writeln!(out, "    {:<18} {:>12}", "devices", s.device_accesses)?;
+    t.row([sub("devices"), s.device_accesses.to_string()]);
     if let Some(m) = &s.memory_system {
-        write_memory_system(out, m)?;
+        memory_system(&mut t, m);
     }
-    writeln!(out, "  by mode                    cycles    instructions")?;
+    t.row(["by mode", "cycles", "instructions"]);
     for (name, m) in [("machine", &s.machine_mode), ("user", &s.user_mode)] {
-        writeln!(
-            out,
-            "    {:<18} {:>12} {:>15}",
-            name, m.cycles, m.instructions
-        )?;
+        t.row([sub(name), m.cycles.to_string(), m.instructions.to_string()]);
     }
     if s.traps_by_cause.is_empty() {
-        writeln!(out, "  traps              {:>14}", "none")?;
+        t.row(["traps", "none"]);
     } else {
-        writeln!(out, "  traps by cause                              count")?;
+        // A table of its own (the causes' names are long), under the figures' title column.
+        let mut traps = TextTable::new(
+            0,
+            &[("traps by cause", Align::Left), ("count", Align::Right)],
+        );
         for (cause, count) in &s.traps_by_cause {
-            let label = format!("{cause:#x} {}", cause_name(*cause));
-            writeln!(out, "    {label:<40} {count:>7}")?;
+            traps.row([
+                sub(&format!("{cause:#x} {}", cause_name(*cause))),
+                count.to_string(),
+            ]);
+        }
+        for line in traps.render().lines() {
+            t.line(line);
         }
     }
-    writeln!(out, "  interrupts         {:>14}", s.interrupts)?;
+    t.row(["interrupts".to_string(), s.interrupts.to_string()]);
     if s.plic_claims > 0 {
-        writeln!(out, "  plic claims        {:>14}", s.plic_claims)?;
+        t.row(["plic claims".to_string(), s.plic_claims.to_string()]);
     }
     if s.uart_input_left > 0 {
-        writeln!(out, "  uart input unread  {:>14}", s.uart_input_left)?;
+        t.row([
+            "uart input unread".to_string(),
+            s.uart_input_left.to_string(),
+        ]);
     }
-    writeln!(out, "  oracle violations  {:>14}", s.oracle_violations)?;
+    t.row([
+        "oracle violations".to_string(),
+        s.oracle_violations.to_string(),
+    ]);
     for v in s.violations.iter().take(5) {
-        writeln!(
-            out,
-            "    pc {:#010x}: {}-byte store at {:#010x} by {} into {}",
+        t.line(format!(
+            "  pc {:#010x}: {}-byte store at {:#010x} by {} into {}",
             v.pc,
             v.width,
             v.addr,
             task_label(v.task, &v.task_name),
             task_label(v.owner, &v.owner_name)
-        )?;
+        ));
     }
     if s.violations.len() > 5 {
-        writeln!(out, "    ... (all listed in --stats json)")?;
+        t.line("  ... (all listed in --stats json)");
     }
     if s.markers > 0 {
-        writeln!(out, "  markers            {:>14}", s.markers)?;
+        t.row(["markers".to_string(), s.markers.to_string()]);
     }
-    if tasks && !s.tasks.is_empty() {
-        write_tasks(out, &s.tasks)?;
-        writeln!(
-            out,
-            "         energy outside any task (start-up, idle) {}",
-            energy(s.energy_outside_tasks_nj)
-        )?;
-    }
-    Ok(())
+    t
+}
+
+/// A section's row label: two spaces in from its title.
+fn sub(label: &str) -> String {
+    format!("  {label}")
 }
 
 /// The memory-system rows (Carousel, external bus, DMA, caches; docs/profiles.md).
-fn write_memory_system(out: &mut String, m: &MemSysStats) -> std::fmt::Result {
-    writeln!(
-        out,
-        "  memory system               fetches               data"
-    )?;
-    writeln!(
-        out,
-        "    {:<18} {:>12} {:>18}",
-        "SPM (tag hits)", m.spm_fetches, m.spm_data
-    )?;
-    writeln!(
-        out,
-        "    {:<18} {:>12} {:>18}",
-        "external", m.external_fetches, m.external_data
-    )?;
-    writeln!(
-        out,
-        "    {:<18} {:>12} {:>18}",
-        "bus transactions",
-        m.external_transactions,
-        format!("{} cycles", m.external_cycles)
-    )?;
+fn memory_system(t: &mut TextTable, m: &MemSysStats) {
+    t.row(["memory system", "fetches", "data"]);
+    t.row([
+        sub("SPM (tag hits)"),
+        m.spm_fetches.to_string(),
+        m.spm_data.to_string(),
+    ]);
+    t.row([
+        sub("external"),
+        m.external_fetches.to_string(),
+        m.external_data.to_string(),
+    ]);
+    t.row([
+        sub("bus transactions"),
+        m.external_transactions.to_string(),
+        format!("{} cycles", m.external_cycles),
+    ]);
     if m.dma_copies > 0 {
-        writeln!(
-            out,
-            "    {:<18} {:>12} {:>18}",
-            "DMA copies",
-            m.dma_copies,
-            format!("{} bytes", m.dma_bytes)
-        )?;
-        writeln!(
-            out,
-            "    {:<18} {:>12} {:>18}",
-            "DMA transactions",
-            m.dma_transactions,
-            format!("{} cycles", m.dma_cycles)
-        )?;
+        t.row([
+            sub("DMA copies"),
+            m.dma_copies.to_string(),
+            format!("{} bytes", m.dma_bytes),
+        ]);
+        t.row([
+            sub("DMA transactions"),
+            m.dma_transactions.to_string(),
+            format!("{} cycles", m.dma_cycles),
+        ]);
     }
     for (name, c) in [("icache", &m.icache), ("dcache", &m.dcache)] {
         if let Some(c) = c {
-            writeln!(
-                out,
-                "    {:<18} {:>12} {:>18}",
-                format!("{name} hit/miss"),
+            t.row([
+                sub(&format!("{name} hit/miss")),
                 format!("{}/{}", c.hits, c.misses),
-                format!("{} write-backs", c.writebacks)
-            )?;
+                format!("{} write-backs", c.writebacks),
+            ]);
         }
     }
-    Ok(())
 }
 
-fn write_tasks(out: &mut String, tasks: &[TaskStats]) -> std::fmt::Result {
-    writeln!(
-        out,
-        "  tasks  {:>10} {:<12} {:>4} {:>9} {:>12} {:>10} {:>12} {:>15} {:>5} {:>9} {:>9}",
-        "id",
-        "name",
-        "prio",
-        "switches",
-        "cycles",
-        "energy µJ",
-        "instructions",
-        "stack hwm/budget",
-        "ovf",
-        "lent",
-        "borrowed"
-    )?;
-    for t in tasks {
+/// The simulator's per-task table (a run without a manifest): under a `tasks` title column,
+/// one row per task, and how the task ended in a last, untitled column.
+fn task_table(tasks: &[TaskStats]) -> TextTable {
+    use Align::{Left, Right};
+    let mut t = TextTable::new(
+        2,
+        &[
+            ("tasks", Left),
+            ("id", Right),
+            ("name", Left),
+            ("prio", Right),
+            ("switches", Right),
+            ("cycles", Right),
+            ("energy µJ", Right),
+            ("instructions", Right),
+            ("stack hwm/budget", Right),
+            ("ovf", Right),
+            ("lent", Right),
+            ("borrowed", Right),
+            ("", Left),
+        ],
+    );
+    for x in tasks {
         // No STACK_HWM sample: unknown, not 0.
-        let hwm = match t.hwm_samples {
+        let hwm = match x.hwm_samples {
             0 => "?".to_string(),
-            _ => t.stack_hwm.to_string(),
+            _ => x.stack_hwm.to_string(),
         };
-        let stack = format!("{hwm}/{}", t.stack_budget);
-        writeln!(
-            out,
-            "         {:>10} {:<12} {:>4} {:>9} {:>12} {:>10.3} {:>12} {:>15} {:>5} {:>9} {:>9}{}",
-            t.id,
-            t.name,
-            t.priority,
-            t.switches,
-            t.cycles,
-            t.energy_nj / 1000.0,
-            t.instructions,
-            stack,
-            t.overflows,
-            t.lent_bytes,
-            t.borrowed_bytes,
-            t.exit_reason
-                .map_or_else(String::new, |r| format!("  exited: {}", exit_name(r)))
-        )?;
+        t.row([
+            String::new(),
+            x.id.to_string(),
+            x.name.clone(),
+            x.priority.to_string(),
+            x.switches.to_string(),
+            x.cycles.to_string(),
+            format!("{:.3}", x.energy_nj / 1000.0),
+            x.instructions.to_string(),
+            format!("{hwm}/{}", x.stack_budget),
+            x.overflows.to_string(),
+            x.lent_bytes.to_string(),
+            x.borrowed_bytes.to_string(),
+            x.exit_reason
+                .map_or_else(String::new, |r| format!("exited: {}", exit_name(r))),
+        ]);
     }
-    Ok(())
+    t
 }
 
 fn task_label(id: u32, name: &str) -> String {
@@ -347,16 +345,77 @@ mod tests {
             ..MemSysStats::default()
         });
         let t = render(&s, true);
-        for row in [
-            "SPM (tag hits)                7                  0",
-            "bus transactions              3         150 cycles",
-            "DMA copies                    2          256 bytes",
-            "DMA transactions              4         260 cycles",
-            "dcache hit/miss             5/2      1 write-backs",
+        for (label, figures) in [
+            ("SPM (tag hits)", "7 0"),
+            ("bus transactions", "3 150 cycles"),
+            ("DMA copies", "2 256 bytes"),
+            ("DMA transactions", "4 260 cycles"),
+            ("dcache hit/miss", "5/2 1 write-backs"),
         ] {
-            assert!(t.contains(row), "{row:?} missing from\n{t}");
+            assert_eq!(figures_of(&t, label), figures, "{label}:\n{t}");
         }
         assert!(!t.contains("icache"));
+        assert_eq!(
+            figures_of(&t, "memory system"),
+            "fetches data",
+            "the section's title row:\n{t}"
+        );
+    }
+
+    /// The whitespace-separated fields after `label` on the line that starts with it (after
+    /// the indent), joined by one space.
+    fn figures_of(text: &str, label: &str) -> String {
+        let line = text
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix(label))
+            .unwrap_or_else(|| panic!("no {label:?} row in\n{text}"));
+        line.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn every_figure_stands_in_its_column() {
+        let mut s = sample();
+        s.sleep_cycles = 40;
+        let t = render(&s, true);
+        // The label column is as wide as the widest label; each figure column right-aligned.
+        let lines: Vec<&str> = t.lines().collect();
+        let end_of = |label: &str, figure: &str| {
+            let l = lines
+                .iter()
+                .find(|l| l.trim_start().starts_with(label))
+                .unwrap_or_else(|| panic!("no {label:?} in\n{t}"));
+            let at = l.find(&format!(" {figure}")).unwrap();
+            l[..at].chars().count() + 1 + figure.chars().count()
+        };
+        let count_end = end_of("by class", "count");
+        assert_eq!(end_of("instructions", "1000"), count_end, "\n{t}");
+        assert_eq!(end_of("sleep cycles (wfi)", "40"), count_end, "\n{t}");
+        assert_eq!(end_of("alu", "900"), count_end, "\n{t}");
+        assert_eq!(end_of("machine", "2000"), count_end, "\n{t}");
+        let energy_end = end_of("by class", "energy");
+        assert_eq!(end_of("alu", "10.800 nJ"), energy_end, "\n{t}");
+        assert_eq!(
+            end_of("traps by cause", "count"),
+            end_of("0x80000007 machine timer interrupt", "3"),
+            "\n{t}"
+        );
+        assert_eq!(figures_of(&t, "cycles"), "2500 (25.000 µs simulated)");
+        assert!(lines
+            .iter()
+            .all(|l| l.starts_with("  ") || l.starts_with("──")));
+        assert!(lines.iter().all(|l| !l.ends_with(' ')), "\n{t}");
+        assert!(lines.iter().any(|l| l.starts_with("    alu ")), "\n{t}");
+        // The tasks table: a title column, then the task's figures in the header's order.
+        assert_eq!(
+            figures_of(&t, "tasks"),
+            "id name prio switches cycles energy µJ instructions stack hwm/budget ovf lent \
+             borrowed"
+        );
+        let blink = lines.iter().find(|l| l.contains("blink")).unwrap();
+        assert_eq!(
+            blink.split_whitespace().collect::<Vec<_>>(),
+            ["1", "blink", "0", "4", "0", "2.500", "0", "?/0", "0", "0", "0"]
+        );
     }
 
     #[test]

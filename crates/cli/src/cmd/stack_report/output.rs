@@ -3,6 +3,7 @@
 
 use super::depth_json;
 use super::tasks::TaskRow;
+use crate::report::text_table::{Align, TextTable};
 use cactus_analysis::{Depth, Step};
 use serde_json::{json, Value};
 
@@ -18,40 +19,48 @@ pub(super) fn covers(budget: u32, depth: &Depth) -> Option<bool> {
 /// callee), budget, covered, depth; under an unbounded row how to bound it, and with `paths`
 /// every bounded row's call path.
 pub(super) fn print_rows(rows: &[TaskRow], paths: bool) {
-    let entries: Vec<String> = rows.iter().map(entry_text).collect();
+    print!("{}", rows_table(rows, paths));
+}
+
+/// The text `print_rows` prints.
+fn rows_table(rows: &[TaskRow], paths: bool) -> String {
+    let mut t = TextTable::new(
+        0,
+        &[
+            ("task", Align::Left),
+            ("entry", Align::Left),
+            ("budget", Align::Right),
+            ("covered", Align::Left),
+            ("depth", Align::Left),
+        ],
+    );
     let tw = rows
         .iter()
-        .map(|r| r.task.len())
+        .map(|r| r.task.chars().count())
         .max()
         .unwrap_or(0)
         .max("task".len());
-    let ew = entries
-        .iter()
-        .map(String::len)
-        .max()
-        .unwrap_or(0)
-        .max("entry".len());
-    println!(
-        "{:<tw$}  {:<ew$}  {:>6}  {:<7}  depth",
-        "task", "entry", "budget", "covered"
-    );
-    for (r, entry) in rows.iter().zip(&entries) {
+    for r in rows {
         let covered = match covers(r.budget, &r.depth) {
             Some(true) => "yes",
             Some(false) => "NO",
             None => "unknown",
         };
-        println!(
-            "{:<tw$}  {:<ew$}  {:>6}  {:<7}  {}",
-            r.task, entry, r.budget, covered, r.depth
-        );
+        t.row([
+            r.task.clone(),
+            entry_text(r),
+            r.budget.to_string(),
+            covered.to_string(),
+            r.depth.to_string(),
+        ]);
         if let Some(h) = &r.hint {
-            println!("{:tw$}  to bound it: {h}", "");
+            t.line(format!("{:tw$}  to bound it: {h}", ""));
         }
         if paths && !r.path.is_empty() {
-            print_path(r);
+            path_lines(&mut t, r);
         }
     }
+    t.render()
 }
 
 /// `fw_run_x (calls x)` for a wrapper, else the entry.
@@ -63,19 +72,30 @@ fn entry_text(r: &TaskRow) -> String {
     }
 }
 
-fn print_path(r: &TaskRow) {
-    println!(
+/// The worst-case call path of `r`, as free lines under its row: a title, then a small table
+/// of its own (offset, function, frame).
+fn path_lines(t: &mut TextTable, r: &TaskRow) {
+    t.line(format!(
         "  worst-case path of {} (offset below the entry sp, frame):",
         r.task
-    );
+    ));
+    let mut steps = TextTable::headless(4, &[Align::Right, Align::Left, Align::Left]);
     for s in &r.path {
-        println!("    {:>6}  {:<32}  {}", s.offset, s.function, step_note(s));
+        steps.row([s.offset.to_string(), s.function.clone(), step_note(s)]);
     }
     if !r.trap.1.is_empty() {
-        println!(
-            "    {:>6}  + {} on the task stack at any instruction ({})",
-            "", r.trap.0, r.trap.1
-        );
+        // Under the functions, sizing no column.
+        let ow = r.path.iter().map(|s| s.offset.to_string().len()).max();
+        steps.line(format!(
+            "{:ow$}  + {} on the task stack at any instruction ({})",
+            "",
+            r.trap.0,
+            r.trap.1,
+            ow = ow.unwrap_or(0)
+        ));
+    }
+    for line in steps.render().lines() {
+        t.line(line);
     }
 }
 
