@@ -1,5 +1,5 @@
 /* The stack-strategy interface. A build links exactly one implementation (stack/static.c,
- * later mtss.c, segmented.c, relocate.c); the core calls only these operations.
+ * mtss.c, segmented.c, hybrid.c, chunks.c, relocate.c); the core calls only these operations.
  *
  * Every strategy reports each task-stack region it assigns or releases to the trace layer
  * (ktrace_region_*), so the simulator's ownership oracle can judge every run. */
@@ -50,5 +50,18 @@ void stack_frame_released(struct k_tcb *t, uintptr_t sp);
 void stack_free(struct k_tcb *t);
 /* Region, limit and high-water mark of t's stack. */
 void stack_usage(const struct k_tcb *t, cactus_stack_info *out);
+
+/* Logical stacks (the `relocate` strategy, docs/sensmart.md): tasks address their stack at
+ * logical addresses only the running task's window translates. The strategies whose tasks see
+ * physical addresses take both operations from stack/physical.h. */
+/* Kernel code is about to read or write n bytes at p, a pointer task t gave it (a queue item):
+ * returns the address kernel code must use (t's physical stack address for a logical one;
+ * when the range lies below the bound of t, the running task, t's stack is grown first).
+ * Returns p unchanged for every address that is not a logical stack address. */
+void *stack_task_ptr(struct k_tcb *t, void *p, uint32_t n);
+/* The running task t touched its stack at logical address `low`, below its stack's bound (the
+ * stack-window exception, before anything was written): 0 when the strategy made room (the
+ * access is re-executed), -1 when the fault policy must apply. */
+int stack_grow(struct k_tcb *t, uintptr_t low);
 
 #endif

@@ -23,6 +23,7 @@
  * kernel stack is in use, so the ecall's panic report is all that can be done. */
 #include "port.h"
 #include "bound.h"
+#include "window.h"
 #include "entry.h"
 
 #define T(off) (off) - PORT_TP(tp) /* a slot of the running task's context, from tp */
@@ -56,6 +57,7 @@
     RESUME_MSTATUS t0
     lw ra, CTX_RA(t6)
     STACK_BOUND_FROM t1, -4, tp
+    STACK_WINDOW_FROM t1, -4, tp
     lw sp, CTX_SP(t6)
 .endm
 
