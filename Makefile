@@ -171,6 +171,8 @@ test-lane-a:
 	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
+	$(call counted,relocate-sim,$(MAKE) --no-print-directory -s -C kernel relocate-check CACTUS=$(abspath $(CACTUS)))
+	$(call counted,relocate-workloads,scripts/relocate-check $(CACTUS))
 	$(call counted,irq-workloads,scripts/irq-check $(CACTUS))
 	$(call counted,rta-workloads,scripts/rta-check $(CACTUS))
 	$(call counted,srp,scripts/srp-check $(CACTUS))

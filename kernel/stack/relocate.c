@@ -27,7 +27,8 @@
  * this file and replace only window.h's register write with the table its code reads.
  *
  * Every region change is reported to the trace device (ktrace_region_assign / release), so
- * the ownership oracle follows every move. Entry points run with interrupts masked (trap
+ * the ownership oracle follows every move, and every growth as an OVERFLOW event with action
+ * 3 (grown), as mtss and segmented report theirs. Entry points run with interrupts masked (trap
  * handler or kernel call). */
 #include "stack.h"
 #include "../trace/ktrace.h"
@@ -258,6 +259,7 @@ int stack_grow(struct k_tcb *t, uintptr_t low)
     }
     uint32_t g = (best / 2) & ~15u;
     relocate(i, (uint32_t)d, g > need ? g : need);
+    ktrace_overflow((uint32_t)k_id(t), t->ctx.sp, need, 3); /* 3: grown, as mtss reports */
     return 0;
 }
 
