@@ -21,6 +21,9 @@
  * When no region can give enough, the task's fault policy applies; a task that ends (killed,
  * faulted, returned) gives its region back as a free region (merged with free neighbours).
  *
+ * The region arithmetic (allocation, surplus, what a growth moves, freeing) is lib/regions.h,
+ * host-tested; this file adds the tasks' windows, the copy and the reports.
+ *
  * The translation backend is the hardware window (arch/rv32/window.h, CACTUS_STACK_WINDOW):
  * after a move the running task's window is written once, and every resume path writes the
  * resumed task's. A software variant (a logical-stack pass translating in code) would keep
@@ -33,6 +36,7 @@
 #include "stack.h"
 #include "../trace/ktrace.h"
 #include "cactus/relocate.h"
+#include "../lib/regions.h"
 #include "window.h"
 
 #if !CACTUS_STACK_WINDOW
@@ -50,17 +54,12 @@ _Static_assert(CACTUS_RELOC_HEADROOM % 16 == 0, "CACTUS_RELOC_HEADROOM: a multip
 _Static_assert(CACTUS_STACK_POOL_SIZE <= (int)(PORT_WINDOW_TOP - PORT_WINDOW_BASE),
                "relocate: the pool is larger than the window");
 #define POOL_RED_ZONE 64u /* never allocated: what lies below the pool is not stack memory */
-#define FREE 0xFFu
 #define MAX_REGIONS (2 * CACTUS_MAX_TASKS + 1)
-
-struct region {
-    uint32_t base, size; /* physical, multiples of 16 */
-    uint8_t task;        /* owner's id, or FREE */
-};
+_Static_assert(CACTUS_MAX_TASKS < REGION_FREE, "relocate: task ids must fit a region's owner");
 
 static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4] __attribute__((section(".stack_pool"), aligned(16)));
-static struct region reg[MAX_REGIONS];
-static uint32_t nreg;
+static struct region reg_storage[MAX_REGIONS];
+static struct region_set regs;
 static uint32_t peak[CACTUS_MAX_TASKS]; /* the largest region each task has held */
 static cactus_relocate_counts stats;
 static struct {
@@ -73,21 +72,21 @@ static uint32_t top(const struct region *r)
     return r->base + r->size;
 }
 
-static int find(const struct k_tcb *t)
+static uint32_t find(const struct k_tcb *t)
 {
-    for (uint32_t k = 0; k < nreg; k++)
-        if (reg[k].task == (uint8_t)k_id(t))
-            return (int)k;
-    k_panic("relocate: task without a region");
+    int k = regions_find(&regs, (uint8_t)k_id(t));
+    if (k < 0)
+        k_panic("relocate: task without a region");
+    return (uint32_t)k;
 }
 
 /* The lowest physical byte of r's live stack (from its owner's saved sp, 16-byte aligned),
  * clamped to the region; a free region's is its top (nothing lives there). */
 static uint32_t live_low(const struct region *r)
 {
-    if (r->task == FREE)
+    if (r->owner == REGION_FREE)
         return top(r);
-    const struct k_tcb *t = &k_tasks[r->task];
+    const struct k_tcb *t = &k_tasks[r->owner];
     uint32_t p = (t->ctx.sp + t->stack_disp) & ~15u;
     if (p < r->base)
         p = r->base;
@@ -96,48 +95,51 @@ static uint32_t live_low(const struct region *r)
     return p;
 }
 
-static uint32_t surplus(const struct region *r)
-{
-    if (r->task == FREE)
-        return r->size;
-    uint32_t free_below = live_low(r) - r->base;
-    return free_below > CACTUS_RELOC_HEADROOM ? (free_below - CACTUS_RELOC_HEADROOM) & ~15u : 0;
-}
-
 /* Bound and displacement of r's owner from its region. */
 static void set_window(const struct region *r)
 {
-    if (r->task == FREE)
+    if (r->owner == REGION_FREE)
         return;
-    struct k_tcb *t = &k_tasks[r->task];
+    struct k_tcb *t = &k_tasks[r->owner];
     t->stack.limit = PORT_WINDOW_TOP - r->size;
     t->stack_disp = top(r) - PORT_WINDOW_TOP;
-    if (r->size > peak[r->task])
-        peak[r->task] = r->size;
+    if (r->size > peak[r->owner])
+        peak[r->owner] = r->size;
 }
 
 static void report(const struct region *r)
 {
-    if (r->task == FREE)
+    if (r->owner == REGION_FREE)
         ktrace_region_release(r->base, r->size);
     else
-        ktrace_region_assign(r->base, r->size, r->task);
+        ktrace_region_assign(r->base, r->size, r->owner);
 }
 
 /* Copies n bytes (a multiple of 16) from src to dst, word by word in the direction that is
- * safe for overlapping ranges. */
+ * safe for overlapping ranges: 32 bytes per iteration, then one 16-byte step if left. */
 static void move_words(uint32_t dst, uint32_t src, uint32_t n)
 {
     volatile uint32_t *d, *s;
     if (dst < src) {
         d = (uint32_t *)dst, s = (uint32_t *)src;
-        for (uint32_t *end = (uint32_t *)(src + n); s != (volatile uint32_t *)end; d += 4, s += 4) {
+        for (; n >= 32; n -= 32, d += 8, s += 8) {
+            uint32_t a = s[0], b = s[1], c = s[2], e = s[3], f = s[4], g = s[5], h = s[6],
+                     k = s[7];
+            d[0] = a, d[1] = b, d[2] = c, d[3] = e, d[4] = f, d[5] = g, d[6] = h, d[7] = k;
+        }
+        if (n) {
             uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
             d[0] = a, d[1] = b, d[2] = c, d[3] = e;
         }
     } else if (dst > src) {
         d = (uint32_t *)(dst + n), s = (uint32_t *)(src + n);
-        for (uint32_t *end = (uint32_t *)src; s != (volatile uint32_t *)end;) {
+        for (; n >= 32; n -= 32) {
+            d -= 8, s -= 8;
+            uint32_t a = s[7], b = s[6], c = s[5], e = s[4], f = s[3], g = s[2], h = s[1],
+                     k = s[0];
+            d[7] = a, d[6] = b, d[5] = c, d[4] = e, d[3] = f, d[2] = g, d[1] = h, d[0] = k;
+        }
+        if (n) {
             d -= 4, s -= 4;
             uint32_t a = s[3], b = s[2], c = s[1], e = s[0];
             d[3] = a, d[2] = b, d[1] = c, d[0] = e;
@@ -145,72 +147,35 @@ static void move_words(uint32_t dst, uint32_t src, uint32_t n)
     }
 }
 
-static void remove_region(uint32_t k)
-{
-    for (uint32_t j = k; j + 1 < nreg; j++)
-        reg[j] = reg[j + 1];
-    nreg--;
-}
-
-static void insert_region(uint32_t k, struct region r)
-{
-    for (uint32_t j = nreg; j > k; j--)
-        reg[j] = reg[j - 1];
-    reg[k] = r;
-    nreg++;
-}
-
-/* Moves g bytes from the bottom of region d (the donor) to the bottom of region i (Figure 3):
- * the bytes between the donor's live stack and region i (d < i), or between region i's live
- * stack and the donor (d > i), shift by g. */
+/* Region d gives g bytes to region i (Figure 3): the bytes move, the moved tasks' windows
+ * change, the running task's window is written once, and the oracle hears of every region. */
 static void relocate(uint32_t i, uint32_t d, uint32_t g)
 {
-    uint32_t lo = d < i ? d : i, hi = d < i ? i : d;
-    uint32_t from, n;
+    uint32_t live = live_low(&regs.r[d < i ? d : i]);
+    struct region_move m = regions_give(&regs, i, d, g, live);
     ktrace_kernel_enter();
-    if (d < i) {
-        from = live_low(&reg[d]);
-        n = reg[i].base - from;
-        move_words(from - g, from, n);
-        reg[d].size -= g;
-        for (uint32_t k = d + 1; k < i; k++)
-            reg[k].base -= g;
-        reg[i].base -= g;
-        reg[i].size += g;
-    } else {
-        from = live_low(&reg[i]);
-        n = reg[d].base - from;
-        move_words(from + g, from, n);
-        reg[i].size += g;
-        for (uint32_t k = i + 1; k < d; k++)
-            reg[k].base += g;
-        reg[d].base += g;
-        reg[d].size -= g;
-    }
+    move_words(m.dst, m.src, m.n);
     ktrace_kernel_leave();
-    for (uint32_t k = lo; k <= hi; k++)
-        set_window(&reg[k]);
+    for (uint32_t k = m.lo; k <= m.hi; k++)
+        set_window(&regs.r[k]);
     stats.relocations++;
-    stats.bytes_moved += n;
-    /* The running task's window, once (its stack may have moved, or grown). */
+    stats.bytes_moved += m.n;
     struct k_tcb *cur = k_cur();
     if (cur)
         port_window_set((uint32_t)cur->stack.limit, cur->stack_disp);
-    for (uint32_t k = lo; k <= hi; k++)
-        if (reg[k].size)
-            report(&reg[k]);
-    if (reg[d].size == 0)
-        remove_region(d); /* a free region given away whole (a task keeps its live stack) */
+    for (uint32_t k = m.lo; k <= m.hi; k++)
+        if (regs.r[k].size)
+            report(&regs.r[k]);
+    if (regs.r[d].size == 0)
+        regions_remove(&regs, d); /* a free region given away whole */
 }
 
 void stack_init(void)
 {
-    nreg = 1;
-    reg[0] = (struct region){ .base = (uintptr_t)pool + POOL_RED_ZONE,
-                              .size = sizeof(pool) - POOL_RED_ZONE,
-                              .task = FREE };
+    regions_init(&regs, reg_storage, MAX_REGIONS, (uintptr_t)pool + POOL_RED_ZONE,
+                 sizeof(pool) - POOL_RED_ZONE);
     ktrace_region_assign((uintptr_t)pool, POOL_RED_ZONE, KTRACE_NOBODY);
-    report(&reg[0]);
+    report(&regs.r[0]);
 }
 
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
@@ -218,25 +183,13 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     size = (size + 15u) & ~15u;
     if (size < 64u)
         return 0;
-    for (uint32_t k = 0; k < nreg; k++) {
-        if (reg[k].task != FREE || reg[k].size < size)
-            continue;
-        if (nreg == MAX_REGIONS && reg[k].size != size)
-            return 0;
-        struct region r = { .base = reg[k].base, .size = size, .task = (uint8_t)k_id(t) };
-        if (reg[k].size == size) {
-            reg[k] = r;
-        } else {
-            reg[k].base += size;
-            reg[k].size -= size;
-            insert_region(k, r);
-        }
-        peak[k_id(t)] = 0;
-        set_window(&r);
-        report(&r);
-        return PORT_WINDOW_TOP;
-    }
-    return 0;
+    int k = regions_alloc(&regs, size, (uint8_t)k_id(t));
+    if (k < 0)
+        return 0;
+    peak[k_id(t)] = 0;
+    set_window(&regs.r[k]);
+    report(&regs.r[k]);
+    return PORT_WINDOW_TOP;
 }
 
 int stack_grow(struct k_tcb *t, uintptr_t low)
@@ -245,10 +198,11 @@ int stack_grow(struct k_tcb *t, uintptr_t low)
     if (low >= bound)
         return 0;
     uint32_t need = (uint32_t)((bound - low + 15u) & ~15u);
-    uint32_t i = (uint32_t)find(t), best = 0;
+    uint32_t i = find(t), best = 0;
     int d = -1;
-    for (uint32_t k = 0; k < nreg; k++) {
-        uint32_t s = k == i ? 0 : surplus(&reg[k]);
+    for (uint32_t k = 0; k < regs.n; k++) {
+        const struct region *r = &regs.r[k];
+        uint32_t s = k == i ? 0 : regions_surplus(r, live_low(r), CACTUS_RELOC_HEADROOM);
         if (s > best)
             best = s, d = (int)k;
     }
@@ -314,7 +268,7 @@ void stack_frame_released(struct k_tcb *t, uintptr_t sp)
  * used: the largest region it has held (the stack memory it has needed at most). */
 void stack_usage(const struct k_tcb *t, cactus_stack_info *out)
 {
-    const struct region *r = &reg[find(t)];
+    const struct region *r = &regs.r[find(t)];
     out->base = r->base;
     out->size = r->size;
     out->limit = r->base;
@@ -323,19 +277,8 @@ void stack_usage(const struct k_tcb *t, cactus_stack_info *out)
 
 void stack_free(struct k_tcb *t)
 {
-    uint32_t k = (uint32_t)find(t);
     ktrace_stack_hwm((uint32_t)k_id(t), peak[k_id(t)], t->desc->stack_size);
-    reg[k].task = FREE;
-    if (k + 1 < nreg && reg[k + 1].task == FREE) {
-        reg[k].size += reg[k + 1].size;
-        remove_region(k + 1);
-    }
-    if (k > 0 && reg[k - 1].task == FREE) {
-        reg[k - 1].size += reg[k].size;
-        remove_region(k);
-        k--;
-    }
-    report(&reg[k]);
+    report(&regs.r[regions_free(&regs, find(t))]);
     k_stack_released();
 }
 
