@@ -198,6 +198,7 @@ test-lane-b:
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
 	$(call counted,bound-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented --stack-bound)
 	$(call counted,hybrid-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack mtss+split)
+	$(call counted,relocate-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack relocate)
 	$(call counted,workloads-checks,$(MAKE) -s --no-print-directory -C workloads qemu \
 	    RV_CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/workloads-checks) \
 	    >/dev/null && $(CACTUS) difftest --timeout 60 build/workloads-checks/qemu/*-small.elf)

@@ -149,7 +149,9 @@ pub fn reading(size: &str) -> String {
          window write, the return), less the same probe with a store that does not trap; \
          interrupts masked. Switch: bench/sensmart/switch.toml, a yield ping-pong of two tasks \
          at one priority, cycles per switch, built `static` and `--stack relocate` (every \
-         resume writes the window: two loads and two CSR writes)."
+         resume writes the window: two loads and two CSR writes; `static` runs its \
+         switch-time stack check instead, which `relocate` does not need: the window checks \
+         every access)."
     )
 }
 
