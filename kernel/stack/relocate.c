@@ -36,7 +36,7 @@
 #include "stack.h"
 #include "../trace/ktrace.h"
 #include "cactus/relocate.h"
-#include "../lib/regions.h"
+#include "../lib/regions.c" /* the region arithmetic: this strategy's alone (kernel/Makefile) */
 #include "window.h"
 
 #if !CACTUS_STACK_WINDOW
