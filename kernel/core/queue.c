@@ -69,9 +69,11 @@ static K_SYSCALL(sys_send)
     if (q->count == 0 && rx) {
         /* The receiver's buffer is usually on its own stack: tell the oracle it is us. */
         ktrace_kernel_enter();
-        /* The caller's item first: making room for it may move the receiver's stack. */
-        const void *src = stack_task_ptr(k_cur(), (void *)(uintptr_t)item, q->item_size);
-        copy(stack_task_ptr(rx, (void *)(uintptr_t)rx->ctx.a1, q->item_size), src, q->item_size);
+        /* The receiver's buffer first: making room for it (it may lie below its stack's bound,
+         * never written yet) may move other stacks, the caller's included; the caller's item
+         * was written by the caller, so translating it moves nothing. */
+        void *dst = stack_task_ptr(rx, (void *)(uintptr_t)rx->ctx.a1, q->item_size);
+        copy(dst, stack_task_ptr(k_cur(), (void *)(uintptr_t)item, q->item_size), q->item_size);
         ktrace_kernel_leave();
         k_wake(rx, CACTUS_OK);
         k_reschedule();
@@ -91,7 +93,8 @@ static K_SYSCALL(sys_recv)
 {
     cactus_queue *q = (cactus_queue *)a0;
     if (q->count) {
-        get(q, stack_task_ptr(k_cur(), (void *)a1, q->item_size)); /* before tx's item: see send */
+        /* The caller's buffer first (it may grow the caller's stack: see sys_send). */
+        get(q, stack_task_ptr(k_cur(), (void *)a1, q->item_size));
         struct k_tcb *tx = k_wait_first(&q->w);
         if (tx) {
             copy(slot(q, q->count), stack_task_ptr(tx, (void *)(uintptr_t)tx->ctx.a1, q->item_size),

@@ -223,8 +223,8 @@ void *stack_task_ptr(struct k_tcb *t, void *p, uint32_t n)
     (void)n;
     if (a - PORT_WINDOW_BASE >= PORT_WINDOW_TOP - PORT_WINDOW_BASE)
         return p;
-    if (a < t->stack.limit && (t != k_cur() || stack_grow(t, a) != 0))
-        return p; /* below a bound that cannot move: the access faults as the task's would */
+    if (a < t->stack.limit && stack_grow(t, a) != 0)
+        return p; /* no room: the kernel's access faults (a kernel panic report) */
     return (void *)(a + t->stack_disp);
 }
 

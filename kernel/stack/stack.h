@@ -56,12 +56,14 @@ void stack_usage(const struct k_tcb *t, cactus_stack_info *out);
  * physical addresses take both operations from stack/physical.h. */
 /* Kernel code is about to read or write n bytes at p, a pointer task t gave it (a queue item):
  * returns the address kernel code must use (t's physical stack address for a logical one;
- * when the range lies below the bound of t, the running task, t's stack is grown first).
- * Returns p unchanged for every address that is not a logical stack address. */
+ * when it lies below t's bound, a buffer t never wrote, t's stack is grown first, which may
+ * move other stacks: an address translated before is stale then). Returns p unchanged for
+ * every address that is not a logical stack address. */
 void *stack_task_ptr(struct k_tcb *t, void *p, uint32_t n);
-/* The running task t touched its stack at logical address `low`, below its stack's bound (the
- * stack-window exception, before anything was written): 0 when the strategy made room (the
- * access is re-executed), -1 when the fault policy must apply. */
+/* Task t (the running one: the stack-window exception, before anything was written; or one a
+ * kernel call writes into: stack_task_ptr) needs its stack down to logical address `low`,
+ * below its bound: 0 when the strategy made room, -1 when it could not (the fault policy
+ * applies to a running task). */
 int stack_grow(struct k_tcb *t, uintptr_t low);
 
 #endif
