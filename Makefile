@@ -171,6 +171,8 @@ test-lane-a:
 	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
+	$(call counted,relocate-sim,$(MAKE) --no-print-directory -s -C kernel relocate-check CACTUS=$(abspath $(CACTUS)))
+	$(call counted,relocate-workloads,scripts/relocate-check $(CACTUS))
 	$(call counted,irq-workloads,scripts/irq-check $(CACTUS))
 	$(call counted,rta-workloads,scripts/rta-check $(CACTUS))
 	$(call counted,srp,scripts/srp-check $(CACTUS))
@@ -196,6 +198,7 @@ test-lane-b:
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
 	$(call counted,bound-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented --stack-bound)
 	$(call counted,hybrid-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack mtss+split)
+	$(call counted,relocate-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack relocate)
 	$(call counted,workloads-checks,$(MAKE) -s --no-print-directory -C workloads qemu \
 	    RV_CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/workloads-checks) \
 	    >/dev/null && $(CACTUS) difftest --timeout 60 build/workloads-checks/qemu/*-small.elf)

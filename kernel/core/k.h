@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include "cactus/cactus.h"
 #include "port.h"
+#include "window.h"
 #include "readyq.h"
 #include "timerq.h"
 
@@ -38,12 +39,19 @@ struct k_tcb {
     uint8_t base_prio;              /* 153: assigned priority */
     uint8_t state;                  /* 154: enum cactus_task_state (never RUNNING) */
     uint8_t in_timer;               /* 155: 1 while the timer node is queued */
+#if CACTUS_STACK_WINDOW
+    uint32_t stack_disp;            /* 156: physical - logical stack address (relocate) */
+#endif
 };
 _Static_assert(offsetof(struct k_tcb, ctx) == 0, "context must be first");
 _Static_assert(offsetof(struct k_tcb, stack) == PORT_STACK_DESC,
                "the stack descriptor must be where the port's resume paths point tp");
 _Static_assert(offsetof(struct k_tcb, link) == PORT_LINK && offsetof(cactus_node, next) == 0,
                "the port's tick fast path reads the running task's level neighbour there");
+#if CACTUS_STACK_WINDOW
+_Static_assert(offsetof(struct k_tcb, stack_disp) == PORT_STACK_DISP,
+               "the resume paths read the stack-window displacement there (window.h)");
+#endif
 _Static_assert(sizeof(struct k_tcb) <= 160, "TCB exceeds the per-task overhead budget (160 bytes)");
 
 extern struct k_tcb k_tasks[CACTUS_MAX_TASKS];

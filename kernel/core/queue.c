@@ -6,9 +6,12 @@
  * receive of a stored item), runs in the caller's context in a critical section (interrupts
  * masked: safe in any context), without entering the kernel: it changes nothing but the ring.
  * Everything else (a waiter to serve, a full or empty queue) is the kernel call sys_send or
- * sys_recv, which decides again under the kernel's own masking. */
+ * sys_recv, which decides again under the kernel's own masking. The kernel calls reach every
+ * task's item through stack_task_ptr (a waiter's item is a logical address of its own stack
+ * under the `relocate` strategy, docs/sensmart.md). */
 #include "k.h"
 #include "../trace/ktrace.h"
+#include "../stack/stack.h"
 
 /* A word that may alias any object: the word copy reads and writes the caller's items, whatever
  * their declared type. */
@@ -66,14 +69,18 @@ static K_SYSCALL(sys_send)
     if (q->count == 0 && rx) {
         /* The receiver's buffer is usually on its own stack: tell the oracle it is us. */
         ktrace_kernel_enter();
-        copy((void *)(uintptr_t)rx->ctx.a1, item, q->item_size);
+        /* The receiver's buffer first: making room for it (it may lie below its stack's bound,
+         * never written yet) may move other stacks, the caller's included; the caller's item
+         * was written by the caller, so translating it moves nothing. */
+        void *dst = stack_task_ptr(rx, (void *)(uintptr_t)rx->ctx.a1, q->item_size);
+        copy(dst, stack_task_ptr(k_cur(), (void *)(uintptr_t)item, q->item_size), q->item_size);
         ktrace_kernel_leave();
         k_wake(rx, CACTUS_OK);
         k_reschedule();
         return CACTUS_OK;
     }
     if (q->count < q->capacity) {
-        put(q, item);
+        put(q, stack_task_ptr(k_cur(), (void *)(uintptr_t)item, q->item_size));
         return CACTUS_OK;
     }
     if (a2 == CACTUS_NO_WAIT)
@@ -86,10 +93,12 @@ static K_SYSCALL(sys_recv)
 {
     cactus_queue *q = (cactus_queue *)a0;
     if (q->count) {
-        get(q, (void *)a1);
+        /* The caller's buffer first (it may grow the caller's stack: see sys_send). */
+        get(q, stack_task_ptr(k_cur(), (void *)a1, q->item_size));
         struct k_tcb *tx = k_wait_first(&q->w);
         if (tx) {
-            copy(slot(q, q->count), (const void *)(uintptr_t)tx->ctx.a1, q->item_size);
+            copy(slot(q, q->count), stack_task_ptr(tx, (void *)(uintptr_t)tx->ctx.a1, q->item_size),
+                 q->item_size);
             q->count++;
             k_wake(tx, CACTUS_OK);
             k_reschedule();

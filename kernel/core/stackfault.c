@@ -1,5 +1,5 @@
 /* Failed stack checks (docs/stack-checks.md): the trap path of a check site's ecall or of the
- * hardware stack bound, the return trampoline of a moved frame, the call slow path (split.S),
+ * hardware stack bound or stack window, the return trampoline of a moved frame, the call slow path (split.S),
  * and tasks waiting for stack memory. The strategy decides (stack_request); a refusal gets the
  * task's fault policy (core/policy.c). */
 #include "k.h"
@@ -118,6 +118,29 @@ void k_stack_bound_fault(struct port_context *ctx, uint32_t refused, int in_kern
             k_id(cur), cur->desc->name, ctx->pc, ctx->sp, refused, cur->stack.limit);
     k_fault(cur, &f);
     k_reschedule();
+}
+
+int k_stack_window_fault(struct port_context *ctx, uint32_t addr, int in_kernel)
+{
+    struct k_tcb *cur = k_cur();
+    if (!cur || in_kernel || ctx != &cur->ctx) {
+        kprintf("cactus: PANIC: stack-window exception in kernel code: pc=%08x address=%08x "
+                "sp=%08x\n",
+                ctx->pc, addr, ctx->sp);
+        port_exit(CACTUS_EXIT_PANIC);
+    }
+    if (stack_grow(cur, addr) == 0)
+        return 0; /* re-executes the access (ctx->pc is the faulting instruction) */
+    uint32_t limit = (uint32_t)cur->stack.limit;
+    cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .pc = ctx->pc, .sp = ctx->sp,
+                       .limit = limit, .requested = addr < limit ? limit - addr : 0 };
+    kprintf("cactus: task %d '%s': stack overflow caught by the stack window: pc=%08x sp=%08x "
+            "address=%08x limit=%08x\n",
+            k_id(cur), cur->desc->name, ctx->pc, ctx->sp, addr, limit);
+    stack_refusal_print();
+    k_fault(cur, &f);
+    k_reschedule();
+    return -1;
 }
 
 /* The return trampoline was reached: a frame the stack strategy moved has returned. From a task

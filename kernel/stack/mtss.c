@@ -41,6 +41,7 @@
  * can ever make room, as `segmented` does. With CACTUS_STACKLET_POOL 0 (plain `mtss`) the
  * heap is empty and every branch of it folds away. */
 #include "stack.h"
+#include "physical.h"
 #include "frame_move.h"
 #include "../lib/classset.h"
 #include "../lib/extent.h"

@@ -30,6 +30,7 @@
 #define CACTUS_STACK_POOL_SIZE (48 * 1024)
 #endif
 #include "stacklets.h"
+#include "physical.h"
 _Static_assert(CACTUS_STACK_POOL_SIZE <= STACKLET_REACH - 64, "segmented: pool above 512 KiB");
 
 /* Non-zero: every first stacklet has this many bytes whatever the task's budget (chunks). */

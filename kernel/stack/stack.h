@@ -1,5 +1,5 @@
 /* The stack-strategy interface. A build links exactly one implementation (stack/static.c,
- * later mtss.c, segmented.c, relocate.c); the core calls only these operations.
+ * mtss.c, segmented.c, hybrid.c, chunks.c, relocate.c); the core calls only these operations.
  *
  * Every strategy reports each task-stack region it assigns or releases to the trace layer
  * (ktrace_region_*), so the simulator's ownership oracle can judge every run. */
@@ -50,5 +50,20 @@ void stack_frame_released(struct k_tcb *t, uintptr_t sp);
 void stack_free(struct k_tcb *t);
 /* Region, limit and high-water mark of t's stack. */
 void stack_usage(const struct k_tcb *t, cactus_stack_info *out);
+
+/* Logical stacks (the `relocate` strategy, docs/sensmart.md): tasks address their stack at
+ * logical addresses only the running task's window translates. The strategies whose tasks see
+ * physical addresses take both operations from stack/physical.h. */
+/* Kernel code is about to read or write n bytes at p, a pointer task t gave it (a queue item):
+ * returns the address kernel code must use (t's physical stack address for a logical one;
+ * when it lies below t's bound, a buffer t never wrote, t's stack is grown first, which may
+ * move other stacks: an address translated before is stale then). Returns p unchanged for
+ * every address that is not a logical stack address. */
+void *stack_task_ptr(struct k_tcb *t, void *p, uint32_t n);
+/* Task t (the running one: the stack-window exception, before anything was written; or one a
+ * kernel call writes into: stack_task_ptr) needs its stack down to logical address `low`,
+ * below its bound: 0 when the strategy made room, -1 when it could not (the fault policy
+ * applies to a running task). */
+int stack_grow(struct k_tcb *t, uintptr_t low);
 
 #endif

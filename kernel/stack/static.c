@@ -10,6 +10,7 @@
  * counted; the pool's lowest bytes are a red zone no task gets, so an overflow of the lowest
  * stack lands in memory the oracle watches rather than in the kernel stack below the pool. */
 #include "stack.h"
+#include "physical.h"
 #include "../lib/extent.h"
 #include "../trace/ktrace.h"
 

@@ -69,16 +69,16 @@ fn a_missing_source_and_an_unknown_strategy_are_named() {
         &cactus(&["build", m.to_str().unwrap()]),
         &["m.toml:6: `task[0].sources[0]`: no such file: ", "gone.c"],
     );
-    let text = format!("{}\n[kernel]\nstack = \"relocate\"\n", manifest(""));
+    let text = format!("{}\n[kernel]\nstack = \"heapless\"\n", manifest(""));
     let m = setup("bad-strategy", &text, GOOD_C);
     assert_bad(
         &cactus(&["build", m.to_str().unwrap()]),
-        &["`kernel.stack`: unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\""],
+        &["`kernel.stack`: unknown stack strategy \"heapless\"; known strategies: \"static\", \"mtss\""],
     );
     let m = setup("bad-stack-option", &manifest(""), GOOD_C);
     assert_bad(
-        &cactus(&["run", m.to_str().unwrap(), "--stack", "relocate"]),
-        &["--stack: unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\""],
+        &cactus(&["run", m.to_str().unwrap(), "--stack", "heapless"]),
+        &["--stack: unknown stack strategy \"heapless\"; known strategies: \"static\", \"mtss\""],
     );
 }
 

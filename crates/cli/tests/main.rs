@@ -8,6 +8,7 @@ mod support;
 // The suites.
 mod advise_cli;
 mod bench_latency;
+mod bench_sensmart;
 mod bench_workloads;
 mod build_bad_manifests;
 mod build_demo;

@@ -11,6 +11,7 @@ use crate::devices::trace::{TraceDevice, TRACE_BASE, TRACE_SIZE};
 use crate::devices::uart::{Uart, UART_BASE, UART_SIZE};
 use crate::devices::DEVICE_LATENCY;
 use crate::hart::codemap::CodeMap;
+use crate::hart::stackwin::{StackWindow, CAUSE_STACK_WINDOW};
 use crate::memory::{Memory, PAGE_CODE, PAGE_HTIF, PAGE_ORACLE, PAGE_RESV};
 use crate::oracle::Oracle;
 use crate::report::ViolationReport;
@@ -115,6 +116,9 @@ pub(crate) struct Bus {
     /// The memory-system extensions (`[external]` and what builds on it), when configured:
     /// every load and store then goes through `ext/wiring.rs`.
     pub(crate) ext: Option<crate::ext::MemSystem>,
+    /// The stack-window registers (`hart/stackwin.rs`; always off without the extension):
+    /// every load and store that reaches the bus is translated through them first.
+    pub(crate) stack_window: StackWindow,
 }
 
 impl Bus {
@@ -132,9 +136,14 @@ impl Bus {
         0u64.wrapping_sub(u64::from(ctx.static_cost))
     }
 
-    /// A load of `width` bytes that missed the fast path. Ok((value, cycle delta)).
+    /// A load of `width` bytes that missed the fast path, at a CPU address the stack window
+    /// translates first (`hart/stackwin.rs`). Ok((value, cycle delta)).
     #[cold]
     pub(crate) fn load(&mut self, addr: u32, width: u32, ctx: &Ctx) -> Result<(u32, u64), Exc> {
+        let addr = self
+            .stack_window
+            .translate(addr)
+            .map_err(|a| (CAUSE_STACK_WINDOW, a))?;
         if addr & self.mis_mask[width as usize] != 0 {
             return Err((CAUSE_LOAD_MISALIGNED, addr));
         }
@@ -193,7 +202,8 @@ impl Bus {
         Ok((value, self.device_delta()))
     }
 
-    /// A store of the low `width` bytes of `value` that missed the fast path.
+    /// A store of the low `width` bytes of `value` that missed the fast path, at a CPU address
+    /// the stack window translates first (`hart/stackwin.rs`).
     /// Ok((cycle delta, end block)).
     #[cold]
     pub(crate) fn store(
@@ -204,6 +214,10 @@ impl Bus {
         value: u32,
         ctx: &Ctx,
     ) -> Result<(u64, bool), Exc> {
+        let addr = self
+            .stack_window
+            .translate(addr)
+            .map_err(|a| (CAUSE_STACK_WINDOW, a))?;
         if addr & self.mis_mask[width as usize] != 0 {
             return Err((CAUSE_STORE_MISALIGNED, addr));
         }

@@ -37,6 +37,12 @@ pub struct MachineConfig {
     /// extension". Default on (a bound of 0, the reset value, disables the check); off
     /// emulates a core without it: the CSR is then an unimplemented CSR (illegal instruction).
     pub stack_bound: bool,
+    /// The stack-window extension: the `mswbound`/`mswdisp` CSRs ([`crate::MSWBOUND`],
+    /// [`crate::MSWDISP`]) translating data accesses in the aperture and their exception
+    /// ([`crate::CAUSE_STACK_WINDOW`]), docs/simulator-design.md "Stack-window extension".
+    /// Default on (a bound of 0, the reset value, disables the window); off emulates a core
+    /// without it: both CSRs are then unimplemented (illegal instruction).
+    pub stack_window: bool,
     /// Record an [`crate::EventKind::TimerPending`] event at every rise of the machine timer
     /// interrupt (MTIP with MTIE set), masked or not, at the first instruction boundary at or
     /// after it (needs `record_events`; default off). Cycles, instructions and the other
@@ -83,7 +89,7 @@ impl TimerJitter {
 }
 
 impl MachineConfig {
-    /// Defaults: oracle Record, no cycle limits (total, busy, idle), no event list, stack-bound extension on, no
+    /// Defaults: oracle Record, no cycle limits (total, busy, idle), no event list, stack-bound and stack-window extensions on, no
     /// timer-pending watch, no UART input.
     pub fn new(profile: Profile) -> Self {
         MachineConfig {
@@ -94,6 +100,7 @@ impl MachineConfig {
             max_idle_cycles: None,
             record_events: false,
             stack_bound: true,
+            stack_window: true,
             watch_timer_pending: false,
             uart_input: Vec::new(),
             uart_input_rate: None,

@@ -50,6 +50,9 @@ pub use ext::spec::{CacheSpec, CarouselSpec, DmaSpec, ExternalSpec, WritePolicy}
 pub use ext::stats::{CacheStats, MemSysStats};
 pub use hart::csr::MISA;
 pub use hart::spbound::{CAUSE_STACK_BOUND, MSTACKBOUND};
+pub use hart::stackwin::{
+    CAUSE_STACK_WINDOW, MSWBOUND, MSWDISP, STACK_WINDOW_BASE, STACK_WINDOW_END,
+};
 pub use hart::Mode;
 pub use loader::ElfInfo;
 pub use machine::{Machine, RunOutcome};

@@ -94,6 +94,8 @@ pub struct Machine {
     pub(crate) elf: Option<ElfInfo>,
     /// The stack-bound extension (`mstackbound`) is configured.
     pub(crate) stack_bound_ext: bool,
+    /// The stack-window extension (`mswbound`, `mswdisp`) is configured.
+    pub(crate) stack_window_ext: bool,
     /// The timer-pending watch, when configured (`hart/pending_watch.rs`).
     pub(crate) pending_watch: Option<crate::hart::pending_watch::PendingWatch>,
     /// Memory-system mode with caches: one instruction per dispatch, each fetch charged as it
@@ -158,6 +160,7 @@ impl Machine {
             ram_latency,
             task_sampler,
             ext,
+            stack_window: Default::default(),
         };
         let per_fetch = bus.ext.as_ref().is_some_and(|e| e.cached());
         let fetch = bus.ext.as_ref().filter(|e| !e.cached()).map(|e| e.plain);
@@ -202,6 +205,7 @@ impl Machine {
             timer_latency: BTreeMap::new(),
             elf: None,
             stack_bound_ext: config.stack_bound,
+            stack_window_ext: config.stack_window,
             pending_watch: (config.watch_timer_pending && config.record_events)
                 .then(Default::default),
             per_fetch,

@@ -164,13 +164,18 @@ fn default_misaligned() -> Misaligned {
     Misaligned::Emulate
 }
 
-/// Fixed device windows (base, size, name) a memory region must not overlap.
+/// Fixed device windows (base, size, name) a memory region must not overlap (the last one is
+/// the stack-window extension's aperture, `hart/stackwin.rs`, which must never be memory).
 pub(crate) const DEVICE_WINDOWS: [(u32, u32, &str); 5] = [
     (0x0010_0000, 0x1000, "test finisher"),
     (0x0200_0000, 0x1_0000, "CLINT"),
     (0x0E00_0000, 0x1000, "trace device"),
     (0x1000_0000, 0x100, "UART"),
-    (0, 0, ""),
+    (
+        crate::hart::stackwin::STACK_WINDOW_BASE,
+        crate::hart::stackwin::STACK_WINDOW_END - crate::hart::stackwin::STACK_WINDOW_BASE,
+        "stack-window aperture",
+    ),
 ];
 
 impl Profile {

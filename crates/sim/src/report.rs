@@ -58,6 +58,7 @@ pub fn cause_name(cause: u32) -> &'static str {
         8 => "environment call from U-mode",
         11 => "environment call from M-mode",
         crate::hart::spbound::CAUSE_STACK_BOUND => "stack bound",
+        crate::hart::stackwin::CAUSE_STACK_WINDOW => "stack window",
         _ => "exception",
     }
 }

@@ -22,5 +22,6 @@ mod memory;
 mod oracle;
 mod run_for;
 mod stack_bound;
+mod stack_window;
 mod task_energy;
 mod timer_pending;

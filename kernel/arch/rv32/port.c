@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include "port.h"
 #include "bound.h"
+#include "window.h"
 
 _Static_assert(offsetof(struct port_context, ra) == CTX_RA, "CTX_RA");
 _Static_assert(offsetof(struct port_context, sp) == CTX_SP, "CTX_SP");
@@ -56,7 +57,9 @@ int port_in_kernel_stack(uintptr_t sp)
  * whose mepc is a `cactus_checks` site is a failed stack check, one at port_stack_return a
  * moved frame's return; any other ecall keeps its meaning (an exception: the task's fault
  * policy). A stack-bound exception (bound.h) at a site is a failed check too (`cactus cc
- * --stack-bound`: the site is the sp decrement itself), anywhere else a caught overflow. */
+ * --stack-bound`: the site is the sp decrement itself), anywhere else a caught overflow. A
+ * stack-window exception (window.h, kernels built with CACTUS_STACK_WINDOW) asks the strategy
+ * to grow the running task's stack. */
 void port_trap(uint32_t mcause)
 {
     /* Whichever task this trap resumes runs with interrupts enabled (trap.S exits with mret and
@@ -85,6 +88,15 @@ void port_trap(uint32_t mcause)
         } else
             goto exception;
         if (resumed && !(mstatus & MSTATUS_MPIE))
+            __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_MPIE));
+        return;
+    }
+    if (CACTUS_STACK_WINDOW && mcause == MCAUSE_STACK_WINDOW) {
+        /* An access below the running task's stack window (window.h): the strategy grows the
+         * stack and the access is re-executed, or the fault policy applies. */
+        uint32_t addr;
+        __asm__ volatile("csrr %0, mtval" : "=r"(addr));
+        if (k_stack_window_fault(ctx, addr, in_kernel) == 0 && !(mstatus & MSTATUS_MPIE))
             __asm__ volatile("csrc mstatus, %0" ::"r"(MSTATUS_MPIE));
         return;
     }

@@ -55,6 +55,10 @@
  * (the round-robin slice), all in gp's reach. */
 #define PORT_LINK 124
 #define PORT_TIMER_DEADLINE 4
+/* The stack-window displacement of a task (the `relocate` strategy's hardware variant,
+ * window.h): a word at this offset of its context, present only in kernels built with
+ * CACTUS_STACK_WINDOW (core/k.h places it). */
+#define PORT_STACK_DISP 156
 
 /* The frame the SRP mode pushes to start a job from a trap (see port_srp_preempt below). */
 #define PORT_SRP_FRAME 80
@@ -210,6 +214,11 @@ int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_sit
  * was written. From a task: its fault policy applies. From kernel code: a kernel panic report
  * (never returns). */
 void k_stack_bound_fault(struct port_context *ctx, uint32_t refused, int in_kernel);
+/* The stack window (window.h) refused the access at logical address `addr` by the code whose
+ * registers are in ctx (nothing was read or written). From a task: 0 when the strategy grew
+ * its stack (it re-executes the access at ctx->pc), -1 when its fault policy applied. From
+ * kernel code: a kernel panic report (never returns). */
+int k_stack_window_fault(struct port_context *ctx, uint32_t addr, int in_kernel);
 /* The return trampoline: a stack strategy that runs a frame elsewhere (mtss) sets that frame's
  * return address here. It is one `ecall` (arch/rv32/stack_return.S) that preserves every
  * register; port_exception recognises its address and calls k_stack_frame_return(). */

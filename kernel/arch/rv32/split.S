@@ -36,6 +36,7 @@
  * trampoline: the record is not at a place the unwinder can reach from there. */
 #include "port.h"
 #include "bound.h"
+#include "window.h"
 #include "entry.h"
 
 #define T(off) (off) - PORT_TP(tp) /* a slot of the running task's context, from tp */
@@ -69,6 +70,7 @@
     RESUME_MSTATUS t0
     lw ra, CTX_RA(t6)
     STACK_BOUND_FROM t1, -4, tp
+    STACK_WINDOW_FROM t1, -4, tp
     lw sp, CTX_SP(t6)
 .endm
 

@@ -7,6 +7,7 @@
  * straight-line, and keep port_resume right after the call to k_yield (it falls through). */
 #include "port.h"
 #include "bound.h"
+#include "window.h"
 #include "entry.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
@@ -54,6 +55,7 @@ port_resume:
     bnez t0, 1f
     lw ra, CTX_RA(a0)
     STACK_BOUND_FROM t0, PORT_TP - 4, a0
+    STACK_WINDOW_FROM t0, PORT_TP - 4, a0
     lw sp, CTX_SP(a0)
     LOADA(s0, 8)
     LOADA(s1, 9)
@@ -115,6 +117,7 @@ port_syscall:
     bnez t0, 4f
     lw ra, CTX_RA(t1)
     STACK_BOUND_FROM t0, PORT_TP - 4, t1
+    STACK_WINDOW_FROM t0, PORT_TP - 4, t1
     lw sp, CTX_SP(t1)
     LOADT1(s0, 8)
     LOADT1(s1, 9)
@@ -138,6 +141,7 @@ port_syscall:
     bnez t0, port_resume_full
     lw ra, CTX_RA(t6)
     STACK_BOUND_FROM t0, PORT_TP - 4, t6
+    STACK_WINDOW_FROM t0, PORT_TP - 4, t6
     lw sp, CTX_SP(t6)
     addi tp, t6, PORT_TP
     csrsi mstatus, MSTATUS_MIE

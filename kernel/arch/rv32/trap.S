@@ -18,6 +18,7 @@
  * after a granted stack request, which keeps its own). */
 #include "port.h"
 #include "bound.h"
+#include "window.h"
 #include "entry.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
@@ -104,6 +105,7 @@ port_trap_exit:
     /* Voluntary context resumed from a trap: leave through mret so the trap ends. */
     lw ra, CTX_RA(a0)
     STACK_BOUND_FROM t0, PORT_TP - 4, a0
+    STACK_WINDOW_FROM t0, PORT_TP - 4, a0
     lw sp, CTX_SP(a0)
     LOADA(s0, 8)
     LOADA(s1, 9)
@@ -131,6 +133,7 @@ port_trap_same:
     sw zero, CTX_PC(t6)             /* running again: see CTX_PC in port.h */
     lw ra, CTX_RA(t6)
     STACK_BOUND_FROM t0, PORT_TP - 4, t6
+    STACK_WINDOW_FROM t0, PORT_TP - 4, t6
     lw sp, CTX_SP(t6)
     LOAD(t0, 5)
     LOAD(t1, 6)
@@ -160,6 +163,7 @@ port_resume_full:
     csrs mstatus, t0
     lw ra, CTX_RA(t6)
     STACK_BOUND_FROM t0, PORT_TP - 4, t6
+    STACK_WINDOW_FROM t0, PORT_TP - 4, t6
     lw sp, CTX_SP(t6)
     LOAD(t0, 5)
     LOAD(t1, 6)

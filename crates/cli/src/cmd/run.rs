@@ -70,6 +70,10 @@ pub struct RunArgs {
     /// not exist and accessing it is an illegal instruction.
     #[arg(long)]
     pub no_stack_bound: bool,
+    /// Emulate a core without the stack-window extension: the `mswbound` (0x7C9) and
+    /// `mswdisp` (0x7CA) CSRs do not exist and accessing them is an illegal instruction.
+    #[arg(long)]
+    pub no_stack_window: bool,
     /// Bytes the guest's UART receives: the whole of FILE (`-` = standard input), read before
     /// the run starts. Byte i arrives at cycle (i+1)*RATE (see --uart-in-rate), or later if the
     /// receiver (RBR, or the 16-byte FIFO) is still full: input waits for the guest and is
@@ -134,6 +138,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     config.max_busy_cycles = (args.max_busy_cycles != 0).then_some(args.max_busy_cycles);
     config.max_idle_cycles = (args.max_idle_cycles != 0).then_some(args.max_idle_cycles);
     config.stack_bound = !args.no_stack_bound;
+    config.stack_window = !args.no_stack_window;
     if let Some(path) = &args.uart_in {
         config.uart_input = read_uart_input(path)?;
     }

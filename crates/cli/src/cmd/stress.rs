@@ -38,9 +38,9 @@ pub struct MtssStressArgs {
     /// The first seed (then S+1, S+2, ...).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u32,
-    /// The tight build's stack strategy: `mtss` (default), or `segmented`, `mtss+split` or
+    /// The tight build's stack strategy: `mtss` (default), or `segmented`, `mtss+split`,
     /// `chunks` (with their default checks: `split` for `segmented` and `mtss+split`, `mtss`
-    /// for `chunks`).
+    /// for `chunks`) or `relocate` (stacks grown by relocation, the manifest's checks kept).
     #[arg(long, value_name = "STRATEGY", default_value = "mtss")]
     pub stack: String,
     /// Build the tight variant for the simulator's hardware stack bound (`kernel.stack_bound`:
@@ -95,9 +95,11 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
     };
     let strategy = cactus_firmware::StackStrategy::parse(&args.stack)
         .map_err(|e| anyhow::anyhow!("--stack: {e}"))?;
-    if !strategy.moves_frames() {
+    // `relocate` moves whole stacks instead of frames: its growths are what is stressed.
+    if !strategy.moves_frames() && strategy != cactus_firmware::StackStrategy::Relocate {
         bail!(
-            "--stack: {} does not move frames (the stress needs mtss, chunks, segmented or mtss+split)",
+            "--stack: {} does not move frames or stacks (the stress needs mtss, chunks, \
+             segmented, mtss+split or relocate)",
             strategy.name()
         );
     }

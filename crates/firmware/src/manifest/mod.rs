@@ -44,6 +44,12 @@ pub enum StackStrategy {
     /// heap carved out of the same stack pool ([`KernelOptions::stacklet_pool`] bytes). Needs
     /// `checks = "mtss"` or `"split"`.
     MtssSplit,
+    /// SenSmart's stack relocation (`kernel/stack/relocate.c`, docs/sensmart.md) with the
+    /// hardware stack window (cactus-sim's `mswbound`/`mswdisp`, `target = "sim"` only): each
+    /// task's stack is a region of its `stack` bytes seen at one logical window; a task that
+    /// runs past its bound grows by moving the regions between it and the region with the most
+    /// surplus. Needs no stack checks.
+    Relocate,
 }
 
 impl StackStrategy {
@@ -54,6 +60,7 @@ impl StackStrategy {
         StackStrategy::Chunks,
         StackStrategy::Segmented,
         StackStrategy::MtssSplit,
+        StackStrategy::Relocate,
     ];
 
     /// The manifest spelling.
@@ -64,6 +71,7 @@ impl StackStrategy {
             StackStrategy::Chunks => "chunks",
             StackStrategy::Segmented => "segmented",
             StackStrategy::MtssSplit => "mtss+split",
+            StackStrategy::Relocate => "relocate",
         }
     }
 
@@ -149,6 +157,8 @@ impl StackStrategy {
             StackStrategy::Chunks => Self::CHUNK_BYTES,
             // The first stacklet: the budget in whole 16-byte units.
             StackStrategy::Segmented => budget.div_ceil(16) * 16,
+            // The first region: the budget in whole 16-byte units.
+            StackStrategy::Relocate => budget.div_ceil(16) * 16,
         }
     }
 
@@ -181,6 +191,8 @@ impl StackStrategy {
             // The pool minus its 64-byte red zone (kernel/stack/segmented.c; chunks is a
             // configuration of it).
             StackStrategy::Chunks | StackStrategy::Segmented => pool_kib * 1024 - 64,
+            // The pool minus its 64-byte red zone (kernel/stack/relocate.c).
+            StackStrategy::Relocate => pool_kib * 1024 - 64,
         }
     }
 }
@@ -227,6 +239,11 @@ impl Target {
 pub const STACK_BOUND_NEEDS_SIM: &str =
     "the hardware stack bound is a cactus-sim extension (CSR mstackbound); QEMU has no such \
      CSR: use target = \"sim\"";
+
+/// Why the `relocate` strategy needs the simulator target.
+pub const RELOCATE_NEEDS_SIM: &str =
+    "the relocate strategy translates stack addresses with the stack window, a cactus-sim \
+     extension (CSRs mswbound, mswdisp); QEMU has no such CSRs: use target = \"sim\"";
 
 /// What the kernel does with a task that faults or overflows its stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,9 +341,13 @@ impl KernelOptions {
     }
 
     /// The `-D` options of the kernel variant these options select (empty for the default
-    /// kernel): the pool size, the MTSS page size and the worst-case mode.
+    /// kernel): the pool size, the MTSS page size and the worst-case mode; the stack window for
+    /// `relocate` (always a variant: its resume paths write the window).
     pub fn variant_defines(&self) -> Vec<String> {
         let mut d = Vec::new();
+        if self.stack == StackStrategy::Relocate {
+            d.push("-DCACTUS_STACK_WINDOW=1".to_string());
+        }
         if let Some(k) = self.pool_kib {
             d.push(format!("-DCACTUS_STACK_POOL_SIZE={}", k * 1024));
         }
@@ -370,6 +391,9 @@ impl KernelOptions {
     /// kernel, built in `build/kernel/` itself). Distinct variants get distinct names.
     pub fn variant_dir(&self) -> Option<String> {
         let mut parts = Vec::new();
+        if self.stack == StackStrategy::Relocate {
+            parts.push("window".to_string());
+        }
         if let Some(k) = self.pool_kib {
             parts.push(format!("pool-{k}k"));
         }
@@ -704,6 +728,14 @@ impl Manifest {
         }
         if overrides.stack_bound {
             next.stack_bound = true;
+        }
+        if next.stack == StackStrategy::Relocate && next.target != Target::Sim {
+            let option = if overrides.stack.is_some() {
+                "--stack"
+            } else {
+                "--target"
+            };
+            return Err(bad(option, RELOCATE_NEEDS_SIM.to_string()));
         }
         if next.stack_bound && next.target != Target::Sim {
             let option = if overrides.stack_bound {

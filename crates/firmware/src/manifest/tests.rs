@@ -169,11 +169,11 @@ fn a_priority_out_of_range_is_refused() {
 #[test]
 fn an_unknown_strategy_lists_the_known_ones() {
     let f = Fixture::new();
-    let (line, key, problem) = f.error(&GOOD.replace("\"static\"", "\"relocate\""));
+    let (line, key, problem) = f.error(&GOOD.replace("\"static\"", "\"heapless\""));
     assert_eq!((line, key.as_str()), (Some(7), "kernel.stack"));
     assert_eq!(
         problem,
-        "unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\", \"mtss+split\""
+        "unknown stack strategy \"heapless\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\", \"mtss+split\", \"relocate\""
     );
 }
 
@@ -396,7 +396,7 @@ fn overrides_are_validated_like_manifest_values() {
     assert_eq!(m.kernel.target, Target::Sim);
     let err = m
         .apply(&Overrides {
-            stack: Some("relocate".into()),
+            stack: Some("heapless".into()),
             target: None,
             checks: None,
             ..Default::default()
@@ -404,7 +404,7 @@ fn overrides_are_validated_like_manifest_values() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--stack: unknown stack strategy \"relocate\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\", \"mtss+split\""
+        "--stack: unknown stack strategy \"heapless\"; known strategies: \"static\", \"mtss\", \"chunks\", \"segmented\", \"mtss+split\", \"relocate\""
     );
 }
 
@@ -812,6 +812,45 @@ fn the_stack_bound_needs_the_simulator_and_selects_its_kernel_variant() {
     })
     .unwrap();
     assert!(q.kernel.stack_bound);
+}
+
+#[test]
+fn relocate_needs_the_simulator_and_always_builds_the_window_variant() {
+    let f = Fixture::new();
+    let (line, key, problem) = f.error(&GOOD.replace("stack = \"static\"", "stack = \"relocate\""));
+    assert_eq!((line, key.as_str()), (Some(7), "kernel.stack"));
+    assert!(problem.contains("stack window"), "{problem}");
+    let sim = GOOD
+        .replace("target = \"qemu\"", "target = \"sim\"")
+        .replace("stack = \"static\"", "stack = \"relocate\"");
+    let m = f.parse(&sim).unwrap();
+    assert_eq!(m.kernel.stack, StackStrategy::Relocate);
+    assert!(!m.kernel.stack.moves_frames());
+    assert_eq!(m.kernel.variant_defines(), ["-DCACTUS_STACK_WINDOW=1"]);
+    assert_eq!(m.kernel.variant_dir().as_deref(), Some("window"));
+    assert_eq!(StackStrategy::Relocate.region_bytes(500, 128), 512);
+    assert_eq!(
+        StackStrategy::Relocate.usable_bytes(48, 128),
+        48 * 1024 - 64
+    );
+    // The command line: --stack relocate on a QEMU target is refused, naming the option.
+    let mut q = f.parse(GOOD).unwrap();
+    let err = q
+        .apply(&Overrides {
+            stack: Some("relocate".into()),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--stack") && err.contains("QEMU"), "{err}");
+    assert_eq!(q.kernel.stack, StackStrategy::Static, "refused: unchanged");
+    q.apply(&Overrides {
+        stack: Some("relocate".into()),
+        target: Some("sim".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(q.kernel.stack, StackStrategy::Relocate);
 }
 
 #[test]

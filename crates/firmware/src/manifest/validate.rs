@@ -362,6 +362,13 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             ));
         }
     }
+    if stack == StackStrategy::Relocate && target != Target::Sim {
+        return Err(cx.err(
+            k.stack.as_ref().map(|v| v.span()),
+            "kernel.stack",
+            super::RELOCATE_NEEDS_SIM.to_string(),
+        ));
+    }
     let stack_bound = k.stack_bound.as_ref().is_some_and(|v| *v.get_ref());
     if stack_bound && target != Target::Sim {
         return Err(cx.err(

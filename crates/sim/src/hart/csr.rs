@@ -8,10 +8,12 @@
 //! U-mode access to M-mode CSRs raise illegal instruction. PMP registers are storage only (no
 //! checks are made). `mstackbound` exists only with the stack-bound extension (`spbound.rs`);
 //! a CSR instruction with rd = sp is checked against it before the CSR is written.
+//! `mswbound` and `mswdisp` exist only with the stack-window extension (`stackwin.rs`).
 
 use crate::hart::block::X0_SINK;
 use crate::hart::counter::Half;
 use crate::hart::spbound::MSTACKBOUND;
+use crate::hart::stackwin::{MSWBOUND, MSWDISP};
 use crate::hart::{
     Hart, Mode, MIP_MEIP, MIP_MSIP, MIP_MTIP, MSTATUS_MIE, MSTATUS_MPIE, MSTATUS_MPP, MSTATUS_MPRV,
     MSTATUS_TW,
@@ -74,6 +76,8 @@ impl Machine {
             0x3A0..=0x3A3 => h.pmpcfg[usize::from(num - 0x3A0)],
             0x3B0..=0x3BF => h.pmpaddr[usize::from(num - 0x3B0)],
             MSTACKBOUND if self.stack_bound_ext => h.stack_bound,
+            MSWBOUND if self.stack_window_ext => self.bus.stack_window.bound,
+            MSWDISP if self.stack_window_ext => self.bus.stack_window.disp,
             0xB00 | 0xC00 => self.mcycle() as u32,
             0xB80 | 0xC80 => (self.mcycle() >> 32) as u32,
             0xB02 | 0xC02 => self.minstret() as u32,
@@ -115,6 +119,16 @@ impl Machine {
             // Reached only with the extension (csr_peek found the CSR).
             self.hart.stack_bound = v;
             self.arm_stack_bound();
+            return;
+        }
+        // Reached only with the extension (csr_peek found the CSR). No block flush: aperture
+        // accesses always take the bus path, which translates.
+        if num == MSWBOUND {
+            self.bus.stack_window.bound = v;
+            return;
+        }
+        if num == MSWDISP {
+            self.bus.stack_window.disp = v;
             return;
         }
         let h = &mut self.hart;

@@ -11,6 +11,7 @@ pub(crate) mod exec;
 pub(crate) mod hot;
 pub(crate) mod pending_watch;
 pub(crate) mod spbound;
+pub(crate) mod stackwin;
 pub(crate) mod system;
 pub(crate) mod trap;
 

@@ -1,0 +1,179 @@
+//! The points of `cactus bench sensmart`'s `relocate` part: the relocation firmware
+//! (bench/sensmart/relocate.toml) once, and the switch firmware (bench/sensmart/switch.toml)
+//! under `static` and under `relocate`.
+
+use super::SensmartRow;
+use crate::Size;
+use cactus_firmware::{BuildOptions, Manifest, Overrides};
+use cactus_sim::{EventKind, MachineConfig, Profile, RunOutcome};
+use cactus_sweep::{Point, Progress};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Simulated cycles after which a run is stopped (and counted as failed).
+pub const MAX_CYCLES: u64 = 200_000_000;
+
+/// Where the bench runs.
+pub struct SensmartOptions {
+    /// The Cactus tree (manifest paths are relative to it; empty: the current directory).
+    pub root: PathBuf,
+    /// Size class.
+    pub size: Size,
+    /// Parent of the build directories (`build/firmware` of the tree when None).
+    pub build_dir: Option<PathBuf>,
+}
+
+/// One measured relocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Relocation {
+    /// Bytes the relocation copied (the kernel's counter).
+    pub bytes: u32,
+    /// Cycles from the refused store to the instruction after it, less the probe's baseline.
+    pub cycles: u64,
+}
+
+/// The least-squares line `cycles = a + b * words` through the relocations (None: fewer than
+/// two distinct sizes).
+pub fn fit(rel: &[Relocation]) -> Option<(f64, f64)> {
+    let n = rel.len() as f64;
+    let xs: Vec<f64> = rel.iter().map(|r| f64::from(r.bytes / 4)).collect();
+    let ys: Vec<f64> = rel.iter().map(|r| r.cycles as f64).collect();
+    let mx = xs.iter().sum::<f64>() / n;
+    let my = ys.iter().sum::<f64>() / n;
+    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+    if rel.len() < 2 || sxx == 0.0 {
+        return None;
+    }
+    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let b = sxy / sxx;
+    Some((my - b * mx, b))
+}
+
+/// The store's parameters.
+pub fn params(size: Size) -> serde_json::Value {
+    serde_json::json!({ "size": size.name() })
+}
+
+const RELOCATE: &str = "bench/sensmart/relocate.toml";
+const SWITCH: &str = "bench/sensmart/switch.toml";
+
+/// The three runs: the relocation firmware, the switch firmware as is and under `relocate`.
+pub fn points(o: &SensmartOptions) -> Vec<Point<'_, SensmartRow>> {
+    [
+        ("relocation", RELOCATE, None),
+        ("switch static", SWITCH, None),
+        ("switch relocate", SWITCH, Some("relocate")),
+    ]
+    .into_iter()
+    .map(|(name, manifest, stack)| {
+        let key = format!("relocate/{name}");
+        Point::new(key.clone(), key, move |_, progress: &Progress| {
+            let row = measure(o, name, manifest, stack);
+            if let Some(note) = &row.note {
+                progress.note(&format!("cactus: sensmart {name}: {note}"));
+            }
+            row
+        })
+    })
+    .collect()
+}
+
+/// Builds and runs one firmware; never panics: a failure is the row's note.
+pub fn measure(
+    o: &SensmartOptions,
+    name: &str,
+    manifest: &str,
+    stack: Option<&str>,
+) -> SensmartRow {
+    let mut row = SensmartRow {
+        part: "relocate".to_string(),
+        name: name.to_string(),
+        manifest: manifest.to_string(),
+        passed: false,
+        note: None,
+        relocations: Vec::new(),
+        switch_cycles: None,
+    };
+    if let Err(e) = build_and_run(o, manifest, stack, &mut row) {
+        row.note = Some(e);
+    }
+    row
+}
+
+fn build_and_run(
+    o: &SensmartOptions,
+    manifest: &str,
+    stack: Option<&str>,
+    row: &mut SensmartRow,
+) -> Result<(), String> {
+    let path = o.root.join(manifest);
+    let mut m = Manifest::load(&path).map_err(|e| e.to_string())?;
+    if let Some(stack) = stack {
+        let over = Overrides {
+            stack: Some(stack.to_string()),
+            ..Overrides::default()
+        };
+        m.apply(&over).map_err(|e| e.to_string())?;
+    }
+    let options = BuildOptions {
+        root: (!o.root.as_os_str().is_empty()).then(|| o.root.clone()),
+        out_root: o.build_dir.clone(),
+        ..BuildOptions::default()
+    };
+    let built = cactus_firmware::build(&m, &options).map_err(|e| format!("build failed: {e}"))?;
+    let markers = run(&built.elf)?;
+    let marker = |id: u32| {
+        markers
+            .iter()
+            .rev()
+            .find(|(i, _)| *i == id)
+            .map(|&(_, v)| v)
+    };
+    if row.name == "relocation" {
+        let n = marker(99).ok_or("no marker 99 (sizes measured)")?;
+        for k in 0..n {
+            let bytes = marker(100 + 2 * k).ok_or(format!("no marker {}", 100 + 2 * k))?;
+            let cycles = marker(101 + 2 * k).ok_or(format!("no marker {}", 101 + 2 * k))?;
+            row.relocations.push(super::Relocation {
+                bytes,
+                cycles: u64::from(cycles),
+            });
+        }
+    } else {
+        row.switch_cycles = Some(u64::from(marker(200).ok_or("no marker 200")?));
+    }
+    row.passed = true;
+    Ok(())
+}
+
+/// Runs the ELF on cactus-sim (`mcu`, the oracle stopping at its first violation) and returns
+/// its markers (id, value) in order; Err unless it exits with code 0.
+fn run(elf_path: &Path) -> Result<Vec<(u32, u32)>, String> {
+    let elf = std::fs::read(elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
+    let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
+    let mut config = MachineConfig::new(profile);
+    config.max_cycles = Some(MAX_CYCLES);
+    config.record_events = true;
+    config.oracle = cactus_sim::OracleMode::Stop;
+    let (machine, outcome) =
+        cactus_verify::sim_run::run_elf(&elf, &elf_path.display().to_string(), config)?;
+    let markers = machine
+        .events()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Marker { id, value } => Some((id, value)),
+            _ => None,
+        })
+        .collect();
+    match outcome {
+        RunOutcome::Exited { code: 0 } => Ok(markers),
+        RunOutcome::Exited { code } => Err(format!("exit code {code}")),
+        RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => {
+            Err(r.to_string().lines().next().unwrap_or("").to_string())
+        }
+        RunOutcome::OracleViolation(r) => {
+            Err(r.to_string().lines().next().unwrap_or("").to_string())
+        }
+        RunOutcome::Breakpoint { pc } => Err(format!("breakpoint at {pc:#010x}")),
+    }
+}

@@ -1,0 +1,290 @@
+/* The `relocate` stack strategy: SenSmart's stack relocation (docs/sensmart.md; Chen et al.,
+ * "SenSmart", section IV-C, Figures 2-3). Every task sees its stack at the same logical
+ * addresses, the window that ends at PORT_WINDOW_TOP; the kernel may therefore move a
+ * task's stack anywhere in the pool at any time, and does so to grow a stack that is about to
+ * overflow.
+ *
+ * Memory: the pool (after its 64-byte red zone) is a sequence of regions in address order
+ * with no gaps, each owned by one task or free (Figure 2; a Cactus task has no private heap
+ * area: its globals and heap are the firmware's, so a region is its stack area only). Task
+ * t's region [base, base + size) holds its live stack at the top: its logical bound (the
+ * descriptor's limit, also the window's mswbound) is PORT_WINDOW_TOP - size and its
+ * displacement (physical - logical) is base + size - PORT_WINDOW_TOP.
+ *
+ * Growth (Figure 3): when the running task touches its stack below its bound (the hardware
+ * window's exception, stack_grow; or a failed stack check, stack_request), the region with
+ * the most surplus gives half of it (at least what is needed): a free region's surplus is all
+ * of it, a task's the bytes below its saved sp less RELOC_HEADROOM. Everything between the
+ * donor's live stack and the needy region moves by that amount in one memmove (the regions
+ * in between whole, the donor's or the needy task's live stack), and the displacements of the
+ * tasks whose stacks moved change by it; no logical address changes, so no task notices.
+ * When no region can give enough, the task's fault policy applies; a task that ends (killed,
+ * faulted, returned) gives its region back as a free region (merged with free neighbours).
+ *
+ * The region arithmetic (allocation, surplus, what a growth moves, freeing) is lib/regions.h,
+ * host-tested; this file adds the tasks' windows, the copy and the reports.
+ *
+ * The translation backend is the hardware window (arch/rv32/window.h, CACTUS_STACK_WINDOW):
+ * after a move the running task's window is written once, and every resume path writes the
+ * resumed task's. A software variant (a logical-stack pass translating in code) would keep
+ * this file and replace only window.h's register write with the table its code reads.
+ *
+ * Every region change is reported to the trace device (ktrace_region_assign / release), so
+ * the ownership oracle follows every move, and every growth as an OVERFLOW event with action
+ * 3 (grown), as mtss and segmented report theirs. Entry points run with interrupts masked (trap
+ * handler or kernel call). */
+#include "stack.h"
+#include "../trace/ktrace.h"
+#include "cactus/relocate.h"
+#include "../lib/regions.c" /* the region arithmetic: this strategy's alone (kernel/Makefile) */
+#include "window.h"
+
+#if !CACTUS_STACK_WINDOW
+#error "relocate needs the stack window (-DCACTUS_STACK_WINDOW=1, manifest stack = \"relocate\")"
+#endif
+
+#ifndef CACTUS_STACK_POOL_SIZE
+#define CACTUS_STACK_POOL_SIZE (48 * 1024)
+#endif
+/* A donor task keeps at least this much free stack below its saved sp. */
+#ifndef CACTUS_RELOC_HEADROOM
+#define CACTUS_RELOC_HEADROOM 128u
+#endif
+_Static_assert(CACTUS_RELOC_HEADROOM % 16 == 0, "CACTUS_RELOC_HEADROOM: a multiple of 16");
+_Static_assert(CACTUS_STACK_POOL_SIZE <= (int)(PORT_WINDOW_TOP - PORT_WINDOW_BASE),
+               "relocate: the pool is larger than the window");
+#define POOL_RED_ZONE 64u /* never allocated: what lies below the pool is not stack memory */
+#define MAX_REGIONS (2 * CACTUS_MAX_TASKS + 1)
+_Static_assert(CACTUS_MAX_TASKS < REGION_FREE, "relocate: task ids must fit a region's owner");
+
+static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4] __attribute__((section(".stack_pool"), aligned(16)));
+static struct region reg_storage[MAX_REGIONS];
+static struct region_set regs;
+static uint32_t peak[CACTUS_MAX_TASKS]; /* the largest region each task has held */
+static cactus_relocate_counts stats;
+static struct {
+    uint32_t need, best;
+    int task;
+} refusal;
+
+static uint32_t top(const struct region *r)
+{
+    return r->base + r->size;
+}
+
+static uint32_t find(const struct k_tcb *t)
+{
+    int k = regions_find(&regs, (uint8_t)k_id(t));
+    if (k < 0)
+        k_panic("relocate: task without a region");
+    return (uint32_t)k;
+}
+
+/* The lowest physical byte of r's live stack (from its owner's saved sp, 16-byte aligned),
+ * clamped to the region; a free region's is its top (nothing lives there). */
+static uint32_t live_low(const struct region *r)
+{
+    if (r->owner == REGION_FREE)
+        return top(r);
+    const struct k_tcb *t = &k_tasks[r->owner];
+    uint32_t p = (t->ctx.sp + t->stack_disp) & ~15u;
+    if (p < r->base)
+        p = r->base;
+    if (p > top(r))
+        p = top(r);
+    return p;
+}
+
+/* Bound and displacement of r's owner from its region. */
+static void set_window(const struct region *r)
+{
+    if (r->owner == REGION_FREE)
+        return;
+    struct k_tcb *t = &k_tasks[r->owner];
+    t->stack.limit = PORT_WINDOW_TOP - r->size;
+    t->stack_disp = top(r) - PORT_WINDOW_TOP;
+    if (r->size > peak[r->owner])
+        peak[r->owner] = r->size;
+}
+
+static void report(const struct region *r)
+{
+    if (r->owner == REGION_FREE)
+        ktrace_region_release(r->base, r->size);
+    else
+        ktrace_region_assign(r->base, r->size, r->owner);
+}
+
+/* Copies n bytes (a multiple of 16) from src to dst, word by word in the direction that is
+ * safe for overlapping ranges: 32 bytes per iteration, then one 16-byte step if left. */
+static void move_words(uint32_t dst, uint32_t src, uint32_t n)
+{
+    volatile uint32_t *d, *s;
+    if (dst < src) {
+        d = (uint32_t *)dst, s = (uint32_t *)src;
+        for (; n >= 32; n -= 32, d += 8, s += 8) {
+            uint32_t a = s[0], b = s[1], c = s[2], e = s[3], f = s[4], g = s[5], h = s[6],
+                     k = s[7];
+            d[0] = a, d[1] = b, d[2] = c, d[3] = e, d[4] = f, d[5] = g, d[6] = h, d[7] = k;
+        }
+        if (n) {
+            uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
+            d[0] = a, d[1] = b, d[2] = c, d[3] = e;
+        }
+    } else if (dst > src) {
+        d = (uint32_t *)(dst + n), s = (uint32_t *)(src + n);
+        for (; n >= 32; n -= 32) {
+            d -= 8, s -= 8;
+            uint32_t a = s[7], b = s[6], c = s[5], e = s[4], f = s[3], g = s[2], h = s[1],
+                     k = s[0];
+            d[7] = a, d[6] = b, d[5] = c, d[4] = e, d[3] = f, d[2] = g, d[1] = h, d[0] = k;
+        }
+        if (n) {
+            d -= 4, s -= 4;
+            uint32_t a = s[3], b = s[2], c = s[1], e = s[0];
+            d[3] = a, d[2] = b, d[1] = c, d[0] = e;
+        }
+    }
+}
+
+/* Region d gives g bytes to region i (Figure 3): the bytes move, the moved tasks' windows
+ * change, the running task's window is written once, and the oracle hears of every region. */
+static void relocate(uint32_t i, uint32_t d, uint32_t g)
+{
+    uint32_t live = live_low(&regs.r[d < i ? d : i]);
+    struct region_move m = regions_give(&regs, i, d, g, live);
+    ktrace_kernel_enter();
+    move_words(m.dst, m.src, m.n);
+    ktrace_kernel_leave();
+    for (uint32_t k = m.lo; k <= m.hi; k++)
+        set_window(&regs.r[k]);
+    stats.relocations++;
+    stats.bytes_moved += m.n;
+    struct k_tcb *cur = k_cur();
+    if (cur)
+        port_window_set((uint32_t)cur->stack.limit, cur->stack_disp);
+    for (uint32_t k = m.lo; k <= m.hi; k++)
+        if (regs.r[k].size)
+            report(&regs.r[k]);
+    if (regs.r[d].size == 0)
+        regions_remove(&regs, d); /* a free region given away whole */
+}
+
+void stack_init(void)
+{
+    regions_init(&regs, reg_storage, MAX_REGIONS, (uintptr_t)pool + POOL_RED_ZONE,
+                 sizeof(pool) - POOL_RED_ZONE);
+    ktrace_region_assign((uintptr_t)pool, POOL_RED_ZONE, KTRACE_NOBODY);
+    report(&regs.r[0]);
+}
+
+uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
+{
+    size = (size + 15u) & ~15u;
+    if (size < 64u)
+        return 0;
+    int k = regions_alloc(&regs, size, (uint8_t)k_id(t));
+    if (k < 0)
+        return 0;
+    peak[k_id(t)] = 0;
+    set_window(&regs.r[k]);
+    report(&regs.r[k]);
+    return PORT_WINDOW_TOP;
+}
+
+int stack_grow(struct k_tcb *t, uintptr_t low)
+{
+    uintptr_t bound = t->stack.limit;
+    if (low >= bound)
+        return 0;
+    uint32_t need = (uint32_t)((bound - low + 15u) & ~15u);
+    uint32_t i = find(t), best = 0;
+    int d = -1;
+    for (uint32_t k = 0; k < regs.n; k++) {
+        const struct region *r = &regs.r[k];
+        uint32_t s = k == i ? 0 : regions_surplus(r, live_low(r), CACTUS_RELOC_HEADROOM);
+        if (s > best)
+            best = s, d = (int)k;
+    }
+    if (d < 0 || best < need) {
+        refusal.need = need, refusal.best = best, refusal.task = k_id(t);
+        stats.refusals++;
+        return -1;
+    }
+    uint32_t g = (best / 2) & ~15u;
+    relocate(i, (uint32_t)d, g > need ? g : need);
+    ktrace_overflow((uint32_t)k_id(t), t->ctx.sp, need, 3); /* 3: grown, as mtss reports */
+    return 0;
+}
+
+void *stack_task_ptr(struct k_tcb *t, void *p, uint32_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    (void)n;
+    if (a - PORT_WINDOW_BASE >= PORT_WINDOW_TOP - PORT_WINDOW_BASE)
+        return p;
+    if (a < t->stack.limit && stack_grow(t, a) != 0)
+        return p; /* no room: the kernel's access faults (a kernel panic report) */
+    return (void *)(a + t->stack_disp);
+}
+
+/* The window checks every access: the switch adds nothing. */
+int stack_check_switch(const struct k_tcb *t)
+{
+    (void)t;
+    return STACK_OK;
+}
+
+int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested)
+{
+    if (sp >= t->stack.limit && sp - t->stack.limit >= requested)
+        return 0;
+    return t == k_cur() ? stack_grow(t, sp - requested) : -1;
+}
+
+int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
+{
+    return stack_out_of_stack(t, t->ctx.sp, cactus_check_need(site));
+}
+
+void stack_refusal_print(void)
+{
+    kprintf("  why: relocate: task %d needs %u more bytes; the most any region can give is %u\n",
+            refusal.task, refusal.need, refusal.best);
+}
+
+int stack_frame_return(struct k_tcb *t)
+{
+    (void)t; /* relocate never moves a frame away from its stack */
+    return -1;
+}
+
+void stack_frame_released(struct k_tcb *t, uintptr_t sp)
+{
+    (void)t, (void)sp;
+}
+
+/* base, size: t's region now (physical); limit: its physical bound (the region's base);
+ * used: the largest region it has held (the stack memory it has needed at most). */
+void stack_usage(const struct k_tcb *t, cactus_stack_info *out)
+{
+    const struct region *r = &regs.r[find(t)];
+    out->base = r->base;
+    out->size = r->size;
+    out->limit = r->base;
+    out->used = peak[k_id(t)];
+}
+
+void stack_free(struct k_tcb *t)
+{
+    ktrace_stack_hwm((uint32_t)k_id(t), peak[k_id(t)], t->desc->stack_size);
+    report(&regs.r[regions_free(&regs, find(t))]);
+    k_stack_released();
+}
+
+void cactus_relocate_stats(cactus_relocate_counts *out)
+{
+    uint32_t irq = port_irq_save();
+    *out = stats;
+    port_irq_restore(irq);
+}
