@@ -26,7 +26,50 @@ pub struct Unit {
 /// and the report. With `CheckMode::None` every text is returned unchanged. A unit the pass
 /// leaves untouched is returned byte for byte; an instrumented one is the parsed file
 /// printed back with the checks inserted (docs/asm-ir.md, "Round trip").
+///
+/// With [`PassOptions::preempt_traps`] the preempt-traps pass (`crate::preempt`) then counts
+/// the backward branches of every application unit (not [`Unit::library`]): it runs after the
+/// checks, so their stubs are never mistaken for code to count.
 pub fn instrument_units(
+    units: &[Unit],
+    opts: &PassOptions,
+    reserves: &Reserves,
+) -> Result<(Vec<String>, Report), CcError> {
+    let (mut texts, report) = check_units(units, opts, reserves)?;
+    if let Some(period) = opts.preempt_traps {
+        if period == 0 {
+            return Err(CcError::Usage(
+                "--preempt-traps: the period N must be at least 1".into(),
+            ));
+        }
+        let mut next = 0usize;
+        for (u, text) in texts.iter_mut().enumerate() {
+            if units[u].library {
+                continue;
+            }
+            if units[u].text.contains(".Lcactus_pt_") {
+                return Err(CcError::Usage(format!(
+                    "{}: already instrumented (it contains .Lcactus_pt_ labels)",
+                    units[u].origin
+                )));
+            }
+            let mut file =
+                AsmFile::parse(text, &units[u].origin).map_err(|error| CcError::Parse {
+                    origin: units[u].origin.clone(),
+                    error,
+                })?;
+            let stats =
+                crate::preempt::instrument(&mut file, period, &mut next).map_err(CcError::Usage)?;
+            if stats.sites > 0 {
+                *text = file.to_string();
+            }
+        }
+    }
+    Ok((texts, report))
+}
+
+/// The stack-check pass alone (docs/stack-checks.md).
+fn check_units(
     units: &[Unit],
     opts: &PassOptions,
     reserves: &Reserves,
