@@ -58,8 +58,13 @@ pub fn instrument_units(
                     origin: units[u].origin.clone(),
                     error,
                 })?;
-            let stats =
-                crate::preempt::instrument(&mut file, period, &mut next).map_err(CcError::Usage)?;
+            let stats = crate::preempt::instrument(&mut file, period, &mut next).map_err(
+                |(function, reason)| CcError::Function {
+                    origin: units[u].origin.clone(),
+                    function,
+                    reason,
+                },
+            )?;
             if stats.sites > 0 {
                 *text = file.to_string();
             }

@@ -70,13 +70,18 @@ fn target(s: &Statement) -> Option<String> {
     }
 }
 
-/// One backward branch to instrument: its entry index and the registers live before it.
+/// One backward branch to instrument: where the counter code goes (an entry index in the
+/// branch's block, at or before the branch), the register it may use there (None: no register
+/// is dead anywhere in the block) and the branch's own entry index.
 struct BackBranch {
     at: usize,
-    live: RegSet,
+    scratch: Option<Reg>,
+    branch: usize,
 }
 
-/// The backward branches of one function (entry range `start..end` of `file`).
+/// The backward branches of one function. The counter code goes right before the branch when
+/// a register is dead there, else before the latest instruction of the same basic block where
+/// one is (the block runs exactly once per taken back edge, so the count is the same).
 fn backward_branches(file: &AsmFile, cfg: &Cfg) -> Vec<BackBranch> {
     let live = Liveness::compute(file, cfg);
     let mut labels: HashMap<&str, usize> = HashMap::new();
@@ -99,33 +104,47 @@ fn backward_branches(file: &AsmFile, cfg: &Cfg) -> Vec<BackBranch> {
     }
     let mut out = Vec::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
-        let Some(&at) = block.insts.last() else {
+        let Some(&branch) = block.insts.last() else {
             continue;
         };
-        let Item::Inst(s) = &file.entries[at].item else {
+        let Item::Inst(s) = &file.entries[branch].item else {
             continue;
         };
         let Some(l) = target(s) else { continue };
-        match labels.get(l.as_str()) {
-            Some(&li) if li < at => {
-                let (reads, writes) = effects(&file.entries[at].item);
-                let before = reads.union(live.live_out[b].minus(writes));
-                out.push(BackBranch { at, live: before });
-            }
-            _ => {}
+        if !labels.get(l.as_str()).is_some_and(|&li| li < branch) {
+            continue;
         }
+        let after = live.live_after(file, cfg, b);
+        let found = (0..block.insts.len()).rev().find_map(|k| {
+            let (reads, writes) = effects(&file.entries[block.insts[k]].item);
+            let before = reads.union(after[k].minus(writes));
+            scratch(before).map(|r| (block.insts[k], r))
+        });
+        out.push(match found {
+            Some((at, r)) => BackBranch {
+                at,
+                scratch: Some(r),
+                branch,
+            },
+            None => BackBranch {
+                at: branch,
+                scratch: None,
+                branch,
+            },
+        });
     }
     out
 }
 
 /// Instruments every backward branch of every function of `file` with period `period`;
 /// `next` numbers the labels (`.Lcactus_pt_<n>`, `.Lcactus_ptr_<n>`) across the units of
-/// one invocation. Errors name the function with a backward branch and no dead register.
+/// one invocation. An error is (function, reason): a backward branch whose block has no dead
+/// register anywhere.
 pub fn instrument(
     file: &mut AsmFile,
     period: u32,
     next: &mut usize,
-) -> Result<PreemptStats, String> {
+) -> Result<PreemptStats, (String, String)> {
     let mut inserts: BTreeMap<usize, Vec<Entry>> = BTreeMap::new();
     let mut stats = PreemptStats::default();
     for func in file.functions() {
@@ -140,10 +159,14 @@ pub fn instrument(
             .find(|&i| matches!(file.entries[i].item, Item::Inst(_) | Item::Opaque(_)))
             .map_or(func.end, |i| i + 1);
         for site in sites {
-            let r = scratch(site.live).ok_or_else(|| {
-                format!(
-                    "{}: function `{}`: no dead register for the branch counter at a backward branch",
-                    file.origin, func.name
+            let r = site.scratch.ok_or_else(|| {
+                (
+                    func.name.clone(),
+                    format!(
+                        "no dead register for the branch counter at the backward branch of \
+                         line {}",
+                        file.entries[site.branch].line
+                    ),
                 )
             })?;
             let x = cactus_isa::reg_name(r);
@@ -269,6 +292,26 @@ mod tests {
         body.push_str("\tret\n\t.size\tz, .-z\n");
         let mut f = AsmFile::parse(&body, "t.s").unwrap();
         let err = instrument(&mut f, 256, &mut 0).unwrap_err();
-        assert!(err.contains("function `z`"), "{err}");
+        assert_eq!(err.0, "z");
+    }
+
+    #[test]
+    fn with_nothing_dead_at_the_branch_the_counter_moves_up_its_block() {
+        let mut body =
+            String::from("\t.text\n\t.globl\tw\n\t.type\tw, @function\nw:\n.L9:\n\tli\tt0,5\n");
+        for r in CANDIDATES.iter().skip(1) {
+            let n = cactus_isa::reg_name(*r);
+            body.push_str(&format!("\taddi\t{n},{n},1\n"));
+        }
+        body.push_str("\tbnez\tt0,.L9\n");
+        for r in CANDIDATES {
+            let n = cactus_isa::reg_name(r);
+            body.push_str(&format!("\tmv\tzero,{n}\n"));
+        }
+        body.push_str("\tret\n\t.size\tw, .-w\n");
+        let (out, stats) = run(&body);
+        assert_eq!(stats.sites, 1);
+        assert!(out.contains(".L9:\n\tlw t0,-8(tp)\n"), "{out}");
+        assert!(out.contains(".Lcactus_ptr_0:\n\tli t0,5\n"), "{out}");
     }
 }
