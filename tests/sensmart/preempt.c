@@ -11,7 +11,7 @@
  * when preemption by counted branches works.
  *
  * The latencies are in cycles on cactus-sim's profiles (mcycle counts cycles and mtime ticks
- * once every CYCLES_PER_MTIME cycles from reset, profiles/*.toml: clock_hz / timebase_hz);
+ * once every CYCLES_PER_MTIME cycles from reset: clock_hz / timebase_hz of profiles/mcu.toml);
  * `cactus bench sensmart` reads the "latency" line. On QEMU only PASS/FAIL means anything. */
 #include "cactus_firmware.h"
 

@@ -27,6 +27,7 @@ pub mod mtss;
 pub mod registry;
 pub mod scaling;
 pub mod segmented;
+pub mod sensmart;
 pub mod sim_speed;
 mod size;
 pub mod srp;

@@ -14,6 +14,7 @@ use crate::mtss::prs_report::Prs;
 use crate::mtss::wcet_report::Wcet;
 use crate::scaling::report::Scaling;
 use crate::segmented::Segmented;
+use crate::sensmart::Sensmart;
 use crate::sim_speed::SimSpeed;
 use crate::srp::Srp;
 use crate::workloads::bench::Workloads;
@@ -22,7 +23,7 @@ use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 16] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -38,6 +39,7 @@ pub const NAMES: [&str; 15] = [
     Advise::NAME,
     Srp::NAME,
     Carousel::NAME,
+    Sensmart::NAME,
 ];
 
 /// The rendering of `store` (of any evaluation, rows as JSON) by its evaluation; an error
@@ -58,6 +60,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Segmented::NAME => typed::<Segmented>(store),
         Advise::NAME => typed::<Advise>(store),
         Srp::NAME => typed::<Srp>(store),
+        Sensmart::NAME => typed::<Sensmart>(store),
         Carousel::NAME => typed::<Carousel>(store),
         other => Err(format!(
             "`{other}` is not an evaluation (known: {})",

@@ -35,7 +35,21 @@ pub fn instrument_units(
     opts: &PassOptions,
     reserves: &Reserves,
 ) -> Result<(Vec<String>, Report), CcError> {
-    let (mut texts, report) = check_units(units, opts, reserves)?;
+    // Functions where the counter code must spill a register below sp: the checks cover it.
+    let mut red_zone = std::collections::BTreeSet::new();
+    if opts.preempt_traps.is_some() {
+        for (u, unit) in units.iter().enumerate().filter(|(_, u)| !u.library) {
+            let file =
+                AsmFile::parse(&unit.text, &unit.origin).map_err(|error| CcError::Parse {
+                    origin: unit.origin.clone(),
+                    error,
+                })?;
+            for name in crate::preempt::red_zone_functions(&file) {
+                red_zone.insert((u, name));
+            }
+        }
+    }
+    let (mut texts, report) = check_units(units, opts, reserves, &red_zone)?;
     if let Some(period) = opts.preempt_traps {
         if period == 0 {
             return Err(CcError::Usage(
@@ -58,13 +72,7 @@ pub fn instrument_units(
                     origin: units[u].origin.clone(),
                     error,
                 })?;
-            let stats = crate::preempt::instrument(&mut file, period, &mut next).map_err(
-                |(function, reason)| CcError::Function {
-                    origin: units[u].origin.clone(),
-                    function,
-                    reason,
-                },
-            )?;
+            let stats = crate::preempt::instrument(&mut file, period, &mut next);
             if stats.sites > 0 {
                 *text = file.to_string();
             }
@@ -73,11 +81,13 @@ pub fn instrument_units(
     Ok((texts, report))
 }
 
-/// The stack-check pass alone (docs/stack-checks.md).
+/// The stack-check pass alone (docs/stack-checks.md); the functions in `red_zone` need
+/// `crate::preempt::RED_ZONE` bytes below their `sp` besides their frame.
 fn check_units(
     units: &[Unit],
     opts: &PassOptions,
     reserves: &Reserves,
+    red_zone: &std::collections::BTreeSet<(usize, String)>,
 ) -> Result<(Vec<String>, Report), CcError> {
     if opts.mode == CheckMode::None {
         return Ok((
@@ -107,6 +117,7 @@ fn check_units(
         reserves,
         origins: &origins,
         library: &library,
+        red_zone,
     };
     let decisions = decide(&program, &cx);
     let mut report = Report {

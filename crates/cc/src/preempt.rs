@@ -7,9 +7,11 @@
 //!
 //! Guarantees: only branches and jumps to a label of the same function that precedes them in
 //! the file are instrumented; the inserted code reads and writes only the counter word and one
-//! register that liveness proves dead before the branch (no flags exist on RISC-V, so nothing
-//! else the program uses changes); a branch with no dead register is refused with an error
-//! naming the function (never silently skipped). Every instrumented unit defines the weak
+//! register that liveness proves dead in the branch's block (no flags exist on RISC-V, so
+//! nothing else the program uses changes); where no register is dead anywhere in the block,
+//! `t0` is spilled to the word below `sp` ([`RED_ZONE`] bytes, which the stack checks count
+//! in the function's need: neither the kernel nor the runtimes ever write below a task's `sp`)
+//! and reloaded before the branch. Every instrumented unit defines the weak
 //! absolute symbol `cactus_preempt_period` = N, from which the kernel and the runtimes load the
 //! counter.
 
@@ -23,6 +25,11 @@ use std::collections::{BTreeMap, HashMap};
 pub const COUNTER_OFFSET: i32 = -8;
 /// The weak absolute symbol every instrumented unit sets to the period N.
 pub const PERIOD_SYMBOL: &str = "cactus_preempt_period";
+/// Bytes below `sp` the counter code uses when it must spill `t0` (the word at `sp - 4`).
+pub const RED_ZONE: u32 = 4;
+/// The register spilled when none is dead.
+const SPILLED: Reg = 5;
+
 /// The kernel's (or runtime's) entry for scratch register `r` is `port_preempt_<abi name>`.
 pub const ENTRY_PREFIX: &str = "port_preempt_";
 
@@ -38,6 +45,23 @@ const CANDIDATES: [Reg; 28] = [
 pub struct PreemptStats {
     /// Backward branches and jumps instrumented.
     pub sites: usize,
+    /// Of them, sites that spill `t0` below `sp`.
+    pub spills: usize,
+}
+
+/// The functions of `file` with a backward branch whose block has no dead register (the
+/// counter code spills `t0` below `sp` there; the check pass must count [`RED_ZONE`]).
+pub fn red_zone_functions(file: &AsmFile) -> Vec<String> {
+    file.functions()
+        .into_iter()
+        .filter(|func| {
+            let cfg = Cfg::build(file, func);
+            backward_branches(file, &cfg)
+                .iter()
+                .any(|b| b.scratch.is_none())
+        })
+        .map(|func| func.name)
+        .collect()
 }
 
 /// The first register of [`CANDIDATES`] not in `live`.
@@ -71,12 +95,11 @@ fn target(s: &Statement) -> Option<String> {
 }
 
 /// One backward branch to instrument: where the counter code goes (an entry index in the
-/// branch's block, at or before the branch), the register it may use there (None: no register
-/// is dead anywhere in the block) and the branch's own entry index.
+/// branch's block, at or before the branch) and the register it may use there (None: no
+/// register is dead anywhere in the block).
 struct BackBranch {
     at: usize,
     scratch: Option<Reg>,
-    branch: usize,
 }
 
 /// The backward branches of one function. The counter code goes right before the branch when
@@ -124,12 +147,10 @@ fn backward_branches(file: &AsmFile, cfg: &Cfg) -> Vec<BackBranch> {
             Some((at, r)) => BackBranch {
                 at,
                 scratch: Some(r),
-                branch,
             },
             None => BackBranch {
                 at: branch,
                 scratch: None,
-                branch,
             },
         });
     }
@@ -138,13 +159,8 @@ fn backward_branches(file: &AsmFile, cfg: &Cfg) -> Vec<BackBranch> {
 
 /// Instruments every backward branch of every function of `file` with period `period`;
 /// `next` numbers the labels (`.Lcactus_pt_<n>`, `.Lcactus_ptr_<n>`) across the units of
-/// one invocation. An error is (function, reason): a backward branch whose block has no dead
-/// register anywhere.
-pub fn instrument(
-    file: &mut AsmFile,
-    period: u32,
-    next: &mut usize,
-) -> Result<PreemptStats, (String, String)> {
+/// one invocation.
+pub fn instrument(file: &mut AsmFile, period: u32, next: &mut usize) -> PreemptStats {
     let mut inserts: BTreeMap<usize, Vec<Entry>> = BTreeMap::new();
     let mut stats = PreemptStats::default();
     for func in file.functions() {
@@ -159,16 +175,8 @@ pub fn instrument(
             .find(|&i| matches!(file.entries[i].item, Item::Inst(_) | Item::Opaque(_)))
             .map_or(func.end, |i| i + 1);
         for site in sites {
-            let r = site.scratch.ok_or_else(|| {
-                (
-                    func.name.clone(),
-                    format!(
-                        "no dead register for the branch counter at the backward branch of \
-                         line {}",
-                        file.entries[site.branch].line
-                    ),
-                )
-            })?;
+            let spill = site.scratch.is_none();
+            let r = site.scratch.unwrap_or(SPILLED);
             let x = cactus_isa::reg_name(r);
             let (slow, back) = (
                 format!(".Lcactus_pt_{next}"),
@@ -176,13 +184,21 @@ pub fn instrument(
             );
             *next += 1;
             let off = COUNTER_OFFSET;
-            inserts.entry(site.at).or_default().extend([
+            let code = inserts.entry(site.at).or_default();
+            if spill {
+                code.push(inst(&format!("sw {x},-{RED_ZONE}(sp)")));
+                stats.spills += 1;
+            }
+            code.extend([
                 inst(&format!("lw {x},{off}(tp)")),
                 inst(&format!("addi {x},{x},-1")),
                 inst(&format!("sw {x},{off}(tp)")),
                 inst(&format!("beqz {x},{slow}")),
                 entry(Item::Label(back.clone())),
             ]);
+            if spill {
+                code.push(inst(&format!("lw {x},-{RED_ZONE}(sp)")));
+            }
             inserts.entry(stub_at).or_default().extend([
                 entry(Item::Label(slow)),
                 inst(&format!("jal {x},{ENTRY_PREFIX}{x}")),
@@ -192,7 +208,7 @@ pub fn instrument(
         }
     }
     if stats.sites == 0 {
-        return Ok(stats);
+        return stats;
     }
     let old = std::mem::take(&mut file.entries);
     let len = old.len();
@@ -209,7 +225,7 @@ pub fn instrument(
         directive(&format!(".weak\t{PERIOD_SYMBOL}")),
         directive(&format!(".set\t{PERIOD_SYMBOL}, {period}")),
     ]);
-    Ok(stats)
+    stats
 }
 
 #[cfg(test)]
@@ -219,7 +235,7 @@ mod tests {
     fn run(src: &str) -> (String, PreemptStats) {
         let mut f = AsmFile::parse(src, "t.s").unwrap();
         let mut n = 0;
-        let stats = instrument(&mut f, 256, &mut n).unwrap();
+        let stats = instrument(&mut f, 256, &mut n);
         (f.to_string(), stats)
     }
 
@@ -278,7 +294,7 @@ mod tests {
     }
 
     #[test]
-    fn a_backward_branch_with_every_register_live_is_refused() {
+    fn with_every_register_live_t0_is_spilled_below_sp() {
         let mut body = String::from("\t.text\n\t.globl\tz\n\t.type\tz, @function\nz:\n.L9:\n");
         for r in CANDIDATES {
             let n = cactus_isa::reg_name(r);
@@ -290,9 +306,13 @@ mod tests {
             body.push_str(&format!("\tmv\tzero,{n}\n"));
         }
         body.push_str("\tret\n\t.size\tz, .-z\n");
-        let mut f = AsmFile::parse(&body, "t.s").unwrap();
-        let err = instrument(&mut f, 256, &mut 0).unwrap_err();
-        assert_eq!(err.0, "z");
+        let f = AsmFile::parse(&body, "t.s").unwrap();
+        assert_eq!(red_zone_functions(&f), vec!["z".to_string()]);
+        let (out, stats) = run(&body);
+        assert_eq!((stats.sites, stats.spills), (1, 1));
+        let want = "\tsw t0,-4(sp)\n\tlw t0,-8(tp)\n\taddi t0,t0,-1\n\tsw t0,-8(tp)\n\tbeqz t0,.Lcactus_pt_0\n.Lcactus_ptr_0:\n\tlw t0,-4(sp)\n\tbnez a0,.L9\n";
+        assert!(out.contains(want), "{out}");
+        assert!(red_zone_functions(&AsmFile::parse(LOOP, "t.s").unwrap()).is_empty());
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod bench_latency;
 pub mod bench_mtss;
 pub mod bench_scaling;
 pub mod bench_segmented;
+pub mod bench_sensmart;
 pub mod bench_size;
 pub mod bench_srp;
 pub mod build;

@@ -1,0 +1,126 @@
+//! `cactus bench sensmart`: the SenSmart evaluation (issue 18, docs/sensmart.md,
+//! docs/results/sensmart.md). One sweep whose points belong to parts; today the `preempt` part
+//! (preemption by counted branches, [`preempt`]): the overhead of the preempt-traps pass on the
+//! workloads, and the preemption latency under counted branches against timer interrupts.
+//! Other parts (relocation, isolation) add their rows, tables and summary pairs beside it.
+//!
+//! Guarantees: every figure comes from a build and a run made here on cactus-sim (profile
+//! `mcu`, simulated cycles only); a point that fails is a row with its reason, left out of
+//! the summary; the summary line is built from the parts' key/value lists, in part order.
+
+pub mod preempt;
+
+pub use crate::Size;
+
+use cactus_sweep::evaluation::{verdicts, Evaluation};
+use cactus_sweep::report::Summary;
+use cactus_sweep::{Meta, Row, SweepReport};
+use serde::{Deserialize, Serialize};
+
+/// The parts of the evaluation, in the order their tables and summary pairs appear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Part {
+    /// Preemption by counted branches: overhead and latency ([`preempt`]).
+    Preempt,
+}
+
+impl Part {
+    /// Every part.
+    pub const ALL: [Part; 1] = [Part::Preempt];
+
+    /// The name on the command line and in keys.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Preempt => "preempt",
+        }
+    }
+
+    /// The part called `text`.
+    pub fn parse(text: &str) -> Option<Part> {
+        Part::ALL.into_iter().find(|p| p.name() == text.trim())
+    }
+}
+
+/// One point of the evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SensmartRow {
+    /// The part it belongs to.
+    pub part: Part,
+    /// What was measured: a workload (overhead) or a latency configuration.
+    pub name: String,
+    /// Built, ran and behaved as expected.
+    pub passed: bool,
+    /// Why it did not pass.
+    pub note: Option<String>,
+    /// Overhead of the pass on a workload (part `preempt`).
+    #[serde(default)]
+    pub overhead: Option<preempt::Overhead>,
+    /// Preemption latencies of one configuration (part `preempt`).
+    #[serde(default)]
+    pub latency: Option<preempt::Latency>,
+}
+
+impl Row for SensmartRow {
+    fn passed(&self) -> bool {
+        self.passed
+    }
+}
+
+/// The evaluation.
+pub struct Sensmart;
+
+impl Evaluation for Sensmart {
+    const NAME: &'static str = "sensmart";
+    const UNIT: &'static str = "points";
+    type Row = SensmartRow;
+
+    fn render(rows: &[SensmartRow], meta: &Meta) -> SweepReport {
+        let (passed, failed) = verdicts(rows);
+        let size = meta.params["size"].as_str().unwrap_or("?").to_string();
+        let mut tables = String::new();
+        let mut reading = format!("Size class `{size}`. ");
+        for part in Part::ALL {
+            let mine: Vec<SensmartRow> = rows.iter().filter(|r| r.part == part).cloned().collect();
+            if mine.is_empty() {
+                continue;
+            }
+            match part {
+                Part::Preempt => {
+                    tables.push_str(&preempt::markdown(&mine));
+                    reading.push_str(&preempt::reading());
+                }
+            }
+        }
+        SweepReport {
+            tables,
+            reading,
+            note: " (simulated cycles only: the figures are deterministic)".to_string(),
+            passed,
+            failed,
+            summary: summary(rows),
+        }
+    }
+}
+
+/// The summary (the report adds `passed=` and `failed=`): each part's key/value pairs in part
+/// order.
+pub fn summary(rows: &[SensmartRow]) -> Summary {
+    let mut s = Summary::new("sensmart");
+    for part in Part::ALL {
+        let mine: Vec<SensmartRow> = rows.iter().filter(|r| r.part == part).cloned().collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let pairs = match part {
+            Part::Preempt => preempt::summary_pairs(&mine),
+        };
+        for (k, v) in pairs {
+            s.add(k, v);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;
