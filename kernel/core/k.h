@@ -22,7 +22,7 @@ enum wait_kind {
     WAIT_SRP
 };
 
-/* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
+/* Task control block: 160 bytes, the whole per-task kernel overhead; nothing on the task stack.
  * The context must stay first: port_current points at it. The stack descriptor follows it
  * (PORT_STACK_DESC): tp points just past it (limit at tp-4) while the task runs, instrumented code compares sp with its
  * limit, and a trap saves the task's registers at tp - PORT_TP (docs/stack-checks.md). */
