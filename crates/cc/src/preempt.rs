@@ -134,7 +134,7 @@ fn backward_branches(file: &AsmFile, cfg: &Cfg) -> Vec<BackBranch> {
             continue;
         };
         let Some(l) = target(s) else { continue };
-        if !labels.get(l.as_str()).is_some_and(|&li| li < branch) {
+        if labels.get(l.as_str()).is_none_or(|&li| li >= branch) {
             continue;
         }
         let after = live.live_after(file, cfg, b);

@@ -1232,7 +1232,7 @@ fn preempt_traps_is_read_checked_and_overridden() {
     assert_eq!(f.parse(&on).unwrap().kernel.preempt_traps, Some(64));
     let (line, key, _) =
         f.error(&GOOD.replace("slice_ticks = 2", "slice_ticks = 2\npreempt_traps = 0"));
-    assert_eq!((line, key.as_str()), (Some(11), "kernel.preempt_traps"));
+    assert_eq!((line, key.as_str()), (Some(10), "kernel.preempt_traps"));
     let mut m = f.parse(GOOD).unwrap();
     m.apply(&Overrides {
         preempt_traps: Some(256),
