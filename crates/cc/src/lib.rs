@@ -17,6 +17,7 @@ mod checks;
 mod margins;
 mod needs;
 mod plan;
+pub mod preempt;
 mod program;
 mod refs;
 mod rolling;
@@ -29,7 +30,7 @@ pub use error::CcError;
 /// allocation a caller never keeps a temporary (t0-t6) live across a call, so the stack
 /// check at a function's entry always finds a dead scratch register (`docs/stack-checks.md`).
 pub const NO_IPA_RA: &str = "-fno-ipa-ra";
-pub use options::{CheckMode, PassOptions, RollingRules};
+pub use options::{CheckMode, PassOptions, RollingRules, DEFAULT_PREEMPT_PERIOD};
 pub use pass::{instrument_units, Unit};
 pub use report::{FunctionReport, Report};
 pub use reserves::{Reserve, Reserves};

@@ -17,6 +17,9 @@ pub struct Context<'a> {
     pub origins: &'a [String],
     /// Per unit: library code (K = k_lib).
     pub library: &'a [bool],
+    /// Functions (unit, name) where the preempt-traps pass spills a register below `sp`
+    /// (`crate::preempt::RED_ZONE` bytes): their need below `sp` covers it.
+    pub red_zone: &'a std::collections::BTreeSet<(usize, String)>,
 }
 
 /// Per-function needs before any rolling.
@@ -70,6 +73,9 @@ pub fn own_needs(p: &Program, cx: &Context) -> Needs {
                 };
                 reserve[f] = reserve[f].max(r);
             }
+        }
+        if cx.red_zone.contains(&(info.unit, info.func.name.clone())) {
+            reserve[f] = reserve[f].max(crate::preempt::RED_ZONE);
         }
     }
     Needs {

@@ -125,7 +125,24 @@ pub struct PassOptions {
     /// frame's block holds the callees rolled into it (docs/stack-checks.md).
     #[serde(default)]
     pub hardware_bound: bool,
+    /// SenSmart's preemption by counted branches (`cactus cc --preempt-traps[=N]`,
+    /// docs/sensmart.md): every backward branch of application code (units not marked
+    /// [`crate::Unit::library`]) decrements the running task's branch counter, and every N-th
+    /// enters the kernel. None: off.
+    #[serde(default)]
+    pub preempt_traps: Option<u32>,
 }
+
+impl PassOptions {
+    /// Whether any pass changes the assembly (checks, or the preempt-traps pass).
+    pub fn instruments(&self) -> bool {
+        self.mode != CheckMode::None || self.preempt_traps.is_some()
+    }
+}
+
+/// The period N of `--preempt-traps` without a value (SenSmart: a kernel entry every 256
+/// backward branches).
+pub const DEFAULT_PREEMPT_PERIOD: u32 = 256;
 
 impl Default for PassOptions {
     fn default() -> Self {
@@ -137,6 +154,7 @@ impl Default for PassOptions {
             whole_program: false,
             blind_margin: 1024,
             hardware_bound: false,
+            preempt_traps: None,
         }
     }
 }

@@ -27,10 +27,68 @@ pub struct Unit {
 /// and the report. With `CheckMode::None` every text is returned unchanged. A unit the pass
 /// leaves untouched is returned byte for byte; an instrumented one is the parsed file
 /// printed back with the checks inserted (docs/asm-ir.md, "Round trip").
+///
+/// With [`PassOptions::preempt_traps`] the preempt-traps pass (`crate::preempt`) then counts
+/// the backward branches of every application unit (not [`Unit::library`]): it runs after the
+/// checks, so their stubs are never mistaken for code to count.
 pub fn instrument_units(
     units: &[Unit],
     opts: &PassOptions,
     reserves: &Reserves,
+) -> Result<(Vec<String>, Report), CcError> {
+    // Functions where the counter code must spill a register below sp: the checks cover it.
+    let mut red_zone = std::collections::BTreeSet::new();
+    if opts.preempt_traps.is_some() {
+        for (u, unit) in units.iter().enumerate().filter(|(_, u)| !u.library) {
+            let file =
+                AsmFile::parse(&unit.text, &unit.origin).map_err(|error| CcError::Parse {
+                    origin: unit.origin.clone(),
+                    error,
+                })?;
+            for name in crate::preempt::red_zone_functions(&file) {
+                red_zone.insert((u, name));
+            }
+        }
+    }
+    let (mut texts, report) = check_units(units, opts, reserves, &red_zone)?;
+    if let Some(period) = opts.preempt_traps {
+        if period == 0 {
+            return Err(CcError::Usage(
+                "--preempt-traps: the period N must be at least 1".into(),
+            ));
+        }
+        let mut next = 0usize;
+        for (u, text) in texts.iter_mut().enumerate() {
+            if units[u].library {
+                continue;
+            }
+            if units[u].text.contains(".Lcactus_pt_") {
+                return Err(CcError::Usage(format!(
+                    "{}: already instrumented (it contains .Lcactus_pt_ labels)",
+                    units[u].origin
+                )));
+            }
+            let mut file =
+                AsmFile::parse(text, &units[u].origin).map_err(|error| CcError::Parse {
+                    origin: units[u].origin.clone(),
+                    error,
+                })?;
+            let stats = crate::preempt::instrument(&mut file, period, &mut next);
+            if stats.sites > 0 {
+                *text = file.to_string();
+            }
+        }
+    }
+    Ok((texts, report))
+}
+
+/// The stack-check pass alone (docs/stack-checks.md); the functions in `red_zone` need
+/// `crate::preempt::RED_ZONE` bytes below their `sp` besides their frame.
+fn check_units(
+    units: &[Unit],
+    opts: &PassOptions,
+    reserves: &Reserves,
+    red_zone: &std::collections::BTreeSet<(usize, String)>,
 ) -> Result<(Vec<String>, Report), CcError> {
     if opts.mode == CheckMode::None {
         return Ok((
@@ -60,6 +118,7 @@ pub fn instrument_units(
         reserves,
         origins: &origins,
         library: &library,
+        red_zone,
     };
     let decisions = decide(&program, &cx);
     let mut report = Report {

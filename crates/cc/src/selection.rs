@@ -92,6 +92,51 @@ impl Pass for CheckPass {
     }
 }
 
+/// A check pass followed by the preempt-traps pass with period N (docs/sensmart.md): the
+/// checks keep the fuzzer's tight-stack judgement meaningful, the counter code is what is
+/// under test. Named `<check pass>-preempt<N>` (`detect-rolling-preempt4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreemptPass {
+    /// The stack checks that run first.
+    pub checks: CheckPass,
+    /// N: every N-th backward branch enters the runtime.
+    pub period: u32,
+}
+
+impl PreemptPass {
+    /// The pass called `name` (as [`Pass::name`] spells it).
+    pub fn parse(name: &str) -> Option<PreemptPass> {
+        let (checks, period) = name.rsplit_once("-preempt")?;
+        let period: u32 = period.parse().ok().filter(|&n| n > 0)?;
+        Some(PreemptPass {
+            checks: CheckPass::parse(checks)?,
+            period,
+        })
+    }
+}
+
+impl Pass for PreemptPass {
+    fn name(&self) -> String {
+        format!("{}-preempt{}", self.checks.name(), self.period)
+    }
+
+    fn instruments(&self) -> bool {
+        true
+    }
+
+    fn apply(&self, units: &[Unit], reserves: &Reserves) -> Result<Vec<String>, String> {
+        let options = PassOptions {
+            mode: self.checks.mode,
+            rolling: self.checks.rules(),
+            preempt_traps: Some(self.period),
+            ..PassOptions::default()
+        };
+        instrument_units(units, &options, reserves)
+            .map(|(texts, _report)| texts)
+            .map_err(|e| e.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +154,20 @@ mod tests {
         assert_eq!(CheckPass::parse("fast-rolling"), None);
         assert_eq!(CheckMode::parse(" mtss "), Some(CheckMode::Mtss));
         assert_eq!(CheckMode::parse("fast"), None);
+    }
+
+    #[test]
+    fn preempt_pass_names_parse_back() {
+        let p = PreemptPass {
+            checks: CheckPass {
+                mode: CheckMode::Detect,
+                rolling: true,
+            },
+            period: 4,
+        };
+        assert_eq!(p.name(), "detect-rolling-preempt4");
+        assert_eq!(PreemptPass::parse(&p.name()), Some(p));
+        assert_eq!(PreemptPass::parse("detect-rolling-preempt0"), None);
+        assert_eq!(PreemptPass::parse("detect-rolling"), None);
     }
 }

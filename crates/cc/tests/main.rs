@@ -15,6 +15,7 @@ mod driver_steps;
 mod pass_bound;
 mod pass_corpus;
 mod pass_overflow;
+mod pass_preempt;
 mod pass_programs;
 mod pass_rules;
 mod pass_sites;

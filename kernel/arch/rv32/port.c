@@ -35,6 +35,12 @@ _Static_assert(offsetof(struct port_kernel, stack) == PORT_STACK_DESC, "port_ker
 /* Where a task's entry returns (switch.S): jumps to the exit function kept in s1. */
 extern const char port_task_return_to[];
 
+/* The preempt-traps period N (an absolute symbol the pass defines, weak; 0 without the pass):
+ * every context starts with its branch counter at N. */
+extern const char cactus_preempt_period[] __attribute__((weak));
+_Static_assert(offsetof(struct port_context, preempt) == CTX_PREEMPT, "CTX_PREEMPT");
+_Static_assert(CTX_PREEMPT == PORT_TP - 8, "the branch counter is at tp - 8");
+
 void port_context_init(struct port_context *ctx, void (*entry)(void *), void *arg, uintptr_t sp,
                        void (*exit_fn)(void))
 {
@@ -46,6 +52,7 @@ void port_context_init(struct port_context *ctx, void (*entry)(void *), void *ar
     ctx->sp = (uint32_t)sp;
     ctx->a0 = (uint32_t)(uintptr_t)arg;
     ctx->pc = (uint32_t)(uintptr_t)entry;
+    ctx->preempt = (uint32_t)(uintptr_t)cactus_preempt_period;
 }
 
 int port_in_kernel_stack(uintptr_t sp)

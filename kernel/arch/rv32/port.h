@@ -34,7 +34,13 @@
  * the trap entry stores mepc there, context initialisation the entry point, and every full
  * resume clears it again, so voluntary entries (yield, kernel calls) need not store it. */
 #define CTX_PC 116
-#define CTX_SIZE 120
+/* The branch counter of the preempt-traps pass (docs/sensmart.md "Preemption by counted
+ * branches"): the word at tp - 8, which code built with `cactus cc --preempt-traps=N`
+ * decrements at every backward branch; at zero it calls port_preempt_<reg> (preempt.S). Every
+ * context starts with it at N (cactus_preempt_period; 0 without the pass: then nothing reads
+ * it). While port_preempt_<reg> runs it briefly holds the task's resume address. */
+#define CTX_PREEMPT 120
+#define CTX_SIZE 124
 /* Offset of a stack descriptor from its context. The core's TCB must place the task's
  * descriptor there (core/k.h checks), as struct port_kernel does. */
 #define PORT_STACK_DESC CTX_SIZE
@@ -53,12 +59,12 @@
  * (mtime units per tick), k_next_tick_lo / k_next_tick_hi (the mtime of the next tick),
  * k_timers (its first word: the earliest timer node, or 0), k_slice_used and k_slice_ticks
  * (the round-robin slice), all in gp's reach. */
-#define PORT_LINK 124
+#define PORT_LINK 128
 #define PORT_TIMER_DEADLINE 4
 /* The stack-window displacement of a task (the `relocate` strategy's hardware variant,
  * window.h): a word at this offset of its context, present only in kernels built with
  * CACTUS_STACK_WINDOW (core/k.h places it). */
-#define PORT_STACK_DISP 156
+#define PORT_STACK_DISP 160
 
 /* The frame the SRP mode pushes to start a job from a trap (see port_srp_preempt below). */
 #define PORT_SRP_FRAME 80
@@ -81,6 +87,7 @@ struct port_context {
     uint32_t t0, t1, t2, s0, s1, a0, a1, a2, a3, a4, a5, a6, a7;
     uint32_t s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, t3, t4, t5, t6;
     uint32_t pc;
+    uint32_t preempt; /* the branch counter at tp - 8 (CTX_PREEMPT) */
 };
 
 /* The running task's context; the core switches tasks by storing the next one here (with
@@ -189,6 +196,10 @@ void port_trap(uint32_t mcause);
  * level rotates and its next task runs. */
 void k_tick_due(void);
 void k_tick_slice_end(void);
+/* The kernel entry of the preempt-traps pass (core/preempt.c), called by port_preempt_<reg>
+ * (preempt.S) as the general trap entry calls port_trap: the running task's registers are in
+ * its context, whose pc is where it resumes; interrupts masked, on the kernel stack. */
+void k_preempt_trap(void);
 /* A software (mcause 3) or external (11) interrupt taken from a task (port_irq_entry, irq.S):
  * the interrupted registers but s0-s11 are in its context, this runs on the kernel stack with
  * interrupts masked and runs the handlers (it may return with interrupts enabled: the software

@@ -1,15 +1,132 @@
+use super::preempt::{geomean_pct, parse_latencies, summary_pairs, Latency, Overhead, PERIOD};
 use super::*;
 
-fn row(name: &str, rel: Vec<Relocation>, switch: Option<u64>) -> SensmartRow {
+fn lat(masked: bool, period: Option<u32>, samples: &[u64]) -> SensmartRow {
     SensmartRow {
-        part: "relocate".into(),
-        name: name.into(),
-        manifest: "m.toml".into(),
+        part: Part::Preempt,
+        name: Latency::name(masked, period),
         passed: true,
         note: None,
-        relocations: rel,
-        switch_cycles: switch,
+        overhead: None,
+        latency: Some(Latency {
+            masked,
+            period,
+            samples: samples.to_vec(),
+            traps: 0,
+        }),
+        relocations: Vec::new(),
+        switch_cycles: None,
     }
+}
+
+fn ov(name: &str, cycles: (u64, u64), code: (u64, u64), passed: bool) -> SensmartRow {
+    SensmartRow {
+        part: Part::Preempt,
+        name: name.into(),
+        passed,
+        note: (!passed).then(|| "x".into()),
+        overhead: Some(Overhead {
+            period: PERIOD,
+            cycles_base: cycles.0,
+            cycles_pass: cycles.1,
+            code_base: code.0,
+            code_pass: code.1,
+            sites: 3,
+            traps: 2,
+        }),
+        latency: None,
+        relocations: Vec::new(),
+        switch_cycles: None,
+    }
+}
+
+#[test]
+fn latency_stats_use_nearest_ranks() {
+    let l = Latency {
+        masked: true,
+        period: Some(256),
+        samples: vec![50, 10, 40, 30, 20, 60, 70, 80, 90, 100],
+        traps: 0,
+    };
+    let (min, mean, p50, p90, max) = l.stats().unwrap();
+    assert_eq!((min, p50, p90, max), (10, 50, 90, 100));
+    assert!((mean - 55.0).abs() < 1e-9);
+    assert_eq!(
+        Latency {
+            samples: vec![],
+            ..l
+        }
+        .stats(),
+        None
+    );
+}
+
+#[test]
+fn configuration_names() {
+    assert_eq!(Latency::name(false, None), "timer");
+    assert_eq!(Latency::name(true, Some(PERIOD)), "masked+traps");
+    assert_eq!(Latency::name(true, Some(64)), "masked+traps64");
+}
+
+#[test]
+fn latencies_are_read_from_the_firmware_line() {
+    let out = "cactus: x\nlatency: 3 4 5\nPASS preempt\n";
+    assert_eq!(parse_latencies(out), Some(vec![3, 4, 5]));
+    assert_eq!(parse_latencies("latency: 3 x\n"), None);
+    assert_eq!(parse_latencies("no line\n"), None);
+}
+
+#[test]
+fn geomean_of_ratios() {
+    let g = geomean_pct(&[(100, 121), (100, 100)]).unwrap();
+    assert!((g - 10.0).abs() < 1e-9, "{g}");
+    assert_eq!(geomean_pct(&[]), None);
+}
+
+#[test]
+fn summary_is_the_parts_pairs_and_skips_failed_rows() {
+    let rows = vec![
+        lat(false, None, &[260, 300]),
+        lat(true, Some(PERIOD), &[500, 5000, 900]),
+        ov("a", (100, 121), (1000, 1100), true),
+        ov("b", (100, 100), (1000, 1100), true),
+        ov("c", (100, 900), (1000, 9000), false),
+    ];
+    let pairs = summary_pairs(&rows);
+    let get = |k: &str| pairs.iter().find(|(key, _)| *key == k).unwrap().1.clone();
+    assert_eq!(get("trap_overhead_pct"), "10.0");
+    assert_eq!(get("trap_code_pct"), "10.0");
+    assert_eq!(get("trap_latency_max"), "5000");
+    assert_eq!(get("timer_latency_max"), "300");
+    let line = summary(&rows).line();
+    assert!(
+        line.starts_with("sensmart: trap_overhead_pct=10.0 trap_code_pct=10.0 trap_latency_max=5000 timer_latency_max=300"),
+        "{line}"
+    );
+}
+
+#[test]
+fn tables_name_every_row_and_failures() {
+    let rows = vec![
+        lat(false, None, &[260]),
+        ov("net", (100, 110), (10, 11), true),
+        ov("bad", (100, 110), (10, 11), false),
+    ];
+    let md = preempt::markdown(&rows);
+    assert!(md.contains("| timer"), "{md}");
+    assert!(md.contains("| net"), "{md}");
+    assert!(md.contains("FAIL: x"), "{md}");
+    assert_eq!(Part::parse("preempt"), Some(Part::Preempt));
+    assert_eq!(Part::parse("relocate"), None);
+}
+
+/// A `relocate` row that passed.
+fn reloc_row(name: &str, rel: Vec<Relocation>, switch: Option<u64>) -> SensmartRow {
+    let mut r = SensmartRow::new(Part::Relocate, name);
+    r.passed = true;
+    r.relocations = rel;
+    r.switch_cycles = switch;
+    r
 }
 
 #[test]
@@ -31,9 +148,9 @@ fn fit_recovers_a_line_and_refuses_one_size() {
 }
 
 #[test]
-fn summary_names_the_kib_relocation_and_both_switches() {
+fn the_relocate_part_names_the_kib_relocation_and_both_switches() {
     let rows = vec![
-        row(
+        reloc_row(
             "relocation",
             vec![
                 Relocation {
@@ -47,8 +164,8 @@ fn summary_names_the_kib_relocation_and_both_switches() {
             ],
             None,
         ),
-        row("switch static", vec![], Some(90)),
-        row("switch relocate", vec![], Some(95)),
+        reloc_row("switch static", vec![], Some(90)),
+        reloc_row("switch relocate", vec![], Some(95)),
     ];
     let line = summary(&rows).line();
     assert!(
@@ -63,5 +180,5 @@ fn summary_names_the_kib_relocation_and_both_switches() {
     let mut failed = rows.clone();
     failed[0].passed = false;
     assert!(summary(&failed).line().contains("relocation_cycles=- "));
-    assert!(markdown(&rows).contains("| 1024 |"));
+    assert!(super::relocate::markdown(&rows).contains("| 1024 |"));
 }

@@ -170,7 +170,7 @@ impl Job<'_> {
                 .gcc
                 .run(&plan.assemble_args(&asm, &obj), &mut outcome.captured)?;
             if code != 0 {
-                if self.d.options.mode == CheckMode::None {
+                if !self.d.options.instruments() {
                     return Ok(code);
                 }
                 return Err(self.assembly_failed(unit.source, text, &base, code));
@@ -211,9 +211,9 @@ fn first(status: i32, code: i32) -> i32 {
     }
 }
 
-/// The pass over every compiled unit together (skipped under `CheckMode::None`).
+/// The passes over every compiled unit together (skipped when none is on).
 fn instrument(d: &Driver, compiled: &[Compiled]) -> Result<(Vec<String>, Report), CcError> {
-    if d.options.mode == CheckMode::None || compiled.is_empty() {
+    if !d.options.instruments() || compiled.is_empty() {
         return Ok((
             compiled.iter().map(|c| c.text.clone()).collect(),
             Report::default(),

@@ -70,6 +70,10 @@ pub enum Bench {
     /// overhead of a task needing y code and z stack blocks) and its fit against the paper's
     /// 416y + 286z + 455 (docs/carousel.md, docs/results/carousel.md).
     Carousel(crate::cmd::bench_carousel::CarouselArgs),
+    /// The SenSmart evaluation: preemption by counted branches (the preempt-traps pass's
+    /// overhead on the workloads, preemption latency against timer interrupts, with a task
+    /// that masks interrupts; docs/sensmart.md, docs/results/sensmart.md).
+    Sensmart(crate::cmd::bench_sensmart::SensmartArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.
     Merge(MergeArgs),
@@ -165,6 +169,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Srp(a) => crate::cmd::bench_srp::main(a),
         Bench::Sensmart(a) => crate::cmd::bench_sensmart::main(a),
         Bench::Carousel(a) => crate::cmd::bench_carousel::main(a),
+        Bench::Sensmart(a) => crate::cmd::bench_sensmart::main(a),
         Bench::Merge(a) => merge(a),
     }
 }

@@ -1,11 +1,11 @@
-//! `cactus bench sensmart`: SenSmart's stack relocation (docs/sensmart.md): the `relocate`
-//! strategy's relocation cost against the bytes moved and its context switch beside
-//! `static`, a few lines over `cactus_bench::sensmart`.
+//! `cactus bench sensmart`: the SenSmart evaluation (docs/sensmart.md,
+//! docs/results/sensmart.md), a few lines over `cactus_bench::sensmart`.
 
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
-use anyhow::{Context, Result};
-use cactus_bench::sensmart::{self, Sensmart, SensmartOptions, Size};
+use anyhow::{bail, Context, Result};
+use cactus_bench::sensmart::preempt::{self, PreemptOptions};
+use cactus_bench::sensmart::{relocate, Part, Sensmart, SensmartOptions, Size};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,41 +13,61 @@ use std::process::ExitCode;
 /// Options of `cactus bench sensmart`.
 #[derive(Args, Debug)]
 pub struct SensmartArgs {
-    /// Size class: `small` and `full` run the same three firmwares (each is short).
+    /// Size class: `small` (under a minute) measures the preempt-traps overhead on six
+    /// workloads and the four latency configurations; `full` on every `-small` workload
+    /// manifest and the demo, with N = 64 and 1024 as well. The relocate part runs the same
+    /// three firmwares at either size.
     #[arg(long, value_enum, default_value_t = BenchSize::Full)]
     pub size: BenchSize,
-    /// Parent directory of the builds (default: build/sensmart in the Cactus tree).
+    /// The parts to run, comma-separated: preempt, relocate.
+    #[arg(long, value_name = "PARTS", default_value = "preempt,relocate")]
+    pub parts: String,
+    /// Parent directory of the builds (default: build/firmware in the Cactus tree).
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
-    /// Where and how the sweep runs (a point is one build and run).
+    /// Where and how the sweep runs (a point is one or two builds and runs).
     #[command(flatten)]
     pub sweep: SweepArgs,
 }
 
-/// Runs `cactus bench sensmart`; exit code 0 if every point passed, 1 otherwise (the files
-/// are written either way).
+/// Runs `cactus bench sensmart`; exit code 0 if every point passed, 1 otherwise.
 pub fn main(args: SensmartArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
+    let mut parts = Vec::new();
+    for p in args.parts.split(',') {
+        match Part::parse(p) {
+            Some(part) => parts.push(part),
+            None => bail!(
+                "--parts: unknown part `{p}` (known: {})",
+                Part::ALL.map(|p| p.name()).join(", ")
+            ),
+        }
+    }
     let root = cactus_firmware::find_root(Path::new("."))
         .context("cactus bench sensmart runs inside the Cactus tree")?;
-    let size = Size::from(args.size);
     let base = if root == std::env::current_dir()? {
         PathBuf::new()
     } else {
         root.clone()
     };
-    let options = SensmartOptions {
+    let size = Size::from(args.size);
+    let options = PreemptOptions {
         root: base,
         size,
-        build_dir: Some(
-            args.build_dir
-                .clone()
-                .unwrap_or_else(|| root.join("build/sensmart")),
-        ),
+        build_dir: args.build_dir.clone(),
     };
-    finish::<Sensmart>(
-        sensmart::points(&options),
-        sensmart::params(size),
-        &args.sweep,
-    )
+    let reloc = SensmartOptions {
+        root: options.root.clone(),
+        size,
+        build_dir: options.build_dir.clone(),
+    };
+    let mut points = Vec::new();
+    if parts.contains(&Part::Preempt) {
+        points.extend(preempt::points(&options));
+    }
+    if parts.contains(&Part::Relocate) {
+        points.extend(relocate::points(&reloc));
+    }
+    let params = serde_json::json!({ "size": size.name(), "parts": args.parts });
+    finish::<Sensmart>(points, params, &args.sweep)
 }

@@ -33,6 +33,12 @@ pub struct ManifestArgs {
     /// stacklet heap (the mtss+split strategy only; rounded up to whole MTSS pages).
     #[arg(long, value_name = "BYTES")]
     pub stacklet_pool: Option<u32>,
+    /// Set the manifest's kernel.preempt_traps: count backward branches and enter the kernel
+    /// every N-th (default 256), which preempts a task whose slice is used up even with
+    /// interrupts masked (docs/sensmart.md).
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "256")]
+    pub preempt_traps: Option<u32>,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -53,6 +59,7 @@ impl ManifestArgs {
             || self.mtss_page.is_some()
             || self.stack_bound
             || self.stacklet_pool.is_some()
+            || self.preempt_traps.is_some()
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -98,6 +105,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         mtss_page: args.mtss_page,
         stack_bound: args.stack_bound,
         stacklet_pool: args.stacklet_pool,
+        preempt_traps: args.preempt_traps,
         shrink: args.shrink.clone(),
     })?;
     let project = match path.parent() {

@@ -58,6 +58,12 @@ pub struct CcArgs {
     /// instruction, only their table entry (the trap at the decrement is the slow path).
     #[arg(long)]
     stack_bound: bool,
+    /// SenSmart's preemption by counted branches (docs/sensmart.md): every backward branch
+    /// decrements the task's branch counter (at tp - 8) and every N-th (default 256) calls
+    /// the kernel's `port_preempt_<reg>`, which preempts when the time slice is used up.
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "256")]
+    preempt_traps: Option<u32>,
     /// Stack reserves of uninstrumented functions (JSON of `cactus_cc::Reserves`); default:
     /// libgcc's and picolibc's, computed from their machine code (cached in build/cache/).
     #[arg(long, value_name = "FILE")]
@@ -118,6 +124,7 @@ fn configure(args: &CcArgs) -> Result<Driver, String> {
         whole_program: false,
         blind_margin: args.blind_margin,
         hardware_bound: args.stack_bound,
+        preempt_traps: args.preempt_traps,
     };
     let mut driver = Driver::new(options);
     if let Some(path) = &args.reserves {

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use cactus_verify::fuzz::batch::run_multitask;
 use cactus_verify::fuzz::case::{CaseOutcome, CaseStatus, FuzzOptions};
 use cactus_verify::fuzz::multitask::GroupOutcome;
-use cactus_verify::fuzz::variant::{parse_mode, variants, OptLevel};
+use cactus_verify::fuzz::variant::{parse_mode, preempt_variants, variants, OptLevel};
 use cactus_verify::fuzz::{run_batch, BatchSummary};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -54,6 +54,10 @@ pub struct BatchArgs {
     /// Check modes, comma-separated (none, detect, mtss, split).
     #[arg(long, value_name = "MODES", default_value = "none,detect,mtss")]
     pub modes: String,
+    /// Also build every level with the stack checks (detect) followed by the preempt-traps
+    /// pass with period N (docs/sensmart.md): a small N exercises the kernel entry often.
+    #[arg(long, value_name = "N")]
+    pub preempt_traps: Option<u32>,
     /// Where failing cases are kept (`seed-N/`; baseline disagreements in `baseline/`).
     #[arg(long, value_name = "DIR", default_value = "build/fuzz")]
     pub out: PathBuf,
@@ -167,8 +171,15 @@ fn options_from(args: &BatchArgs) -> Result<FuzzOptions> {
     if !(args.qemu_timeout > 0.0 && args.qemu_timeout.is_finite()) {
         bail!("--qemu-timeout must be a positive number of seconds");
     }
+    let mut all = variants(&opts, &modes);
+    if let Some(n) = args.preempt_traps {
+        if n == 0 {
+            bail!("--preempt-traps: the period N must be at least 1");
+        }
+        all.extend(preempt_variants(&opts, n));
+    }
     Ok(FuzzOptions {
-        variants: variants(&opts, &modes),
+        variants: all,
         max_cycles: args.max_cycles,
         tight: !args.no_tight,
         qemu: args.qemu,

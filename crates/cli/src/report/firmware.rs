@@ -444,6 +444,7 @@ mod tests {
                 stack_bound: false,
                 stacklet_pool: None,
                 switch_check: true,
+                preempt_traps: None,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
             interrupts: vec![],

@@ -59,6 +59,7 @@ fn manifest(target: Target) -> Manifest {
             stack_bound: false,
             stacklet_pool: None,
             switch_check: true,
+            preempt_traps: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
         interrupts: vec![

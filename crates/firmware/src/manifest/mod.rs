@@ -317,6 +317,11 @@ pub struct KernelOptions {
     /// every switch). On by default; `kernel.switch_check = false` builds the kernel with
     /// `CACTUS_SWITCH_CHECK=0` (for measuring the switch paths without it).
     pub switch_check: bool,
+    /// SenSmart's preemption by counted branches (`kernel.preempt_traps = N`, docs/sensmart.md):
+    /// `cactus cc --preempt-traps=N` counts every backward branch of the application code and
+    /// every N-th enters the kernel, which preempts a task whose slice is used up even when it
+    /// masks interrupts. None: off.
+    pub preempt_traps: Option<u32>,
 }
 
 impl KernelOptions {
@@ -576,6 +581,8 @@ pub struct Overrides {
     pub stack_bound: bool,
     /// Replaces `kernel.stacklet_pool` (the `mtss+split` strategy only).
     pub stacklet_pool: Option<u32>,
+    /// Sets `kernel.preempt_traps` (the counted-branch period N, at least 1).
+    pub preempt_traps: Option<u32>,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -744,6 +751,15 @@ impl Manifest {
                 "--target"
             };
             return Err(bad(option, STACK_BOUND_NEEDS_SIM.to_string()));
+        }
+        if let Some(n) = overrides.preempt_traps {
+            if n == 0 {
+                return Err(bad(
+                    "--preempt-traps",
+                    "the period N must be at least 1".to_string(),
+                ));
+            }
+            next.preempt_traps = Some(n);
         }
         if let Some(bytes) = overrides.stacklet_pool {
             if next.stack != StackStrategy::MtssSplit {

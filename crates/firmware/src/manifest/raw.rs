@@ -77,6 +77,8 @@ pub(crate) struct RawKernel {
     pub stacklet_learn: Option<Spanned<bool>>,
     #[serde(default)]
     pub stack_bound: Option<Spanned<bool>>,
+    /// `kernel.preempt_traps`: the counted-branch period N (docs/sensmart.md).
+    pub preempt_traps: Option<Spanned<i64>>,
     #[serde(default)]
     pub stacklet_pool: Option<Spanned<i64>>,
     #[serde(default)]

@@ -133,6 +133,7 @@ fn defaults_fill_an_absent_kernel_table() {
             stacklet_pool: None,
             stack_bound: false,
             switch_check: true,
+            preempt_traps: None,
         }
     );
 }
@@ -1260,4 +1261,28 @@ fn stack_annotations_are_read_and_checked() {
     assert!(problem.contains("neither a C function name"), "{problem}");
     let (_, _, problem) = bad("[\"x\", \"y\"]", "[]");
     assert_eq!(problem, "no target given");
+}
+
+#[test]
+fn preempt_traps_is_read_checked_and_overridden() {
+    let f = Fixture::new();
+    assert_eq!(f.parse(GOOD).unwrap().kernel.preempt_traps, None);
+    let on = GOOD.replace("slice_ticks = 2", "slice_ticks = 2\npreempt_traps = 64");
+    assert_eq!(f.parse(&on).unwrap().kernel.preempt_traps, Some(64));
+    let (line, key, _) =
+        f.error(&GOOD.replace("slice_ticks = 2", "slice_ticks = 2\npreempt_traps = 0"));
+    assert_eq!((line, key.as_str()), (Some(10), "kernel.preempt_traps"));
+    let mut m = f.parse(GOOD).unwrap();
+    m.apply(&Overrides {
+        preempt_traps: Some(256),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(m.kernel.preempt_traps, Some(256));
+    assert!(m
+        .apply(&Overrides {
+            preempt_traps: Some(0),
+            ..Overrides::default()
+        })
+        .is_err());
 }

@@ -407,6 +407,10 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         Some(v) => *v.get_ref(),
         None => true,
     };
+    let preempt_traps = match &k.preempt_traps {
+        Some(v) => Some(cx.int(v, "kernel.preempt_traps", 1..1_000_001)?),
+        None => None,
+    };
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -424,6 +428,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         stack_bound,
         stacklet_pool,
         switch_check,
+        preempt_traps,
     })
 }
 

@@ -57,7 +57,7 @@ impl fmt::Display for OptLevel {
     }
 }
 
-pub use cactus_cc::selection::{CheckPass, Pass};
+pub use cactus_cc::selection::{CheckPass, Pass, PreemptPass};
 
 /// The name of a check mode as the command line spells it.
 pub fn mode_name(mode: CheckMode) -> &'static str {
@@ -126,7 +126,30 @@ pub fn variants(opts: &[OptLevel], modes: &[CheckMode]) -> Vec<Variant> {
 /// The pass called `name` (as [`Pass::name`] spells it), for replaying saved cases. New passes
 /// add their names here.
 pub fn parse_pass(name: &str) -> Option<Arc<dyn Pass>> {
+    if let Some(p) = PreemptPass::parse(name) {
+        return Some(Arc::new(p));
+    }
     CheckPass::parse(name).map(|p| Arc::new(p) as Arc<dyn Pass>)
+}
+
+/// One preempt-traps variant (`detect-rolling-preempt<N>`, docs/sensmart.md) per level of
+/// `opts`: the detect checks with every rolling rule, then the counter at every backward
+/// branch with period `period`; the fuzz runtime's `port_preempt_<reg>` reloads it.
+pub fn preempt_variants(opts: &[OptLevel], period: u32) -> Vec<Variant> {
+    let levels: BTreeSet<OptLevel> = opts.iter().copied().collect();
+    levels
+        .into_iter()
+        .map(|opt| Variant {
+            opt,
+            pass: Arc::new(PreemptPass {
+                checks: CheckPass {
+                    mode: CheckMode::Detect,
+                    rolling: true,
+                },
+                period,
+            }),
+        })
+        .collect()
 }
 
 /// The variant called `name` (`O2-detect-rolling`), the inverse of [`Variant::name`].
