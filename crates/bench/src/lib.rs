@@ -6,7 +6,8 @@
 //!   (Figures 12/13) and page-size sweep (Figure 10).
 //! - [`capriccio`]: MTSS against Capriccio-style linked chunks (MTSS Table IV).
 //! - [`segmented`]: the segmented-stack paper's Tables 1-3 and hot-split sweep.
-//! - [`sensmart`]: SenSmart's stack relocation (the `relocate` strategy's cost, Table II).
+//! - [`sensmart`]: SenSmart's preemption by counted branches (overhead, latency) and stack
+//!   relocation (the `relocate` strategy's cost, Table II).
 //! - [`checks`]: the cost of the stack checks (MTSS Table II, Figures 7 and 8).
 //! - [`kernel`]: the kernel's context-switch costs and footprint.
 //! - [`latency`]: worst-case timer interrupt latency, to the handler and to the woken task.

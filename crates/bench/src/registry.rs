@@ -60,7 +60,6 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Segmented::NAME => typed::<Segmented>(store),
         Advise::NAME => typed::<Advise>(store),
         Srp::NAME => typed::<Srp>(store),
-        Sensmart::NAME => typed::<Sensmart>(store),
         Carousel::NAME => typed::<Carousel>(store),
         Sensmart::NAME => typed::<Sensmart>(store),
         other => Err(format!(

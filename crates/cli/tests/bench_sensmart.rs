@@ -1,4 +1,4 @@
-//! `cactus bench sensmart` end to end on the real tree: the relocation firmware moves exactly
+//! `cactus bench sensmart --parts relocate` end to end on the real tree: the relocation firmware moves exactly
 //! the live stack each probe sets up (256 B to 4 KiB), its cycles grow with the bytes, the
 //! summary line names the 1 KiB relocation, and the JSON store holds the three runs. Skipped
 //! (with a message) only when riscv64-unknown-elf-gcc is missing.
@@ -18,6 +18,8 @@ fn the_relocation_and_switch_runs_give_the_summary_and_the_store() {
         "sensmart",
         "--size",
         "small",
+        "--parts",
+        "relocate",
         "--build-dir",
         build.to_str().unwrap(),
         "--json",

@@ -3,10 +3,10 @@
 //! under `static` and under `relocate`.
 
 use super::{Part, SensmartRow};
-use cactus_sweep::table::{or_dash, Table};
 use crate::Size;
 use cactus_firmware::{BuildOptions, Manifest, Overrides};
 use cactus_sim::{EventKind, MachineConfig, Profile, RunOutcome};
+use cactus_sweep::table::{or_dash, Table};
 use cactus_sweep::{Point, Progress};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -239,7 +239,11 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             },
         ]);
     }
-    format!("### Stack relocation\n\n{}\n{fitted}\n{}\n", t.render(), s.render())
+    format!(
+        "### Stack relocation\n\n{}\n{fitted}\n{}\n",
+        t.render(),
+        s.render()
+    )
 }
 
 /// What the part's columns mean.

@@ -61,18 +61,16 @@ pub enum Bench {
     /// per-task stacks on the same workloads: stack RAM, cycles, deadline misses, and why a
     /// workload with blocking tasks cannot use it (docs/srp.md, docs/results/srp.md).
     Srp(crate::cmd::bench_srp::SrpArgs),
-    /// SenSmart's stack relocation (the `relocate` strategy with the hardware stack window):
-    /// the cycles of a relocation against the bytes it moves, its fit against the goal
-    /// (300 + 1 per word) and the context switch beside `static` (docs/sensmart.md,
-    /// docs/results/sensmart.md).
-    Sensmart(crate::cmd::bench_sensmart::SensmartArgs),
     /// The Carousel paper's evaluation on the `carousel-paper` profile: Table IV (the
     /// overhead of a task needing y code and z stack blocks) and its fit against the paper's
     /// 416y + 286z + 455 (docs/carousel.md, docs/results/carousel.md).
     Carousel(crate::cmd::bench_carousel::CarouselArgs),
     /// The SenSmart evaluation: preemption by counted branches (the preempt-traps pass's
     /// overhead on the workloads, preemption latency against timer interrupts, with a task
-    /// that masks interrupts; docs/sensmart.md, docs/results/sensmart.md).
+    /// that masks interrupts) and stack relocation (the `relocate` strategy with the hardware
+    /// stack window: a relocation's cycles against the bytes it moves, the fit against the
+    /// goal of 300 + 1 per word, the switch beside `static`); docs/sensmart.md,
+    /// docs/results/sensmart.md.
     Sensmart(crate::cmd::bench_sensmart::SensmartArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.
@@ -167,7 +165,6 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Scaling(a) => crate::cmd::bench_scaling::main(a),
         Bench::Segmented(a) => crate::cmd::bench_segmented::main(a),
         Bench::Srp(a) => crate::cmd::bench_srp::main(a),
-        Bench::Sensmart(a) => crate::cmd::bench_sensmart::main(a),
         Bench::Carousel(a) => crate::cmd::bench_carousel::main(a),
         Bench::Sensmart(a) => crate::cmd::bench_sensmart::main(a),
         Bench::Merge(a) => merge(a),
