@@ -1,5 +1,5 @@
-//! `cactus bench sensmart --parts relocate` end to end on the real tree: the relocation firmware moves exactly
-//! the live stack each probe sets up (256 B to 4 KiB), its cycles grow with the bytes, the
+//! `cactus bench sensmart --parts relocate` end to end on the real tree: the relocation
+//! firmware moves exactly the live stack each probe sets up (256 B to 4 KiB), its cycles grow with the bytes, the
 //! summary line names the 1 KiB relocation, and the JSON store holds the three runs. Skipped
 //! (with a message) only when riscv64-unknown-elf-gcc is missing.
 

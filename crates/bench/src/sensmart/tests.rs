@@ -117,7 +117,8 @@ fn tables_name_every_row_and_failures() {
     assert!(md.contains("| net"), "{md}");
     assert!(md.contains("FAIL: x"), "{md}");
     assert_eq!(Part::parse("preempt"), Some(Part::Preempt));
-    assert_eq!(Part::parse("relocate"), None);
+    assert_eq!(Part::parse("relocate"), Some(Part::Relocate));
+    assert_eq!(Part::parse("isolate"), None);
 }
 
 /// A `relocate` row that passed.
