@@ -5,6 +5,7 @@
 //! function's directives up to the check and gives the directives that say, at the stub, what
 //! the frame is at the check (docs/stack-checks.md, "Backtraces from a failed check").
 
+use crate::emit::directive;
 use cactus_asm::{AsmFile, Entry, Item};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -168,17 +169,6 @@ pub fn stub_directives(file: &AsmFile, start: usize, end: usize, at: usize) -> V
         }));
     }
     out
-}
-
-fn directive(text: &str) -> Entry {
-    let name = text.split_whitespace().next().unwrap_or(text).to_string();
-    Entry {
-        line: 0,
-        item: Item::Directive {
-            name,
-            text: text.to_string(),
-        },
-    }
 }
 
 #[cfg(test)]

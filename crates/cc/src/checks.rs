@@ -3,8 +3,8 @@
 //! the kernel's runtime followed by that `ecall`), and the `cactus_checks` table entry,
 //! exactly as docs/stack-checks.md specifies.
 
+use crate::emit::{directive, entry, inst};
 use cactus_asm::{Entry, Item};
-use cactus_isa::asm::Statement;
 use cactus_isa::{Reg, RegSet};
 
 /// Temporaries a check may use, in order of preference: t0-t2, t3-t6.
@@ -45,23 +45,6 @@ pub struct SiteCode {
     pub inline: Vec<Entry>,
     /// Out-of-line items.
     pub stub: Vec<Entry>,
-}
-
-fn inst(text: &str) -> Entry {
-    let s = Statement::parse(text).unwrap_or_else(|e| panic!("generated `{text}`: {e}"));
-    entry(Item::Inst(s))
-}
-
-fn entry(item: Item) -> Entry {
-    Entry { line: 0, item }
-}
-
-fn directive(text: &str) -> Entry {
-    let name = text.split_whitespace().next().unwrap_or(text).to_string();
-    entry(Item::Directive {
-        name,
-        text: text.to_string(),
-    })
 }
 
 /// The ABI name of a register.

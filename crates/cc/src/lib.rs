@@ -14,6 +14,7 @@ pub mod switch;
 
 mod cfi;
 mod checks;
+mod emit;
 mod margins;
 mod needs;
 mod plan;

@@ -3,6 +3,7 @@
 
 use crate::cfi;
 use crate::checks::generate;
+use crate::emit::splice;
 use crate::margins;
 use crate::plan::{sites, stub_point};
 use crate::program::Program;
@@ -269,17 +270,7 @@ fn instrument_unit(
             sites: 1,
         });
     }
-    let old = std::mem::take(&mut file.entries);
-    let len = old.len();
-    for (i, e) in old.into_iter().enumerate() {
-        if let Some(ins) = inserts.remove(&i) {
-            file.entries.extend(ins);
-        }
-        file.entries.push(e);
-    }
-    if let Some(ins) = inserts.remove(&len) {
-        file.entries.extend(ins);
-    }
+    splice(file, inserts);
     file.entries.extend(tail);
     file.entries.extend(tables);
     Ok(edits)

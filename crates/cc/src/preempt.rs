@@ -15,6 +15,7 @@
 //! absolute symbol `cactus_preempt_period` = N, from which the kernel and the runtimes load the
 //! counter.
 
+use crate::emit::{directive, entry, inst, splice};
 use cactus_asm::dataflow::{effects, Liveness};
 use cactus_asm::{AsmFile, Cfg, Entry, Flow, Item};
 use cactus_isa::asm::Statement;
@@ -67,23 +68,6 @@ pub fn red_zone_functions(file: &AsmFile) -> Vec<String> {
 /// The first register of [`CANDIDATES`] not in `live`.
 pub fn scratch(live: RegSet) -> Option<Reg> {
     CANDIDATES.iter().copied().find(|&r| !live.contains(r))
-}
-
-fn entry(item: Item) -> Entry {
-    Entry { line: 0, item }
-}
-
-fn inst(text: &str) -> Entry {
-    let s = Statement::parse(text).unwrap_or_else(|e| panic!("generated `{text}`: {e}"));
-    entry(Item::Inst(s))
-}
-
-fn directive(text: &str) -> Entry {
-    let name = text.split_whitespace().next().unwrap_or(text).to_string();
-    entry(Item::Directive {
-        name,
-        text: text.to_string(),
-    })
 }
 
 /// The label a branch statement targets, if it is a branch or jump to a label.
@@ -210,17 +194,7 @@ pub fn instrument(file: &mut AsmFile, period: u32, next: &mut usize) -> PreemptS
     if stats.sites == 0 {
         return stats;
     }
-    let old = std::mem::take(&mut file.entries);
-    let len = old.len();
-    for (i, e) in old.into_iter().enumerate() {
-        if let Some(ins) = inserts.remove(&i) {
-            file.entries.extend(ins);
-        }
-        file.entries.push(e);
-    }
-    if let Some(ins) = inserts.remove(&len) {
-        file.entries.extend(ins);
-    }
+    splice(file, inserts);
     file.entries.extend([
         directive(&format!(".weak\t{PERIOD_SYMBOL}")),
         directive(&format!(".set\t{PERIOD_SYMBOL}, {period}")),

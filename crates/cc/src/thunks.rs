@@ -3,6 +3,7 @@
 //! A call through the pointer therefore checks before entering code that checks nothing.
 
 use crate::checks::{generate, Site, KIND_ENTRY, KIND_PINNED};
+use crate::emit::directive;
 use cactus_asm::{Entry, Item};
 use cactus_isa::asm::Statement;
 use cactus_isa::RegSet;
@@ -10,17 +11,6 @@ use cactus_isa::RegSet;
 /// The thunk symbol for `sym`.
 pub fn thunk_name(sym: &str) -> String {
     format!("__cactus_thunk_{sym}")
-}
-
-fn directive(text: &str) -> Entry {
-    let name = text.split_whitespace().next().unwrap_or(text).to_string();
-    Entry {
-        line: 0,
-        item: Item::Directive {
-            name,
-            text: text.to_string(),
-        },
-    }
 }
 
 /// The entries of the thunk for `sym` with reserve `need` bytes, using site number `n`.
