@@ -332,22 +332,21 @@ fn write_report(out: &mut String, m: &Manifest, s: &Stats, rows: &[TaskRow]) -> 
     let rest = s.cycles.saturating_sub(task_cycles);
     let task_energy: f64 = rows.iter().filter_map(|r| r.energy_nj).sum();
     let rest_energy = (s.energy_nj - task_energy).max(0.0);
-    // The rest of the run, in the same columns; what it was made of in the state column.
-    let mut rest_row = vec![
+    // The rest of the run, in the same columns; what it was made of on a line of its own
+    // (it would widen the state column of every row).
+    t.row([
         "kernel and idle".to_string(),
         String::new(),
         rest.to_string(),
         percent(rest, s.cycles),
         micro(rest_energy),
         percent_f(rest_energy, s.energy_nj),
-    ];
-    rest_row.resize(15, String::new());
-    rest_row.push(format!(
-        "(sleep in wfi: {}; outside any task: {} µJ)",
+    ]);
+    t.line(format!(
+        "  (kernel and idle: sleep in wfi: {} cycles; outside any task: {} µJ)",
         s.sleep_cycles,
         micro(s.energy_outside_tasks_nj)
     ));
-    t.row(rest_row);
     out.push_str(&t.render());
     if s.tasks.is_empty() {
         writeln!(
