@@ -1,8 +1,8 @@
 /* The relocation firmware of `cactus bench sensmart` (docs/sensmart.md): one task under the
  * `relocate` strategy (hardware stack window) whose region is the pool's lowest, with the free
  * tail above it as the only donor, so a relocation moves exactly the task's live stack. For
- * each size n the task runs a probe with sp = the logical top - n (the live stack the kernel
- * sees: every byte from there up is moved) and stores one word below its window's bound: the
+ * each size n the task runs a probe with sp = the logical top - n + 16 (the live stack the
+ * kernel sees is every byte from 16 below sp up: n bytes, all moved) and stores one word below its window's bound: the
  * store traps, the kernel grows the stack (moves n bytes) and the store is re-executed. The
  * probe reads mcycle right before and after the store, with interrupts masked (no tick in
  * between); the same probe with a store above the bound is the baseline subtracted.
@@ -44,7 +44,9 @@ void reloc_main(void *arg)
     (void)arg;
     uint32_t n_sizes = sizeof(sizes) / sizeof(sizes[0]);
     for (uint32_t k = 0; k < n_sizes; k++) {
-        uint32_t sp_value = WINDOW_TOP - sizes[k];
+        /* The kernel moves the live stack from 16 bytes below the saved sp (a preempt-traps
+         * spill may sit at sp - 4, docs/sensmart.md): n bytes in all. */
+        uint32_t sp_value = WINDOW_TOP - sizes[k] + 16u;
         cactus_relocate_counts before, after;
         uint32_t irq = cactus_irq_save();
         uint32_t base = probe(sp_value, sp_value - 16u); /* free stack above the bound */
