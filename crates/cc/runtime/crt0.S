@@ -58,3 +58,17 @@ cactus_rt_trap_entry:
     la tp, cactus_rt_trap_stack + 4
     call cactus_rt_trap                 /* never returns */
 4:  j 4b
+
+#include "preempt.S"
+
+/* What tp points just past while the program runs: the main stack's descriptor (its limit
+ * __cactus_stack_bottom at tp - 4), and below it the two words of `--preempt-traps` code: the
+ * branch counter at tp - 8 (the period; 0 without the pass, then nothing reads it) and the
+ * entry's scratch word at tp - 12. */
+    .data
+    .p2align 2
+    .word 0                             /* tp - 12 */
+    .word cactus_preempt_period         /* tp - 8 */
+    .globl cactus_rt_main_stack
+cactus_rt_main_stack:
+    .word __cactus_stack_bottom         /* tp - 4 */

@@ -17,8 +17,8 @@
 #define RT_EXIT_TRAP 3
 
 extern char __cactus_stack_bottom[], __cactus_stack_top[], __cactus_trap_stack_bottom[];
-/* What tp points just past (crt0.S): the program stack's and the trap stack's limits. */
-struct cactus_stack_desc cactus_rt_main_stack = { (uint32_t)(uintptr_t)__cactus_stack_bottom };
+/* What tp points just past in the trap handler (crt0.S): the trap stack's limit (the program
+ * stack's descriptor is in crt0.S, with the preempt-traps words below it). */
 struct cactus_stack_desc cactus_rt_trap_stack = {
     (uint32_t)(uintptr_t)__cactus_trap_stack_bottom
 };

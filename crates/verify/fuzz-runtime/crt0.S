@@ -86,26 +86,7 @@ port_split_request:
     lw      t0, 0(t0)
     jr      t0
 
-/* The kernel entry of `--preempt-traps` code (docs/sensmart.md): a site whose branch counter
- * (the word at tp - 8) reached zero calls port_preempt_<reg> with <reg> dead there. A
- * bare-metal program has nothing to preempt to: the entry reloads the counter with the
- * period and returns, using only <reg> and the scratch word at tp - 12. */
-.macro PREEMPT_ENTRY r
-    .globl port_preempt_\r
-port_preempt_\r:
-    sw      \r, -12(tp)
-    la      \r, cactus_preempt_period
-    sw      \r, -8(tp)
-    lw      \r, -12(tp)
-    jr      \r
-.endm
-    .irp r, ra, t0, t1, t2, s0, s1, a0, a1, a2, a3, a4, a5, a6, a7
-    PREEMPT_ENTRY \r
-    .endr
-    .irp r, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
-    PREEMPT_ENTRY \r
-    .endr
-    .weak cactus_preempt_period
+#include "preempt.S"                /* crates/cc/runtime/preempt.S, written beside */
 
     .data
     .balign 4

@@ -23,6 +23,9 @@ use std::path::{Path, PathBuf};
 const CRT0: &str = include_str!("../../runtime/crt0.S");
 const RT_C: &str = include_str!("../../runtime/rt.c");
 const LINK_LD: &str = include_str!("../../runtime/link.ld");
+/// The bare-metal entry of `--preempt-traps` code: included by `crt0.S` here and by the other
+/// kernel-less runtimes (the fuzz runtime), so there is one copy.
+pub const PREEMPT_S: &str = include_str!("../../runtime/preempt.S");
 /// The stack-check contract's header (one definition, shared with the kernel).
 const STACKCHECK_H: &str = include_str!("../../../../kernel/include/cactus/stackcheck.h");
 
@@ -86,6 +89,7 @@ pub(super) fn link(
     std::fs::create_dir_all(&include).map_err(|e| io_error(&include, e))?;
     let write = |name: &Path, text: &str| std::fs::write(name, text).map_err(|e| io_error(name, e));
     write(&dir.join("crt0.S"), CRT0)?;
+    write(&dir.join("preempt.S"), PREEMPT_S)?;
     write(&dir.join("rt.c"), RT_C)?;
     write(&dir.join("link.ld"), LINK_LD)?;
     write(&include.join("stackcheck.h"), STACKCHECK_H)?;

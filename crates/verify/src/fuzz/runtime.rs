@@ -43,10 +43,12 @@ pub const RUNTIME_FLAGS: &[&str] = &[
     "-Werror",
 ];
 
-/// Writes crt0.S, fuzz_rt.c, string.c and link.ld into `dir`.
+/// Writes crt0.S (with the preempt-traps entry it includes, cactus cc's `preempt.S`),
+/// fuzz_rt.c, string.c and link.ld into `dir`.
 pub fn write_sources(dir: &Path) -> Result<(), FuzzError> {
     for (name, text) in [
         ("crt0.S", CRT0_S),
+        ("preempt.S", cactus_cc::driver::runtime::PREEMPT_S),
         ("fuzz_rt.c", FUZZ_RT_C),
         ("string.c", STRING_C),
         ("link.ld", LINK_LD),
