@@ -25,6 +25,7 @@ pub mod checks;
 mod elf_facts;
 pub mod kernel;
 pub mod latency;
+mod mcu_run;
 pub mod mtss;
 pub mod registry;
 pub mod scaling;

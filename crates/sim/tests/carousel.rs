@@ -30,12 +30,6 @@ fn machine_at(name: &str, at: u32, prog: &[Inst]) -> Machine {
     m
 }
 
-fn word(m: &Machine, addr: u32) -> u32 {
-    let mut b = [0; 4];
-    m.read_debug(addr, &mut b).unwrap();
-    u32::from_le_bytes(b)
-}
-
 fn mem_stats(s: &Stats) -> &MemSysStats {
     s.memory_system.as_ref().expect("memory-system statistics")
 }
@@ -444,7 +438,6 @@ fn without_the_extensions_nothing_changes() {
 /// A timer interrupt inside a loop of external loads, fetched from external RAM: what the
 /// handler saw (mepc, mcycle, minstret) and the final cycles.
 fn timer_run(name: &str, ticks: u32, how: &dyn Fn(&mut Machine)) -> (u32, u32, u32, u64) {
-    const MIE: u16 = 0x304;
     let prog = cat(&[
         set_mtvec(HANDLER),
         li(A0, 0x0200_BFF8),

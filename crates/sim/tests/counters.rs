@@ -4,22 +4,11 @@
 //! user aliases read the same counters, and counters wrap from all-ones.
 
 use crate::common::*;
-use cactus_isa::{Inst, Op};
+use cactus_isa::Op;
 
-const MEPC: u16 = 0x341;
 const MCOUNTINHIBIT: u16 = 0x320;
-const MCYCLE: u16 = 0xB00;
-const MINSTRET: u16 = 0xB02;
 const MCYCLEH: u16 = 0xB80;
 const MINSTRETH: u16 = 0xB82;
-
-fn csrr(rd: u8, num: u16) -> Inst {
-    csr(Op::Csrrs, rd, num, ZERO)
-}
-
-fn csrw(num: u16, rs: u8) -> Inst {
-    csr(Op::Csrrw, ZERO, num, rs)
-}
 
 fn csr_cycles() -> u32 {
     cactus_sim::Profile::default_mcu().cycles().csr

@@ -4,23 +4,7 @@ use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{FaultKind, Mode, RunOutcome, MISA};
 
-const MSTATUS: u16 = 0x300;
-const MIE: u16 = 0x304;
-const MSCRATCH: u16 = 0x340;
-const MEPC: u16 = 0x341;
-const MCAUSE: u16 = 0x342;
-const MTVAL: u16 = 0x343;
-const MCYCLE: u16 = 0xB00;
-const MINSTRET: u16 = 0xB02;
 const MHARTID: u16 = 0xF14;
-
-fn csrr(rd: u8, num: u16) -> Inst {
-    csr(Op::Csrrs, rd, num, ZERO)
-}
-
-fn csrw(num: u16, rs: u8) -> Inst {
-    csr(Op::Csrrw, ZERO, num, rs)
-}
 
 fn machine_with_handler(main: &[Inst], handler: &[Inst]) -> cactus_sim::Machine {
     let mut m = machine(&cat(&[set_mtvec(HANDLER), main.to_vec()]));

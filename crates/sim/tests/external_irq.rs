@@ -12,20 +12,8 @@ use cactus_sim::{
     UART_BASE,
 };
 
-const MSTATUS: u16 = 0x300;
-const MIE: u16 = 0x304;
-const MEPC: u16 = 0x341;
-const MCAUSE: u16 = 0x342;
 const MIP_MEIP: u32 = 1 << 11;
 const CAUSE_MEI: u32 = 0x8000_000B;
-
-fn csrr(rd: u8, num: u16) -> Inst {
-    csr(Op::Csrrs, rd, num, ZERO)
-}
-
-fn csrw(num: u16, rs: u8) -> Inst {
-    csr(Op::Csrrw, ZERO, num, rs)
-}
 
 /// A spin loop: `s1 += 1; j .-4`.
 fn spin() -> Vec<Inst> {

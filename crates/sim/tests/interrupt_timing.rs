@@ -8,19 +8,9 @@ use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{Machine, MachineConfig, Profile, RunOutcome};
 
-const MSTATUS: u16 = 0x300;
-const MIE: u16 = 0x304;
-const MEPC: u16 = 0x341;
-const MCAUSE: u16 = 0x342;
-const MCYCLE: u16 = 0xB00;
-const MINSTRET: u16 = 0xB02;
 const T3: u8 = 28;
 const T4: u8 = 29;
 const S2: u8 = 18;
-
-fn csrr(rd: u8, num: u16) -> Inst {
-    csr(Op::Csrrs, rd, num, ZERO)
-}
 
 /// The prefix: mtvec, mtimecmp = mtime + `ticks`, MTIE, `s0 = mcycle`, MIE. The body starts
 /// right after it, at cycle `s0 + 2 * csr`.

@@ -7,18 +7,10 @@
 use crate::common::*;
 use cactus_isa::{compress, encode, encode_compressed, CInst, COp, Inst, Op};
 use cactus_sim::{
-    cause_name, FaultKind, FaultReport, Machine, MachineConfig, Mode, Profile, RunOutcome,
-    CAUSE_STACK_BOUND, MSTACKBOUND,
+    cause_name, FaultKind, Machine, MachineConfig, Mode, Profile, RunOutcome, CAUSE_STACK_BOUND,
+    MSTACKBOUND,
 };
 use proptest::prelude::*;
-
-const MSTATUS: u16 = 0x300;
-const MSCRATCH: u16 = 0x340;
-const MEPC: u16 = 0x341;
-const MCAUSE: u16 = 0x342;
-const MTVAL: u16 = 0x343;
-const MCYCLE: u16 = 0xB00;
-const MINSTRET: u16 = 0xB02;
 
 /// Initial sp of the per-instruction cases and the bound they cross.
 const SP0: u32 = 0x8000_9000;
@@ -61,14 +53,6 @@ fn size(prog: &[P]) -> u32 {
         .sum()
 }
 
-fn csrr(rd: u8, num: u16) -> Inst {
-    csr(Op::Csrrs, rd, num, ZERO)
-}
-
-fn csrw(num: u16, rs: u8) -> Inst {
-    csr(Op::Csrrw, ZERO, num, rs)
-}
-
 /// `li t0, bound; csrw mstackbound, t0`.
 fn set_bound(bound: u32) -> Vec<Inst> {
     cat(&[li(T0, bound), vec![csrw(MSTACKBOUND, T0)]])
@@ -84,19 +68,6 @@ fn machine_ext(ext: bool, prog: &[P]) -> Machine {
     m.write_debug(RAM, &bytes(prog)).unwrap();
     m.set_pc(RAM);
     m
-}
-
-fn fault(outcome: RunOutcome) -> Box<FaultReport> {
-    match outcome {
-        RunOutcome::Fault(f) => f,
-        other => panic!("expected a fault, got {other:?}"),
-    }
-}
-
-fn word(m: &Machine, addr: u32) -> u32 {
-    let mut b = [0u8; 4];
-    m.read_debug(addr, &mut b).unwrap();
-    u32::from_le_bytes(b)
 }
 
 fn sp(m: &Machine) -> u32 {

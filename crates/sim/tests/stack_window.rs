@@ -8,26 +8,14 @@
 use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{
-    cause_name, FaultKind, FaultReport, Machine, MachineConfig, Profile, RunOutcome,
-    CAUSE_STACK_WINDOW, MSWBOUND, MSWDISP, STACK_WINDOW_BASE, STACK_WINDOW_END,
+    cause_name, FaultKind, Machine, MachineConfig, Profile, CAUSE_STACK_WINDOW, MSWBOUND, MSWDISP,
+    STACK_WINDOW_BASE, STACK_WINDOW_END,
 };
-
-const MEPC: u16 = 0x341;
-const MCAUSE: u16 = 0x342;
-const MTVAL: u16 = 0x343;
 
 /// Physical stack top the tests map the logical top (`STACK_WINDOW_END`) to.
 const PHYS_TOP: u32 = RAM + 0x6000;
 /// Logical bound the tests set: 256 bytes of window.
 const BOUND: u32 = STACK_WINDOW_END - 256;
-
-fn csrr(rd: u8, num: u16) -> Inst {
-    csr(Op::Csrrs, rd, num, ZERO)
-}
-
-fn csrw(num: u16, rs: u8) -> Inst {
-    csr(Op::Csrrw, ZERO, num, rs)
-}
 
 /// Sets the window: bound, and the displacement mapping the logical top to `PHYS_TOP`.
 fn set_window(bound: u32) -> Vec<Inst> {
@@ -47,19 +35,6 @@ fn machine_ext(ext: bool, prog: &[Inst]) -> Machine {
     load(&mut m, RAM, prog);
     m.set_pc(RAM);
     m
-}
-
-fn fault(outcome: RunOutcome) -> Box<FaultReport> {
-    match outcome {
-        RunOutcome::Fault(f) => f,
-        other => panic!("expected a fault, got {other:?}"),
-    }
-}
-
-fn word(m: &Machine, addr: u32) -> u32 {
-    let mut b = [0u8; 4];
-    m.read_debug(addr, &mut b).unwrap();
-    u32::from_le_bytes(b)
 }
 
 #[test]

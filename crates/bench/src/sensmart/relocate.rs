@@ -3,13 +3,13 @@
 //! under `static` and under `relocate`.
 
 use super::{Part, SensmartRow};
+use crate::mcu_run::{exited_cleanly, last_marker, load_with_stack, run_mcu};
 use crate::Size;
-use cactus_firmware::{BuildOptions, Manifest, Overrides};
-use cactus_sim::{EventKind, MachineConfig, Profile, RunOutcome};
+use cactus_firmware::BuildOptions;
 use cactus_sweep::table::{or_dash, Table};
 use cactus_sweep::{Point, Progress};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Simulated cycles after which a run is stopped (and counted as failed).
 pub const MAX_CYCLES: u64 = 200_000_000;
@@ -94,29 +94,16 @@ fn build_and_run(
     stack: Option<&str>,
     row: &mut SensmartRow,
 ) -> Result<(), String> {
-    let path = o.root.join(manifest);
-    let mut m = Manifest::load(&path).map_err(|e| e.to_string())?;
-    if let Some(stack) = stack {
-        let over = Overrides {
-            stack: Some(stack.to_string()),
-            ..Overrides::default()
-        };
-        m.apply(&over).map_err(|e| e.to_string())?;
-    }
+    let m = load_with_stack(&o.root.join(manifest), stack)?;
     let options = BuildOptions {
         root: (!o.root.as_os_str().is_empty()).then(|| o.root.clone()),
         out_root: o.build_dir.clone(),
         ..BuildOptions::default()
     };
     let built = cactus_firmware::build(&m, &options).map_err(|e| format!("build failed: {e}"))?;
-    let markers = run(&built.elf)?;
-    let marker = |id: u32| {
-        markers
-            .iter()
-            .rev()
-            .find(|(i, _)| *i == id)
-            .map(|&(_, v)| v)
-    };
+    let (machine, outcome) = run_mcu(&built.elf, MAX_CYCLES)?;
+    exited_cleanly(outcome)?;
+    let marker = |id: u32| last_marker(machine.events(), id);
     if row.name == "relocation" {
         let n = marker(99).ok_or("no marker 99 (sizes measured)")?;
         for k in 0..n {
@@ -132,38 +119,6 @@ fn build_and_run(
     }
     row.passed = true;
     Ok(())
-}
-
-/// Runs the ELF on cactus-sim (`mcu`, the oracle stopping at its first violation) and returns
-/// its markers (id, value) in order; Err unless it exits with code 0.
-fn run(elf_path: &Path) -> Result<Vec<(u32, u32)>, String> {
-    let elf = std::fs::read(elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
-    let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
-    let mut config = MachineConfig::new(profile);
-    config.max_cycles = Some(MAX_CYCLES);
-    config.record_events = true;
-    config.oracle = cactus_sim::OracleMode::Stop;
-    let (machine, outcome) =
-        cactus_verify::sim_run::run_elf(&elf, &elf_path.display().to_string(), config)?;
-    let markers = machine
-        .events()
-        .iter()
-        .filter_map(|e| match e.kind {
-            EventKind::Marker { id, value } => Some((id, value)),
-            _ => None,
-        })
-        .collect();
-    match outcome {
-        RunOutcome::Exited { code: 0 } => Ok(markers),
-        RunOutcome::Exited { code } => Err(format!("exit code {code}")),
-        RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => {
-            Err(r.to_string().lines().next().unwrap_or("").to_string())
-        }
-        RunOutcome::OracleViolation(r) => {
-            Err(r.to_string().lines().next().unwrap_or("").to_string())
-        }
-        RunOutcome::Breakpoint { pc } => Err(format!("breakpoint at {pc:#010x}")),
-    }
 }
 
 fn relocations(rows: &[SensmartRow]) -> &[Relocation] {

@@ -4,10 +4,10 @@
 //! `kernel.scheduler = "srp"`) to say why it cannot use it.
 
 use super::{Config, SrpRow};
+use crate::mcu_run::{exited_cleanly, last_marker, load_with_stack, run_mcu};
 use crate::Size;
 use cactus_firmware::codegen::{MARKER_MISSES, MARKER_SRP, SRP_TASK_NAME};
-use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
-use cactus_sim::{EventKind, MachineConfig, Profile, RunOutcome};
+use cactus_firmware::{BuildOptions, CheckOptions, Manifest};
 use cactus_sweep::{Point, Progress};
 use std::path::{Path, PathBuf};
 
@@ -173,41 +173,20 @@ fn prepare(path: &Path, config: Config, try_srp: bool) -> Result<Manifest, Strin
         let text = text.replacen("[kernel]\n", "[kernel]\nscheduler = \"srp\"\n", 1);
         return Manifest::parse(&text, path).map_err(|e| e.to_string());
     }
-    let mut m = Manifest::load(path).map_err(|e| e.to_string())?;
     let stack = match config {
         Config::Mtss => Some("mtss"),
         Config::Segmented => Some("segmented"),
         Config::Srp | Config::Static => None,
     };
-    if let Some(stack) = stack {
-        let over = Overrides {
-            stack: Some(stack.to_string()),
-            ..Overrides::default()
-        };
-        m.apply(&over).map_err(|e| e.to_string())?;
-    }
-    Ok(m)
+    load_with_stack(path, stack)
 }
 
 /// Runs the ELF on cactus-sim (`mcu`, the oracle stopping at its first violation) and fills
 /// the row's figures.
 fn run(m: &Manifest, elf_path: &Path, row: &mut SrpRow) -> Result<(), String> {
-    let elf = std::fs::read(elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
-    let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
-    let mut config = MachineConfig::new(profile);
-    config.max_cycles = Some(MAX_CYCLES);
-    config.record_events = true;
-    config.oracle = cactus_sim::OracleMode::Stop;
-    let (machine, outcome) =
-        cactus_verify::sim_run::run_elf(&elf, &elf_path.display().to_string(), config)?;
+    let (machine, outcome) = run_mcu(elf_path, MAX_CYCLES)?;
     let stats = machine.stats();
-    let events = machine.events();
-    let marker = |want: u32| {
-        events.iter().rev().find_map(|e| match e.kind {
-            EventKind::Marker { id, value } if id == want => Some(value),
-            _ => None,
-        })
-    };
+    let marker = |id: u32| last_marker(machine.events(), id);
     row.cycles = Some(stats.cycles);
     let awake = stats.cycles.saturating_sub(stats.sleep_cycles);
     row.awake_cycles = Some(awake);
@@ -246,18 +225,7 @@ fn run(m: &Manifest, elf_path: &Path, row: &mut SrpRow) -> Result<(), String> {
             row.switches = Some(stats.tasks.iter().map(|t| t.switches).sum());
         }
     }
-    match outcome {
-        RunOutcome::Exited { code: 0 } => {
-            row.passed = true;
-            Ok(())
-        }
-        RunOutcome::Exited { code } => Err(format!("exit code {code}")),
-        RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => {
-            Err(r.to_string().lines().next().unwrap_or("").to_string())
-        }
-        RunOutcome::OracleViolation(r) => {
-            Err(r.to_string().lines().next().unwrap_or("").to_string())
-        }
-        RunOutcome::Breakpoint { pc } => Err(format!("breakpoint at {pc:#010x}")),
-    }
+    exited_cleanly(outcome)?;
+    row.passed = true;
+    Ok(())
 }

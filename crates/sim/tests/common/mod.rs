@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use cactus_isa::{encode, Inst, Op};
-use cactus_sim::{FaultKind, Machine, MachineConfig, Profile, RunOutcome};
+use cactus_sim::{FaultKind, FaultReport, Machine, MachineConfig, Profile, RunOutcome};
 
 /// Start of RAM (QEMU virt).
 pub const RAM: u32 = 0x8000_0000;
@@ -165,4 +165,46 @@ pub fn trace_event(code: u32, args: &[u32]) -> Vec<Inst> {
     v.extend(li(T1, code));
     v.push(s(Op::Sw, T1, T2, 0x20));
     v
+}
+
+/// Machine-mode CSR numbers the tests read and write.
+pub const MSTATUS: u16 = 0x300;
+/// `mie`.
+pub const MIE: u16 = 0x304;
+/// `mscratch`.
+pub const MSCRATCH: u16 = 0x340;
+/// `mepc`.
+pub const MEPC: u16 = 0x341;
+/// `mcause`.
+pub const MCAUSE: u16 = 0x342;
+/// `mtval`.
+pub const MTVAL: u16 = 0x343;
+/// `mcycle`.
+pub const MCYCLE: u16 = 0xB00;
+/// `minstret`.
+pub const MINSTRET: u16 = 0xB02;
+
+/// `csrr rd, num`.
+pub fn csrr(rd: u8, num: u16) -> Inst {
+    csr(Op::Csrrs, rd, num, ZERO)
+}
+
+/// `csrw num, rs`.
+pub fn csrw(num: u16, rs: u8) -> Inst {
+    csr(Op::Csrrw, ZERO, num, rs)
+}
+
+/// The little-endian word at `addr`, read through the debug port.
+pub fn word(m: &Machine, addr: u32) -> u32 {
+    let mut b = [0u8; 4];
+    m.read_debug(addr, &mut b).unwrap();
+    u32::from_le_bytes(b)
+}
+
+/// The fault report of a run that must have ended in a fault.
+pub fn fault(outcome: RunOutcome) -> Box<FaultReport> {
+    match outcome {
+        RunOutcome::Fault(f) => f,
+        other => panic!("expected a fault, got {other:?}"),
+    }
 }
