@@ -5,9 +5,13 @@
  * masks. The nest:
  *     while (a < 40) { while (b < a) { b = b > 6 ? 2b : b + 3; a += b % 4 == 0 ? 5 : 1; }
  *                      a += 3; b -= 7; }
- * Per activation: eight (a, b) pairs, a in [0, 30), b in [-10, 30). Check: results equal the
- * ordinary branching loop nest, run at initialisation on every round's inputs (which also
- * checks that JC_STEPS steps always suffice). */
+ * Per activation: eight (a, b) pairs, a in [0, 30), b in [-10, 30). Check: at initialisation,
+ * on every round's inputs, the ordinary branching loop nest ends within JC_STEPS steps (so the
+ * single-path nest runs it to its end); every round's results reach the checksum, whose
+ * expected values are the branching nest's. A round reads no table
+ * indexed by the round: its memory accesses are the same in every activation, so its time is
+ * too (a per-round table of expected results, 6,400 bytes, made a round whose row lay outside
+ * the Carousel blocks 16 external-RAM loads slower: docs/carousel.md). */
 #include "mal_sp.h"
 #include "malardalen.h"
 
@@ -16,7 +20,6 @@
 
 static struct {
     wl_run_t run;
-    int32_t want[MAL_ROUNDS_FULL][JC_PAIRS][2];
 } st;
 
 /* The branching loop nest; returns the number of steps taken (inner bodies plus tails). */
@@ -66,11 +69,12 @@ void janne_complex_init(uint32_t size_class)
             int32_t a, b;
             next_pair(&a, &b);
             st.run.failures += nest_reference(&a, &b) > JC_STEPS;
-            st.want[r][p][0] = a;
-            st.want[r][p][1] = b;
         }
-    /* The rounds regenerate the same inputs from the same seed. */
+    /* The rounds regenerate the same inputs from the same seed; a failed check stays counted
+     * (it makes the checksum wrong). */
+    uint32_t failures = st.run.failures;
     mal_run_init(&st.run, size_class, 0x7a22eu);
+    st.run.failures = failures;
 }
 
 int janne_complex_round(void)
@@ -80,7 +84,6 @@ int janne_complex_round(void)
         int32_t a, b;
         next_pair(&a, &b);
         nest_single_path(&a, &b);
-        r->failures += (a != st.want[r->rounds][p][0]) | (b != st.want[r->rounds][p][1]);
         r->sum = wl_mix32(r->sum, (uint32_t)a << 16 ^ (uint32_t)b);
     }
     return wl_run_next(r);
