@@ -196,8 +196,8 @@ static K_SYSCALL(sys_start)
         cfg->order[k] = (uint8_t)i;
     }
     for (uint32_t j = 0; j < cfg->njobs; j++)
-        cfg->state[j].next_release = k_tick;
-    k_srp_clock_fired(); /* the first release of every periodic job, and the clock */
+        cfg->state[j].next_release = k_tick + cfg->jobs[j].offset;
+    k_srp_clock_fired(); /* the first releases due now, and the clock for the others */
     return CACTUS_OK;
 }
 

@@ -25,6 +25,8 @@ typedef struct cactus_srp_job {
     uint32_t deadline; /* relative deadline in ticks; 0: none (no miss is counted) */
     uint8_t level;     /* preemption level 0..31 (fixed priority: the priority; EDF: higher for a
                         * shorter relative deadline) */
+    uint32_t offset;   /* periodic jobs: ticks from the dispatcher's start to the first release
+                        * (a manifest's start_delay_ms); later ones follow every period */
 } cactus_srp_job;
 
 /* What the kernel keeps per job (zero-initialised storage the firmware provides). */

@@ -78,8 +78,12 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
         writeln!(
             s,
             "    {{ .name = \"{}\", .entry = {}, .arg = (void *)(uintptr_t){:#x}u, .period = {period}u, \
-             .deadline = {deadline}u, .level = {} }},",
-            t.name, t.entry, t.arg as u32, level
+             .deadline = {deadline}u, .level = {}, .offset = {}u }},",
+            t.name,
+            t.entry,
+            t.arg as u32,
+            level,
+            m.ms_to_ticks(t.start_delay_ms)
         )?;
     }
     writeln!(s, "}};")?;

@@ -257,16 +257,18 @@ fn edf_levels(cx: &Ctx, raw: &RawManifest, tasks: &[Task]) -> Result<Vec<u8>, Ma
 const NOT_SRP: &str = "only the srp scheduler has a shared stack and resources: set \
                        kernel.scheduler = \"srp\"";
 
-/// A task under SRP is a job released by the dispatcher from its first run: it cannot start
-/// late or suspended (both are kernel-task states).
+/// A task under SRP is a job released by the dispatcher: a periodic job's `start_delay_ms` is
+/// its first release's offset from the dispatcher's start; a sporadic job cannot have one, and
+/// no job can start suspended (a kernel-task state).
 fn job_shape(cx: &Ctx, i: usize, t: &RawTask) -> Result<(), ManifestError> {
     if let Some(v) = &t.start_delay_ms {
-        if *v.get_ref() != 0 {
+        if *v.get_ref() != 0 && t.period_ms.is_none() {
             return Err(cx.at(
                 v,
                 &format!("task[{i}].start_delay_ms"),
-                "under the srp scheduler every periodic job is first released when the \
-                 dispatcher starts; a start delay is not supported",
+                "under the srp scheduler a start delay is the first release's offset of a \
+                 periodic job; a job without period_ms is released only by \
+                 cactus_srp_release",
             ));
         }
     }
@@ -387,5 +389,24 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("software timers need the timer task"), "{e}");
+    }
+
+    #[test]
+    fn a_start_delay_is_a_periodic_jobs_release_offset_only() {
+        // `hi` has no period: a start delay on it is refused, naming the key.
+        let e = parse("scheduler = \"srp\"", "start_delay_ms = 4\n").unwrap_err();
+        assert!(e.contains("`task[1].start_delay_ms`"), "{e}");
+        assert!(
+            e.contains("first release's offset of a periodic job"),
+            "{e}"
+        );
+        // On the periodic `lo` it is accepted and kept.
+        let m = parse(
+            "scheduler = \"srp\"\ntick_hz = 1000",
+            "[[task]]\nname = \"late\"\nsources = [\"a.c\"]\nentry = \"late\"\n\
+             priority = 5\nstack = 256\nperiod_ms = 10\nstart_delay_ms = 4\n",
+        )
+        .unwrap();
+        assert_eq!(m.tasks[2].start_delay_ms, 4);
     }
 }
