@@ -61,30 +61,41 @@ static uint32_t estimate_period(void)
     return best_lag;
 }
 
+/* The consumer's state across blocks. */
+static int16_t hist[DEMO_TAPS - 1];
+static struct demo_summary sum;
+static uint32_t crc = 0xFFFFFFFFu;
+static uint32_t blocks_done;
+
+void demo_consume(const struct demo_block *in, struct demo_summary *out)
+{
+    int16_t y[DEMO_BLOCK];
+    if (blocks_done == 0)
+        demo_stats_init(&sum.total);
+    fir_block(in->s, hist, y);
+    demo_stats_init(&sum.block);
+    for (int n = 0; n < DEMO_BLOCK; n++) {
+        demo_stats_add(&sum.block, y[n]);
+        demo_stats_add(&sum.total, y[n]);
+        uint8_t le[2] = {(uint8_t)y[n], (uint8_t)((uint16_t)y[n] >> 8)};
+        crc = demo_crc32(crc, le, 2);
+    }
+    window_push(y);
+    sum.period = estimate_period();
+    sum.seq = in->seq;
+    sum.crc = crc ^ 0xFFFFFFFFu;
+    sum.done = ++blocks_done == DEMO_BLOCKS;
+    *out = sum;
+}
+
 void consumer_main(void *arg)
 {
     (void)arg;
-    int16_t hist[DEMO_TAPS - 1] = {0};
-    struct demo_summary sum = {0};
-    uint32_t crc = 0xFFFFFFFFu;
-    demo_stats_init(&sum.total);
     for (uint32_t b = 0; b < DEMO_BLOCKS; b++) {
         struct demo_block in;
-        int16_t y[DEMO_BLOCK];
+        struct demo_summary out;
         cactus_queue_recv(&demo_blocks, &in, CACTUS_FOREVER);
-        fir_block(in.s, hist, y);
-        demo_stats_init(&sum.block);
-        for (int n = 0; n < DEMO_BLOCK; n++) {
-            demo_stats_add(&sum.block, y[n]);
-            demo_stats_add(&sum.total, y[n]);
-            uint8_t le[2] = {(uint8_t)y[n], (uint8_t)((uint16_t)y[n] >> 8)};
-            crc = demo_crc32(crc, le, 2);
-        }
-        window_push(y);
-        sum.period = estimate_period();
-        sum.seq = in.seq;
-        sum.crc = crc ^ 0xFFFFFFFFu;
-        sum.done = b + 1 == DEMO_BLOCKS;
-        cactus_queue_send(&demo_summaries, &sum, CACTUS_FOREVER);
+        demo_consume(&in, &out);
+        cactus_queue_send(&demo_summaries, &out, CACTUS_FOREVER);
     }
 }

@@ -69,6 +69,22 @@ void sensor_job(void *arg);
 void consumer_main(void *arg);
 void logger_main(void *arg);
 
+/* The three tasks' work, shared with the SRP variant's jobs (srp_jobs.c, demo-srp.toml):
+ * demo_sensor_sample adds one sample and returns the block once it is full (else NULL);
+ * demo_sensor_sent starts the next block and says whether that was the last. demo_consume
+ * filters one block into a summary. demo_log_start prints the header; demo_log reports one
+ * summary and, after the last, checks the run and ends it through cactus_fw_finish. */
+struct demo_block *demo_sensor_sample(void);
+int demo_sensor_sent(void);
+void demo_consume(const struct demo_block *in, struct demo_summary *out);
+void demo_log_start(void);
+void demo_log(const struct demo_summary *s);
+
+/* The SRP variant's job entries (srp_jobs.c, demo-srp.toml). */
+void demo_srp_sensor_job(void *arg);
+void demo_srp_consumer_job(void *arg);
+void demo_srp_logger_job(void *arg);
+
 /* The logger's independent recomputation of the run: returns the CRC-32 of the filtered
  * stream, fills the whole run's statistics and the period estimate after every block. */
 uint32_t demo_check(struct demo_stats *total, uint32_t periods[DEMO_BLOCKS]);

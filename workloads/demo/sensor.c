@@ -1,5 +1,6 @@
 /* The sensor: a periodic job (period_ms = 1 in demo.toml) producing one sample per release,
- * sending a block to the consumer every DEMO_BLOCK samples, and ending after DEMO_BLOCKS. */
+ * sending a block to the consumer every DEMO_BLOCK samples, and ending after DEMO_BLOCKS.
+ * demo_sensor_sample is the part the SRP variant's job (srp_jobs.c) shares. */
 #include "demo.h"
 
 static struct demo_signal signal;
@@ -7,20 +8,31 @@ static struct demo_block block;
 static uint32_t fill;  /* samples in `block` */
 static int started;
 
-void sensor_job(void *arg)
+struct demo_block *demo_sensor_sample(void)
 {
-    (void)arg;
     if (!started) {
         demo_signal_init(&signal);
         started = 1;
     }
     block.s[fill++] = demo_signal_next(&signal);
-    if (fill < DEMO_BLOCK)
-        return;
-    /* Blocks only if the consumer is four blocks behind: no sample is ever dropped. */
-    cactus_queue_send(&demo_blocks, &block, CACTUS_FOREVER);
+    return fill < DEMO_BLOCK ? 0 : &block;
+}
+
+int demo_sensor_sent(void)
+{
     block.seq++;
     fill = 0;
-    if (block.seq == DEMO_BLOCKS)
+    return block.seq == DEMO_BLOCKS;
+}
+
+void sensor_job(void *arg)
+{
+    (void)arg;
+    struct demo_block *b = demo_sensor_sample();
+    if (!b)
+        return;
+    /* Blocks only if the consumer is four blocks behind: no sample is ever dropped. */
+    cactus_queue_send(&demo_blocks, b, CACTUS_FOREVER);
+    if (demo_sensor_sent())
         cactus_task_exit();
 }

@@ -11,8 +11,9 @@ generous budget. Manifests come in pairs: NAME.toml
 (full inputs, -DWL_SIZE=1) and NAME-small.toml (small inputs, -DWL_SIZE=0); each takes the
 budgets measured for its own size class. The crazyflie-like suite also gets
 crazyflie-allocated(-small).toml with the FreeRTOS-allocated stacks of profile.h, and the
-malardalen-like suite malardalen-srp(-small).toml: the same programs as SRP jobs
-(kernel.scheduler = "srp", docs/srp.md) with the budgets of malardalen(-small).toml;
+malardalen-like and crazyflie-like suites malardalen-srp(-small).toml and
+crazyflie-srp(-small).toml: the same programs as SRP jobs (kernel.scheduler = "srp",
+docs/srp.md) with the budgets of their preemptive manifests;
 --srp-only writes only those (from the budgets now in the preemptive manifests).
 Every runner task gets the `stack_calls` annotation `cactus stack-report` needs for the
 program's function pointers. --annotations-only rewrites only those lines of the existing
@@ -360,6 +361,41 @@ def gen_malardalen_srp():
         write(m)
 
 
+def gen_crazyflie_srp():
+    """The crazyflie-like core tasks as SRP jobs: levels = the preemptive priorities; the
+    event-driven CRTP TX a sporadic job the link job releases every 2 ms; budgets those of
+    the preemptive manifest. CRTP RX runs every 4 ms: an SRP job's period is whole
+    milliseconds, and the preemptive manifest's 3.5 ms comes from a task that keeps its own
+    period in ticks (wl_periodic_main), which a job cannot."""
+    for stem, size, what in sizes("crazyflie"):
+        budgets = stacks_of(os.path.join(WL, "crazyflie-like", stem + ".toml"))
+        srp_stem = stem.replace("crazyflie", "crazyflie-srp")
+        m = Manifest(os.path.join(WL, "crazyflie-like", srp_stem + ".toml"),
+                     srp_stem.replace("-", "_"),
+                     f"Crazyflie-like core tasks as SRP jobs (docs/srp.md), {what}.\n"
+                     "stabilizer and sensors every 1 ms, CRTP RX every 4 ms (3.5 ms preemptive:\n"
+                     "an SRP period is whole milliseconds), CRTP TX one round per release by the\n"
+                     "link job every 2 ms; the coordinator job checks the checksums.",
+                     ["../common", "../common/kernel", "."], flags(size), tick_hz=2000)
+        m.init = None
+        m.scheduler = "srp"
+        workers = 0
+        for i, (p, prio, period, _) in enumerate(CRAZYFLIE):
+            pms = None if period is None else int(-(-period // 1))
+            m.task(name=p, sources=[f"{p}.c"], entry="wl_srp_job", priority=prio,
+                   stack=budgets[p], period_ms=pms, deadline_ms=pms, on_fault="halt", arg=i)
+            workers += 1
+        fed = sum(1 << i for i, (_, _, period, _) in enumerate(CRAZYFLIE) if period is None)
+        m.task(name="link", sources=["../common/kernel/wl_srp.c"], entry="wl_srp_feeder_job",
+               priority=20, stack=budgets["link"], period_ms=2, on_fault="halt", arg=fed)
+        m.task(name="coordinator",
+               sources=["../common/kernel/wl_srp.c", "workload.c", "profile.c",
+                        "../common/wl_pool.c", "../common/wl_math.c"],
+               entry="wl_srp_coordinator_job", priority=1, stack=budgets["coordinator"],
+               on_fault="halt", arg=workers)
+        write(m)
+
+
 def gen_crazyflie(measured):
     for kind in ["measured", "allocated"]:
         base = "crazyflie" if kind == "measured" else "crazyflie-allocated"
@@ -412,6 +448,7 @@ def main():
     ANNOTATIONS_ONLY = args.annotations_only
     if args.srp_only:
         gen_malardalen_srp()
+        gen_crazyflie_srp()
         return
     measured = None
     if args.measured:
@@ -428,6 +465,7 @@ def main():
     gen_malardalen(measured)
     gen_malardalen_srp()
     gen_crazyflie(measured)
+    gen_crazyflie_srp()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@
  *     initialises its program at its first release and runs one round per release; when the
  *     program is done it records checksum and rounds and releases the coordinator job, and
  *     later releases return at once. It never blocks.
+ *   - wl_srp_feeder_job (a periodic job, arg = a mask of job indices): releases each job of the
+ *     mask once, the SRP counterpart of wl_feeder_job's semaphore gives: a job it feeds is
+ *     sporadic (no period_ms) and runs one round per release.
  *   - wl_srp_coordinator_job (a sporadic job named "coordinator", the lowest level; arg = the
  *     number of workers): counts finished workers, one per release; after the last it prints
  *     one line per program in task order and PASS/FAIL exactly as wl_coordinator_main does,
@@ -22,6 +25,7 @@ extern const wl_program_t *const wl_workload_programs[];
 extern const char wl_workload_name[];
 
 void wl_srp_job(void *arg);
+void wl_srp_feeder_job(void *arg);
 void wl_srp_coordinator_job(void *arg);
 
 static uint8_t wl_started[FW_NTASKS];
@@ -52,6 +56,14 @@ void wl_srp_job(void *arg)
     wl_rounds[self]++;
     if (!more)
         wl_srp_record(self, p);
+}
+
+void wl_srp_feeder_job(void *arg)
+{
+    uint32_t mask = (uint32_t)(uintptr_t)arg;
+    for (int i = 0; i < FW_NTASKS && i < 32; i++)
+        if (mask & (1u << i))
+            cactus_srp_release(i);
 }
 
 void wl_srp_coordinator_job(void *arg)

@@ -25,8 +25,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Config {
-    /// The SRP scheduler: jobs on one shared stack.
+    /// The SRP scheduler: jobs on one shared stack (the workload's job-shaped `-srp` manifest).
     Srp,
+    /// The preemptive manifest as written, with `kernel.scheduler = "srp"` inserted: whether
+    /// the workload could use SRP without being rewritten as jobs (the build says why not).
+    SrpAsWritten,
     /// The preemptive scheduler, `static` per-task stacks (the baseline).
     Static,
     /// The preemptive scheduler, `mtss` (checks `mtss`).
@@ -40,6 +43,7 @@ impl Config {
     pub fn name(self) -> &'static str {
         match self {
             Config::Srp => "srp",
+            Config::SrpAsWritten => "srp-as-written",
             Config::Static => "static",
             Config::Mtss => "mtss",
             Config::Segmented => "segmented",
@@ -177,7 +181,11 @@ pub fn markdown(rows: &[SrpRow]) -> String {
             },
         ]);
     }
-    let mut v = Table::new(&["workload", "SRP verdict"]);
+    let mut v = Table::new(&[
+        "workload",
+        "SRP verdict (its jobs)",
+        "its preemptive manifest under SRP",
+    ]);
     let mut seen: Vec<&str> = Vec::new();
     for r in rows {
         if seen.contains(&r.workload.as_str()) {
@@ -203,7 +211,16 @@ pub fn markdown(rows: &[SrpRow]) -> String {
             Some(s) => format!("SRP run failed: {}", s.note.as_deref().unwrap_or("?")),
             None => "not run".to_string(),
         };
-        v.row([r.workload.clone(), verdict]);
+        let as_written = match find(rows, &r.workload, Config::SrpAsWritten) {
+            Some(s) if !s.usable => format!(
+                "cannot: {}",
+                s.note.as_deref().unwrap_or("refused").replace('|', "\\|")
+            ),
+            Some(s) if s.passed => "runs as written".to_string(),
+            Some(s) => format!("run failed: {}", s.note.as_deref().unwrap_or("?")),
+            None => "not tried".to_string(),
+        };
+        v.row([r.workload.clone(), verdict, as_written]);
     }
     format!("{}\n{}", t.render(), v.render())
 }
@@ -223,8 +240,9 @@ pub fn reading(size: &str) -> String {
          regions summed. Kernel cycles are awake cycles outside every task; under SRP the \
          dispatcher is a task, so its dispatching is in its own cycles. Switches count task \
          switches, or jobs started under SRP, of which preemptions started nested on a \
-         running job. A workload whose tasks block is tried under SRP and the build-time check \
-         says why it cannot be used."
+         running job. Each workload's preemptive manifest is also tried under SRP as written \
+         (`srp-as-written`): where its tasks block or loop, the build-time check says which call \
+         stops it, which is what its `-srp` manifest rewrote as jobs."
     )
 }
 

@@ -41,8 +41,8 @@ pub struct Workload {
     pub srp: Option<String>,
 }
 
-/// The workloads at `size`: malardalen-like (job-shaped), crazyflie-like and the demo (both
-/// with blocking tasks: their SRP row says why).
+/// The workloads at `size`: malardalen-like, crazyflie-like and the demo, each with an SRP
+/// manifest of the same work as jobs (the demo's is the same at every size).
 pub fn workloads(size: Size) -> Vec<Workload> {
     let sfx = size.manifest_suffix();
     vec![
@@ -56,12 +56,12 @@ pub fn workloads(size: Size) -> Vec<Workload> {
         Workload {
             name: "crazyflie-like",
             preemptive: format!("workloads/crazyflie-like/crazyflie{sfx}.toml"),
-            srp: None,
+            srp: Some(format!("workloads/crazyflie-like/crazyflie-srp{sfx}.toml")),
         },
         Workload {
             name: "demo",
             preemptive: "workloads/demo/demo.toml".to_string(),
-            srp: None,
+            srp: Some("workloads/demo/demo-srp.toml".to_string()),
         },
     ]
 }
@@ -77,9 +77,15 @@ pub fn points(o: &SrpOptions) -> Vec<Point<'_, SrpRow>> {
     let mut out = Vec::new();
     for w in workloads(o.size) {
         let configs: &[Config] = if w.srp.is_some() {
-            &[Config::Srp, Config::Static, Config::Mtss, Config::Segmented]
+            &[
+                Config::Srp,
+                Config::SrpAsWritten,
+                Config::Static,
+                Config::Mtss,
+                Config::Segmented,
+            ]
         } else {
-            &[Config::Srp]
+            &[Config::SrpAsWritten]
         };
         for &config in configs {
             let w = w.clone();
@@ -127,12 +133,14 @@ pub fn measure(o: &SrpOptions, w: &Workload, config: Config) -> SrpRow {
         _ => w.preemptive.clone(),
     };
     let mut row = empty(w, config, &path);
-    row.static_bound = o.bounds.get(&path).copied().flatten();
+    if config != Config::SrpAsWritten {
+        row.static_bound = o.bounds.get(&path).copied().flatten();
+    }
     let full = o.root.join(&path);
-    let manifest = match prepare(&full, config, w.srp.is_none()) {
+    let manifest = match prepare(&full, config) {
         Ok(m) => m,
         Err(e) => {
-            row.usable = config != Config::Srp;
+            row.usable = config != Config::SrpAsWritten;
             row.note = Some(e);
             return row;
         }
@@ -164,11 +172,11 @@ pub fn measure(o: &SrpOptions, w: &Workload, config: Config) -> SrpRow {
     row
 }
 
-/// The manifest of `config`: the file as it is for SRP and `static` (`try_srp`: a preemptive
-/// manifest with `kernel.scheduler = "srp"` inserted, whose refusal is the finding), with the
-/// stack strategy overridden for `mtss` and `segmented`.
-fn prepare(path: &Path, config: Config, try_srp: bool) -> Result<Manifest, String> {
-    if config == Config::Srp && try_srp {
+/// The manifest of `config`: the file as it is for SRP and `static`, the preemptive manifest
+/// with `kernel.scheduler = "srp"` inserted for `srp-as-written` (whose refusal is the
+/// finding), with the stack strategy overridden for `mtss` and `segmented`.
+fn prepare(path: &Path, config: Config) -> Result<Manifest, String> {
+    if config == Config::SrpAsWritten {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let text = text.replacen("[kernel]\n", "[kernel]\nscheduler = \"srp\"\n", 1);
         return Manifest::parse(&text, path).map_err(|e| e.to_string());
@@ -176,7 +184,7 @@ fn prepare(path: &Path, config: Config, try_srp: bool) -> Result<Manifest, Strin
     let stack = match config {
         Config::Mtss => Some("mtss"),
         Config::Segmented => Some("segmented"),
-        Config::Srp | Config::Static => None,
+        Config::Srp | Config::SrpAsWritten | Config::Static => None,
     };
     load_with_stack(path, stack)
 }
