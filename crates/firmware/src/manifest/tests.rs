@@ -134,6 +134,9 @@ fn defaults_fill_an_absent_kernel_table() {
             stack_bound: false,
             switch_check: true,
             preempt_traps: None,
+            switch: Default::default(),
+            switch_poison: None,
+            switch_mutate: None,
         }
     );
 }
