@@ -42,9 +42,18 @@ fn ranges_cover_the_loop_and_masks_hold_every_state() {
     }
     for r in &t.ranges {
         assert!(r.mask.contains(2), "sp always saved: {r:?}");
-        assert!(!r.mask.contains(3) && !r.mask.contains(4), "never gp/tp: {r:?}");
-        assert!(r.mask.contains(15) && r.mask.contains(11), "a5, a1 live: {r:?}");
-        assert!(r.mask.contains(9), "s1 (the task's exit function) live: {r:?}");
+        assert!(
+            !r.mask.contains(3) && !r.mask.contains(4),
+            "never gp/tp: {r:?}"
+        );
+        assert!(
+            r.mask.contains(15) && r.mask.contains(11),
+            "a5, a1 live: {r:?}"
+        );
+        assert!(
+            r.mask.contains(9),
+            "s1 (the task's exit function) live: {r:?}"
+        );
     }
     // The unit gets a label pair and a record per range, in the switch section.
     let text = &t.texts[0];
@@ -57,7 +66,10 @@ fn ranges_cover_the_loop_and_masks_hold_every_state() {
         assert!(t.routines.contains(&save), "{}", t.routines);
     }
     assert!(!t.routines.contains("sw x5,") && !t.routines.contains("sw x31,"));
-    assert!(!t.routines.contains("csrr tp, mcycle"), "no poison unless asked");
+    assert!(
+        !t.routines.contains("csrr tp, mcycle"),
+        "no poison unless asked"
+    );
     assert!(t.mutation.is_none());
     let _ = SCRATCH;
 }
@@ -65,8 +77,10 @@ fn ranges_cover_the_loop_and_masks_hold_every_state() {
 #[test]
 fn a_call_in_a_range_keeps_ra_its_expansion_writes_first() {
     // `call leaf` is auipc ra + jalr: a preemption between them needs ra back.
-    let text = func("work", "\tli a5,4\n.Lt:\n\tcall leaf\n\taddi a5,a5,-1\n\tbnez a5,.Lt\n\tret\n")
-        + &func("leaf", "\tret\n");
+    let text = func(
+        "work",
+        "\tli a5,4\n.Lt:\n\tcall leaf\n\taddi a5,a5,-1\n\tbnez a5,.Lt\n\tret\n",
+    ) + &func("leaf", "\tret\n");
     let file = AsmFile::parse(&text, "t.s").unwrap();
     let tasks = [TaskEntry {
         task: "t".into(),
@@ -75,7 +89,8 @@ fn a_call_in_a_range_keeps_ra_its_expansion_writes_first() {
     let t = switch_table(&[file], &tasks, None, TableOptions::default()).unwrap();
     let file = AsmFile::parse(&text, "t.s").unwrap();
     for r in &t.ranges {
-        let has_call = (r.first..=r.last).any(|i| file.entries[i].item.to_string().contains("call"));
+        let has_call =
+            (r.first..=r.last).any(|i| file.entries[i].item.to_string().contains("call"));
         if has_call {
             assert!(r.mask.contains(1), "{r:?}");
         }
@@ -95,28 +110,42 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
     let body = &t.routines[t.routines.find(&restore).unwrap()..];
     let body = &body[..body.find("mret").unwrap()];
     for x in (1..32u8).filter(|&x| x != 3 && x != 4 && x != 31 && !r.mask.contains(x)) {
-        assert!(body.contains(&format!("lui x{x},")), "x{x} not poisoned: {body}");
+        assert!(
+            body.contains(&format!("lui x{x},")),
+            "x{x} not poisoned: {body}"
+        );
     }
     let base = table(TableOptions::default());
     let m = table(TableOptions {
         poison: None,
-        mutate: Some(3),
+        mutate: Some(0),
     });
     let mu = m.mutation.clone().expect("a mutation");
-    let before = base.ranges[mu.range].mask;
-    let after = m.ranges[mu.range].mask;
+    assert_eq!(mu.range, 0);
+    let before = base.ranges[0].mask;
+    let after = m.ranges[0].mask;
     assert_eq!(before.len(), after.len() + 1);
     assert!(after.contains(2), "sp is never dropped");
-    // Other seeds pick other registers or ranges.
-    let picks: std::collections::BTreeSet<_> = (0..16)
-        .filter_map(|s| {
-            table(TableOptions {
-                poison: None,
-                mutate: Some(s),
-            })
-            .mutation
-            .map(|m| (m.range, m.dropped))
-        })
-        .collect();
-    assert!(picks.len() > 2, "{picks:?}");
+    let dropped = cactus_isa::parse_reg(mu.dropped).unwrap();
+    assert!(base.ranges[0].always.contains(dropped) && base.ranges[0].reads.contains(dropped));
+    // The mutated range gets its own routines; a range that does not exist is refused.
+    assert!(m.texts[0].contains("__cactus_ccs_save_mutated"));
+    assert!(m.routines.contains("__cactus_ccs_restore_mutated:"));
+    let text = func("work", LOOP) + &func("leaf", "\tret\n");
+    let file = AsmFile::parse(&text, "t.s").unwrap();
+    let tasks = [TaskEntry {
+        task: "t".into(),
+        entry: "work".into(),
+    }];
+    let err = switch_table(
+        &[file],
+        &tasks,
+        None,
+        TableOptions {
+            poison: None,
+            mutate: Some(999),
+        },
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("999"), "{err}");
 }

@@ -80,12 +80,12 @@ fn write(path: &Path, text: &str) -> Result<(), BuildError> {
 
 /// One line per range: unit, function, kind, instructions, registers; then the mutation.
 pub fn listing(table: &SwitchTable, files: &[AsmFile]) -> String {
-    let mut s = String::from("# unit function kind insts saved registers\n");
-    for r in &table.ranges {
+    let mut s = String::from("# id unit function kind insts saved registers\n");
+    for (k, r) in table.ranges.iter().enumerate() {
         let regs: Vec<&str> = r.mask.iter().map(cactus_isa::reg_name).collect();
         let _ = writeln!(
             s,
-            "{} {} {} {} {} {}",
+            "{k} {} {} {} {} {} {}",
             files[r.unit].origin,
             r.function,
             if r.point { "point" } else { "block" },
@@ -105,24 +105,40 @@ pub fn listing(table: &SwitchTable, files: &[AsmFile]) -> String {
     s
 }
 
+/// What [`sort_elf`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sorted {
+    /// Records in the table.
+    pub records: usize,
+    /// The pc range (start, end) of the mutated record, in a `kernel.switch_mutate` build.
+    pub mutated: Option<(u32, u32)>,
+}
+
 /// Sorts the records of the `.cactus.switch` section of the linked `elf` by start address, in
-/// place, and checks them (see the module documentation). Returns the number of records.
-pub fn sort_elf(m: &Manifest, elf: &Path) -> Result<usize, BuildError> {
+/// place, and checks them (see the module documentation); appends the mutated record's range,
+/// if any, to the listing beside the ELF ([`LISTING_NAME`]).
+pub fn sort_elf(m: &Manifest, elf: &Path) -> Result<Sorted, BuildError> {
     use object::{Object, ObjectSection};
     let io = |what: &'static str| {
         let path = elf.to_path_buf();
         move |error| BuildError::Io { what, path, error }
     };
     let mut data = std::fs::read(elf).map_err(io("cannot read"))?;
-    let (offset, size) = {
+    let (offset, size, mutated_save) = {
         let file = object::File::parse(&*data)
             .map_err(|e| fail(m, format!("{}: not an ELF: {e}", elf.display())))?;
         let Some(section) = file.section_by_name(SECTION) else {
             return Err(fail(m, format!("{}: no {SECTION} section", elf.display())));
         };
+        let mutated_save = m.kernel.switch_mutate;
         match section.file_range() {
-            Some((o, s)) => (o as usize, s as usize),
-            None => return Ok(0),
+            Some((o, s)) => (o as usize, s as usize, mutated_save),
+            None => {
+                return Ok(Sorted {
+                    records: 0,
+                    mutated: None,
+                })
+            }
         }
     };
     if size % RECORD_BYTES != 0 || offset + size > data.len() {
@@ -165,5 +181,17 @@ pub fn sort_elf(m: &Manifest, elf: &Path) -> Result<usize, BuildError> {
         }
     }
     std::fs::write(elf, &data).map_err(io("cannot write"))?;
-    Ok(records.len())
+    let mutated = mutated_save
+        .and_then(|id| records.iter().find(|r| r[3] == id))
+        .map(|r| (r[0], r[1]));
+    if let (Some((start, end)), Some(dir)) = (mutated, elf.parent()) {
+        let listing = dir.join(LISTING_NAME);
+        let mut text = std::fs::read_to_string(&listing).unwrap_or_default();
+        let _ = writeln!(text, "# mutated range: {start:#x}..{end:#x}");
+        write(&listing, &text)?;
+    }
+    Ok(Sorted {
+        records: records.len(),
+        mutated,
+    })
 }

@@ -2,15 +2,16 @@
  * the same hooks as switch_full.h, for a kernel built with CACTUS_SWITCH_CCS. A timer
  * preemption looks the preempted pc up in the firmware's switch table (.cactus.switch, made by
  * the build over the tasks' code and sorted by start: 16-byte records start, end (exclusive),
- * save routine, restore routine). Inside a range it stores only that range's live registers
- * (its save routine) and keeps the range's restore routine in the context's CTX_CCS word; the
- * resume then restores only those (and, in poison mode, fills every other register with
+ * save routine, range id). Inside a range it stores only that range's live registers (its
+ * save routine, which also keeps the range's restore routine in the context's CTX_CCS word);
+ * the resume then restores only those (and, in poison mode, fills every other register with
  * garbage). Outside every range it saves like the full strategy. Assembly only; include after
  * port.h, bound.h and window.h. */
 #ifndef CACTUS_SWITCH_CCS_H
 #define CACTUS_SWITCH_CCS_H
 
-/* The restore routine of a partially saved context, or 0 (a full or voluntary context). The
+/* The restore routine of a partially saved context, or 0 (a full or voluntary context): the
+ * save routines (generated, switch-table.S of the build) set it. The
  * word is CTX_PREEMPT's, which only counted-branch preemption uses (kernel.preempt_traps: the
  * manifest refuses both together); port_context_init leaves it 0 without that pass, and every
  * partial resume clears it. */
@@ -57,10 +58,8 @@
     bltu t0, t2, .Lccs_full\@
     lw t2, 4(t1)
     bgeu t0, t2, .Lccs_full\@
-    lw t3, 12(t1)
-    sw t3, CTX_CCS(t6)              /* the resume restores through it */
     lw t3, 8(t1)
-    jalr t2, t3                     /* stores the range's live registers; returns through t2 */
+    jalr t2, t3                     /* stores the range's live registers and CTX_CCS */
     j .Lccs_done\@
 .Lccs_full\@:
     sw ra, CTX_RA(t6)

@@ -115,6 +115,9 @@ pub enum SwitchError {
         /// The missing function.
         entry: String,
     },
+    /// The mutation test's range cannot be mutated.
+    #[error("{0}")]
+    Mutate(String),
 }
 
 /// The whole-program analysis behind [`switch_report`] and [`table::switch_table`]: the

@@ -28,7 +28,8 @@ pub const SCRATCH: RegSet = RegSet((1 << 5) | (1 << 6) | (1 << 7) | (1 << 28) | 
 /// `__cactus_switch_start` and `__cactus_switch_end`).
 pub const SECTION: &str = ".cactus.switch";
 
-/// Bytes per record: start, end (exclusive), save routine, restore routine.
+/// Bytes per record: start, end (exclusive), save routine, range id (the index into
+/// [`SwitchTable::ranges`] and the listing).
 pub const RECORD_BYTES: usize = 16;
 
 /// How the table is generated.
@@ -37,7 +38,9 @@ pub struct TableOptions {
     /// Poison mode: every restore routine fills each register its mask leaves out with a
     /// value derived from this seed and the cycle counter (docs/ccs.md, "Poison mode").
     pub poison: Option<u32>,
-    /// The mutation test: drop one register (chosen by this seed) from one range's mask.
+    /// The mutation test: drop one register from range N's mask (N indexes
+    /// [`SwitchTable::ranges`]; the register is the lowest-numbered one but sp that is live
+    /// before every instruction of the range and read by one of them).
     pub mutate: Option<u32>,
 }
 
@@ -58,6 +61,12 @@ pub struct Range {
     pub point: bool,
     /// Machine instructions in it, at most (a pseudo counts as its expansion).
     pub insts: usize,
+    /// Registers in the state before every instruction of the range (a preemption anywhere
+    /// in it needs them).
+    pub always: RegSet,
+    /// Registers an instruction of the range reads as an operand (a call's ABI arguments not
+    /// counted: the analysis takes every call to read a0-a7, which a callee need not do).
+    pub reads: RegSet,
 }
 
 /// What the mutation test dropped.
@@ -75,7 +84,8 @@ pub struct SwitchTable {
     /// Every unit's text, with the ranges' labels and records added (units without a range
     /// unchanged).
     pub texts: Vec<String>,
-    /// The routines: one preprocessed assembly unit (`.S`, includes the kernel's `port.h`).
+    /// The routines: one preprocessed assembly unit (`.S`, includes the kernel's `port.h` and
+    /// `switch_ccs.h`).
     pub routines: String,
     /// The ranges, unit by unit in file order.
     pub ranges: Vec<Range>,
@@ -134,8 +144,8 @@ pub fn switch_table(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    // (unit, entry) -> (mask, point, function)
-    let mut at: BTreeMap<(usize, usize), (RegSet, bool, usize)> = BTreeMap::new();
+    // (unit, entry) -> (mask, point, function, the instruction's own state)
+    let mut at: BTreeMap<(usize, usize), (RegSet, bool, usize, RegSet)> = BTreeMap::new();
     let loops = loop_switches(files, &a.prog, &a.live, &funcs);
     for l in &loops {
         let info = &a.prog.funcs[l.func];
@@ -147,9 +157,11 @@ pub fn switch_table(
             .filter_map(|&i| statement(file, i))
             .fold(RegSet::EMPTY, |acc, s| acc.union(temps(s)));
         let mask = state(l.block_state.union(tmp));
-        for &i in &block.insts {
+        for (k, &i) in block.insts.iter().enumerate() {
             if statement(file, i).is_some() {
-                at.entry((info.unit, i)).or_insert((mask, false, l.func));
+                let own = a.live.before[l.func][l.block][k];
+                at.entry((info.unit, i))
+                    .or_insert((mask, false, l.func, own));
             }
         }
     }
@@ -158,13 +170,14 @@ pub fn switch_table(
         let file = &files[info.unit];
         if let Some(s) = statement(file, l.point) {
             let mask = state(l.point_state.union(temps(s)));
-            at.insert((info.unit, l.point), (mask, true, l.func));
+            at.insert((info.unit, l.point), (mask, true, l.func, l.point_state));
         }
     }
     let mut ranges: Vec<Range> = Vec::new();
-    for (&(unit, i), &(mask, point, f)) in &at {
+    for (&(unit, i), &(mask, point, f, own)) in &at {
         let file = &files[unit];
         let n = statement(file, i).map(machine_insts).unwrap_or(1);
+        let reads = statement(file, i).map_or(RegSet::EMPTY, |s| s.reads());
         if let Some(last) = ranges.last_mut() {
             let adjacent = last.unit == unit
                 && (last.last + 1..i).all(|j| {
@@ -175,6 +188,8 @@ pub fn switch_table(
             if adjacent && last.mask == mask && last.point == point && !point {
                 last.last = i;
                 last.insts += n;
+                last.always = RegSet(last.always.0 & own.0);
+                last.reads = last.reads.union(reads);
                 continue;
             }
         }
@@ -186,15 +201,21 @@ pub fn switch_table(
             mask,
             point,
             insts: n,
+            always: own,
+            reads,
         });
     }
-    let mutation = opts.mutate.and_then(|seed| mutate(&mut ranges, seed));
+    let mutation = match opts.mutate {
+        Some(n) => Some(mutate(&mut ranges, n).map_err(SwitchError::Mutate)?),
+        None => None,
+    };
+    let mutated = mutation.as_ref().map(|m| m.range);
     let texts = files
         .iter()
         .enumerate()
-        .map(|(u, file)| labelled(file, u, &ranges))
+        .map(|(u, file)| labelled(file, u, &ranges, mutated))
         .collect();
-    let routines = routines(&ranges, opts.poison);
+    let routines = routines(&ranges, opts.poison, mutated);
     Ok(SwitchTable {
         texts,
         routines,
@@ -203,22 +224,27 @@ pub fn switch_table(
     })
 }
 
-/// Drops one register other than sp from one range's mask (both chosen by `seed`).
-fn mutate(ranges: &mut [Range], seed: u32) -> Option<Mutation> {
+/// Drops from range `n` the lowest-numbered register other than sp that is live before
+/// every instruction of the range and read by one of them (so a preemption inside it needs
+/// that register back, and the range itself uses it).
+fn mutate(ranges: &mut [Range], n: u32) -> Result<Mutation, String> {
     let sp = RegSet::of(2);
-    let candidates: Vec<usize> = (0..ranges.len())
-        .filter(|&r| !ranges[r].mask.minus(sp).is_empty())
-        .collect();
-    if candidates.is_empty() {
-        return None;
-    }
-    let h = mix(seed);
-    let r = candidates[h as usize % candidates.len()];
-    let regs: Vec<_> = ranges[r].mask.minus(sp).iter().collect();
-    let reg = regs[mix(h) as usize % regs.len()];
-    ranges[r].mask = ranges[r].mask.minus(RegSet::of(reg));
-    Some(Mutation {
-        range: r,
+    let Some(r) = ranges.get_mut(n as usize) else {
+        return Err(format!(
+            "switch_mutate = {n}: the table has {} ranges",
+            ranges.len()
+        ));
+    };
+    let candidates = RegSet(r.always.0 & r.reads.0).minus(sp);
+    let Some(reg) = candidates.iter().next() else {
+        return Err(format!(
+            "switch_mutate = {n}: no register but sp is both live throughout range {n} and \
+             read in it"
+        ));
+    };
+    r.mask = r.mask.minus(RegSet::of(reg));
+    Ok(Mutation {
+        range: n as usize,
         dropped: reg_name(reg),
     })
 }
@@ -241,9 +267,23 @@ pub fn restore_name(mask: RegSet) -> String {
     format!("__cactus_ccs_restore_{:08x}", mask.0)
 }
 
+/// The save routine of the mutated range (its own pair of routines, so that the linked
+/// firmware tells which record it is).
+pub const MUTATED_SAVE: &str = "__cactus_ccs_save_mutated";
+/// See [`MUTATED_SAVE`].
+pub const MUTATED_RESTORE: &str = "__cactus_ccs_restore_mutated";
+
+fn names_of(r: &Range, k: usize, mutated: Option<usize>) -> (String, String) {
+    if mutated == Some(k) {
+        (MUTATED_SAVE.to_string(), MUTATED_RESTORE.to_string())
+    } else {
+        (save_name(r.mask), restore_name(r.mask))
+    }
+}
+
 /// `file` with a start label before and an end label after every range of unit `u`, and the
 /// unit's records in [`SECTION`].
-fn labelled(file: &AsmFile, u: usize, ranges: &[Range]) -> String {
+fn labelled(file: &AsmFile, u: usize, ranges: &[Range], mutated: Option<usize>) -> String {
     let mine: Vec<(usize, &Range)> = ranges
         .iter()
         .enumerate()
@@ -275,15 +315,17 @@ fn labelled(file: &AsmFile, u: usize, ranges: &[Range]) -> String {
         entries,
     }
     .to_string();
-    let _ = writeln!(text, "\t.pushsection {SECTION},\"a\",@progbits\n\t.balign 4");
+    let _ = writeln!(
+        text,
+        "\t.pushsection {SECTION},\"a\",@progbits\n\t.balign 4"
+    );
     for (k, r) in &mine {
+        let (save, _) = names_of(r, *k, mutated);
         let _ = writeln!(
             text,
-            "\t.word {}, {}, {}, {}",
+            "\t.word {}, {}, {save}, {k}",
             start_label(u, *k),
             end_label(u, *k),
-            save_name(r.mask),
-            restore_name(r.mask)
         );
     }
     text.push_str("\t.popsection\n");
@@ -300,48 +342,71 @@ fn slot(r: u8) -> String {
 }
 
 /// The save and restore routine of every distinct mask. The word before a save routine is its
-/// mask. A save routine is entered with t6 = the context and returns through t2; a restore
-/// routine with t6 = the context, mepc and mstatus set, and leaves through mret with tp set.
-fn routines(ranges: &[Range], poison: Option<u32>) -> String {
-    let masks: BTreeSet<u32> = ranges.iter().map(|r| r.mask.0).collect();
+/// mask. A save routine is entered with t6 = the context, stores the mask's registers but the
+/// lookup's scratch ones, stores its restore routine's address in the context's CTX_CCS word
+/// and returns through t2 (clobbers t3); a restore routine is entered with t6 = the context,
+/// mepc and mstatus set, and leaves through mret with tp set.
+fn routines(ranges: &[Range], poison: Option<u32>, mutated: Option<usize>) -> String {
     let mut s = String::from(
         "/* Generated by the firmware build (cactus_cc::switch::table; docs/ccs.md, \"The switch\n \
          * table\"): the save and restore routines of the ccs-sw switch table. */\n\
-         #include \"port.h\"\n\t.section .text.cactus_switch, \"ax\"\n",
+         #include \"port.h\"\n#include \"switch_ccs.h\"\n\t.section .text.cactus_switch, \"ax\"\n\t.option norvc\n",
     );
     if let Some(seed) = poison {
         let _ = writeln!(s, "/* poison mode, seed {seed} */");
     }
-    let t6 = 31u8;
+    let masks: BTreeSet<u32> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| Some(*k) != mutated)
+        .map(|(_, r)| r.mask.0)
+        .collect();
     for m in masks {
         let mask = RegSet(m);
-        let _ = writeln!(s, "\t.balign 4\n\t.word 0x{m:08x}");
-        let _ = writeln!(s, "\t.globl {0}\n{0}:", save_name(mask));
-        for r in mask.minus(SCRATCH).iter() {
-            let _ = writeln!(s, "\tsw x{r}, {}(t6)", slot(r));
-        }
-        s.push_str("\tjr t2\n");
-        let _ = writeln!(s, "\t.globl {0}\n{0}:", restore_name(mask));
-        if let Some(seed) = poison {
-            let unsaved = FULL_STATE.minus(mask).minus(RegSet::of(t6));
-            if !unsaved.is_empty() {
-                s.push_str("\tcsrr tp, mcycle\n");
-            }
-            for r in unsaved.iter() {
-                let hi = (mix(seed ^ mix(m ^ u32::from(r))) & 0xfffff).max(1);
-                let _ = writeln!(s, "\tlui x{r}, 0x{hi:x}\n\txor x{r}, x{r}, tp");
-            }
-        }
-        for r in mask.minus(RegSet::of(t6)).iter() {
-            let _ = writeln!(s, "\tlw x{r}, {}(t6)", slot(r));
-        }
-        s.push_str("\taddi tp, t6, PORT_TP\n");
-        if mask.contains(t6) {
-            s.push_str("\tlw t6, CTX_X(31)(t6)\n");
-        } else if let Some(seed) = poison {
-            let _ = writeln!(s, "\tli t6, 0x{:08x}", mix(seed ^ m) | 1);
-        }
-        s.push_str("\tmret\n");
+        routine_pair(&mut s, mask, &save_name(mask), &restore_name(mask), poison);
+    }
+    if let Some(k) = mutated {
+        routine_pair(
+            &mut s,
+            ranges[k].mask,
+            MUTATED_SAVE,
+            MUTATED_RESTORE,
+            poison,
+        );
     }
     s
+}
+
+/// One save and one restore routine for `mask` (see [`routines`]).
+fn routine_pair(s: &mut String, mask: RegSet, save: &str, restore: &str, poison: Option<u32>) {
+    let t6 = 31u8;
+    let m = mask.0;
+    let _ = writeln!(s, "\t.balign 4\n\t.word 0x{m:08x}");
+    let _ = writeln!(s, "\t.globl {save}\n{save}:");
+    for r in mask.minus(SCRATCH).iter() {
+        let _ = writeln!(s, "\tsw x{r}, {}(t6)", slot(r));
+    }
+    // The resume restores through the restore routine (switch_ccs.h's CTX_CCS).
+    let _ = writeln!(s, "\tlla t3, {restore}\n\tsw t3, CTX_CCS(t6)\n\tjr t2");
+    let _ = writeln!(s, "\t.globl {restore}\n{restore}:");
+    if let Some(seed) = poison {
+        let unsaved = FULL_STATE.minus(mask).minus(RegSet::of(t6));
+        if !unsaved.is_empty() {
+            s.push_str("\tcsrr tp, mcycle\n");
+        }
+        for r in unsaved.iter() {
+            let hi = (mix(seed ^ mix(m ^ u32::from(r))) & 0xfffff).max(1);
+            let _ = writeln!(s, "\tlui x{r}, 0x{hi:x}\n\txor x{r}, x{r}, tp");
+        }
+    }
+    for r in mask.minus(RegSet::of(t6)).iter() {
+        let _ = writeln!(s, "\tlw x{r}, {}(t6)", slot(r));
+    }
+    s.push_str("\taddi tp, t6, PORT_TP\n");
+    if mask.contains(t6) {
+        s.push_str("\tlw t6, CTX_X(31)(t6)\n");
+    } else if let Some(seed) = poison {
+        let _ = writeln!(s, "\tli t6, 0x{:08x}", mix(seed ^ m) | 1);
+    }
+    s.push_str("\tmret\n");
 }
