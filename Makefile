@@ -207,6 +207,7 @@ test-lane-b:
 	    --k-sweep none workloads/*/*-small.toml workloads/demo/demo.toml)
 	$(call counted,shard-merge,scripts/shard-check $(CACTUS) 3 checks --variants unopt$(comma)opt \
 	    --k-sweep none workloads/mtss/telecomm-small.toml workloads/demo/demo.toml)
+	$(call counted,ccs-poison,$(CACTUS) bench ccs --size small --parts poison$(comma)mutation)
 
 # A bench whose goals are missed exits 1; the leading `-` lets the others run all the same.
 bench: build
@@ -224,3 +225,4 @@ bench: build
 	-$(CACTUS) bench segmented
 	-$(CACTUS) bench carousel
 	-$(CACTUS) bench srp
+	-$(CACTUS) bench ccs

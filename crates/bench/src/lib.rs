@@ -21,6 +21,7 @@
 pub mod advise;
 pub mod capriccio;
 pub mod carousel;
+pub mod ccs;
 pub mod checks;
 mod elf_facts;
 pub mod kernel;

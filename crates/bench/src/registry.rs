@@ -5,6 +5,7 @@
 use crate::advise::Advise;
 use crate::capriccio::Capriccio;
 use crate::carousel::Carousel;
+use crate::ccs::Ccs;
 use crate::checks::Checks;
 use crate::kernel::Kernel;
 use crate::latency::report::Latency;
@@ -23,7 +24,7 @@ use cactus_sweep::store::Keyed;
 use cactus_sweep::{Store, SweepReport};
 
 /// The names of every evaluation a store can be of.
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     Mso::NAME,
     Pages::NAME,
     Prs::NAME,
@@ -40,6 +41,7 @@ pub const NAMES: [&str; 16] = [
     Srp::NAME,
     Carousel::NAME,
     Sensmart::NAME,
+    Ccs::NAME,
 ];
 
 /// The rendering of `store` (of any evaluation, rows as JSON) by its evaluation; an error
@@ -62,6 +64,7 @@ pub fn render_store(store: &Store<serde_json::Value>) -> Result<SweepReport, Str
         Srp::NAME => typed::<Srp>(store),
         Carousel::NAME => typed::<Carousel>(store),
         Sensmart::NAME => typed::<Sensmart>(store),
+        Ccs::NAME => typed::<Ccs>(store),
         other => Err(format!(
             "`{other}` is not an evaluation (known: {})",
             NAMES.join(", ")

@@ -20,3 +20,4 @@ mod pass_programs;
 mod pass_rules;
 mod pass_sites;
 mod switch_live;
+mod switch_table;

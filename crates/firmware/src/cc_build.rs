@@ -139,6 +139,16 @@ pub(crate) fn build_objects(
     if m.srp.is_some() {
         check_srp_jobs(m, &c_units, &texts)?;
     }
+    // ccs-sw: the switch table over the final code of every unit (docs/ccs.md).
+    let mut texts = texts;
+    let mut routines = None;
+    if m.kernel.switch == crate::manifest::SwitchMode::CcsSw {
+        let meta: Vec<(PathBuf, bool)> = c_units.iter().map(|(s, _, l)| (s.clone(), *l)).collect();
+        let glue = dir.join(crate::codegen::SOURCE_NAME);
+        let (labelled, path) = crate::switch_table::generate(m, &meta, &glue, texts, dir)?;
+        texts = labelled;
+        routines = Some(path);
+    }
     let mut objects = Vec::new();
     for (i, ((source, flags, _), text)) in c_units.iter().zip(texts).enumerate() {
         let asm = asm_dir.join(format!("{i:02}-{}.s", stem(source)));
@@ -149,6 +159,11 @@ pub(crate) fn build_objects(
     }
     for source in kernel_asm_sources(tc, root, crate::kernel_units::Links::of(m))? {
         let obj = obj_dir.join(format!("k-{}.o", stem(&source)));
+        tc.assemble(&source, &obj, &kernel_flags, &source)?;
+        objects.push(obj);
+    }
+    if let Some(source) = routines {
+        let obj = obj_dir.join("switch-table.o");
         tc.assemble(&source, &obj, &kernel_flags, &source)?;
         objects.push(obj);
     }

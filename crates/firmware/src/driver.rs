@@ -99,6 +99,13 @@ fn cache_key(
     // The kernel's sources are compiled (and instrumented) as part of every firmware.
     hash_dir(&mut h, &root.join("kernel"))?;
     h.labelled("kernel-variant", m.kernel_defines().join(" ").as_bytes());
+    let switch = format!(
+        "{} {:?} {:?}",
+        m.kernel.switch.name(),
+        m.kernel.switch_poison,
+        m.kernel.switch_mutate
+    );
+    h.labelled("switch", switch.as_bytes());
     h.labelled("cactus-firmware", env!("CARGO_PKG_VERSION").as_bytes());
     h.labelled("compiler", tc.version()?.as_bytes());
     for flags in [ARCH_FLAGS, COMPILE_FLAGS, LINK_FLAGS] {
@@ -257,7 +264,8 @@ fn build_into(
     }
     let mut flags = m.cflags.clone();
     flags.extend(m.kernel.link_flags());
-    tc.link(&objects, &[], &script, &flags, &dir.join(elf_name))
+    let elf = dir.join(elf_name);
+    tc.link(&objects, &[], &script, &flags, &elf)
         .map_err(|e| match e {
             BuildError::Link { ref output, .. } => {
                 let undefined = crate::manifest::undefined_symbols(output);
@@ -265,5 +273,9 @@ fn build_into(
                     .map_or(e, BuildError::Manifest)
             }
             e => e,
-        })
+        })?;
+    if m.kernel.switch == crate::manifest::SwitchMode::CcsSw {
+        crate::switch_table::sort_elf(m, &elf)?;
+    }
+    Ok(())
 }

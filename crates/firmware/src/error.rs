@@ -109,4 +109,12 @@ pub enum BuildError {
         /// What the pass said (names the unit and function).
         error: cactus_cc::CcError,
     },
+    /// The ccs-sw switch table could not be made or placed (docs/ccs.md, "The switch table").
+    #[error("firmware {firmware}: switch table: {problem}")]
+    Switch {
+        /// The firmware's name.
+        firmware: String,
+        /// What went wrong (names the unit or the record).
+        problem: String,
+    },
 }

@@ -21,6 +21,7 @@ pub mod linker;
 pub mod make_paths;
 pub mod manifest;
 pub mod srp_check;
+pub mod switch_table;
 pub mod toolchain;
 
 mod driver;
@@ -31,5 +32,5 @@ pub use driver::{build, find_root, units, BuildOptions, Built, Unit};
 pub use error::{BuildError, ManifestError};
 pub use manifest::{
     shrink_budget, FaultPolicy, KernelOptions, Manifest, Overrides, Pool, Resource, Shrink, Srp,
-    StackStrategy, Target, Task,
+    StackStrategy, SwitchMode, Target, Task,
 };

@@ -1,5 +1,5 @@
 /* The two steps every way into the kernel shares, for the assembly (trap.S, tick.S, switch.S,
- * split.S). Include after port.h and bound.h. Assembly only. */
+ * split.S). Include after port.h, bound.h and window.h. Assembly only. */
 #ifndef CACTUS_ENTRY_H
 #define CACTUS_ENTRY_H
 
@@ -68,6 +68,15 @@
     STACK_BOUND_FROM \r, -4, tp
     la sp, port_kstack_top
 .endm
+#endif
+
+/* The switch strategy, chosen by the kernel's configuration (kernel.switch in the manifest:
+ * CACTUS_SWITCH_CCS for ccs-sw): the hooks the trap paths call (PREEMPT_SAVE, SKIP_LAZY_SAVE,
+ * RESUME_PARTIAL, SWITCH_ROUTINES). */
+#if CACTUS_SWITCH_CCS
+#include "switch_ccs.h"
+#else
+#include "switch_full.h"
 #endif
 
 #endif

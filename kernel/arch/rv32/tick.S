@@ -97,19 +97,13 @@ tick_carry:
     lw t2, X(7)(tp)
     j tick_count
 
-/* Saves the interrupted code like the general entry (trap.S) does, calls the core function
+/* Saves the interrupted code (the switch strategy's PREEMPT_SAVE: like the general entry,
+ * trap.S, with the full strategy; only the live registers inside a ccs-sw range), calls the core function
  * \fn on the kernel stack and leaves through the general exit. t1 is already in the context,
  * t0 in mscratch. */
 .macro TICK_TO_CORE fn
     .cfi_remember_state
-    addi t1, tp, -PORT_TP           /* t1 = the interrupted task's context */
-    csrr t0, mscratch
-    sw t0, CTX_X(5)(t1)
-    csrw mscratch, t1               /* kept for the exit: C clobbers t1 */
-    SAVE_C_CLOBBERED t1
-    sw t6, CTX_X(31)(t1)
-    csrr t0, mepc
-    sw t0, CTX_PC(t1)
+    PREEMPT_SAVE                    /* the switch strategy's (entry.h) */
     CFI_TRAPPED_FROM_CONTEXT
     ENTER_KERNEL_STACK t0
     call \fn

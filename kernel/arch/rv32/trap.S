@@ -88,6 +88,7 @@ port_trap_exit:
      * (complete it with s0-s11), a0 = context to resume. Storing s0-s11 into a context the
      * kernel rewrote (a killed or restarted task) is harmless: a fresh context starts at its
      * entry function, which reads no callee-saved register. */
+    SKIP_LAZY_SAVE 2f               /* a ccs-sw partial save stored what is live */
     SAVE(s0, 8)
     SAVE(s1, 9)
     SAVE(s2, 18)
@@ -100,7 +101,7 @@ port_trap_exit:
     SAVE(s9, 25)
     SAVE(s10, 26)
     SAVE(s11, 27)
-    lw t0, CTX_PC(a0)
+2:  lw t0, CTX_PC(a0)
     bnez t0, 1f
     /* Voluntary context resumed from a trap: leave through mret so the trap ends. */
     lw ra, CTX_RA(a0)
@@ -129,6 +130,7 @@ port_trap_exit:
 port_trap_same:
     /* Same task (its context may have been rewritten by a restart): s0-s11 are still live. */
     lw t0, CTX_PC(t6)
+    RESUME_PARTIAL                  /* the switch strategy's (entry.h) */
     csrw mepc, t0
     sw zero, CTX_PC(t6)             /* running again: see CTX_PC in port.h */
     lw ra, CTX_RA(t6)
@@ -157,6 +159,7 @@ port_trap_same:
 /* ---- Full restore: t6 = context, t0 = its pc; interrupts masked ----------------------------- */
     .globl port_resume_full
 port_resume_full:
+    RESUME_PARTIAL                  /* the switch strategy's (entry.h) */
     csrw mepc, t0
     sw zero, CTX_PC(t6)             /* running again: see CTX_PC in port.h */
     li t0, MSTATUS_MPP_M | MSTATUS_MPIE
@@ -194,6 +197,8 @@ port_resume_full:
     addi tp, t6, PORT_TP
     LOAD(t6, 31)
     mret
+
+    SWITCH_ROUTINES                 /* the switch strategy's (entry.h) */
 
 /* ---- Stack depths for the static stack analysis (docs/stack-analysis.md) ------------------
  * Trap entry stores the interrupted state into its context and switches to the kernel stack;

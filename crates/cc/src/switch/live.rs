@@ -12,8 +12,8 @@
 //!   ilp32 convention: it may write every caller-saved register;
 //! - `exit_live(f)` is the union over the call sites of `f` of what is live right after them
 //!   (for a tail call, the tail-calling function's own `exit_live`), solved to a fixed point
-//!   from the roots: a task entry, which returns into the kernel's exit path and needs nothing
-//!   kept, and every function the program calls from elsewhere or takes the address of, which
+//!   from the roots: a task entry, which returns into the kernel's exit path and needs only sp
+//!   and s1 (the exit function the kernel's `port_task_return_to` jumps to), and every function the program calls from elsewhere or takes the address of, which
 //!   needs what the ABI promises its caller (ra, sp, gp, tp, s0-s11, a0/a1);
 //! - an inline-asm line the IR does not know reads every register, and a block whose
 //!   successors are unknown has every register live after it.
@@ -29,6 +29,10 @@ use cactus_asm::{AsmFile, Flow, Item};
 use cactus_isa::{Reg, RegSet};
 
 const SP: RegSet = RegSet(1 << 2);
+/// What a task entry's return needs: sp, and s1, where the kernel's context initialisation
+/// puts the task's exit function for `port_task_return_to` (kernel/arch/rv32/switch.S) to jump
+/// to. An entry that never touches s1 leaves it live throughout.
+pub const TASK_EXIT_LIVE: RegSet = RegSet((1 << 2) | (1 << 9));
 /// Every register but x0.
 pub const ALL: RegSet = RegSet(!1);
 /// The registers a full context switch saves: x1, x2 and x5-x31 (29).
@@ -49,7 +53,8 @@ pub struct StateLiveness {
 /// How a function is entered from outside what the analysis sees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Root {
-    /// A task's entry: it returns into the kernel's exit path, which needs no register kept.
+    /// A task's entry: it returns into the kernel's exit path, which needs sp and s1 kept
+    /// ([`TASK_EXIT_LIVE`]).
     TaskEntry,
     /// Called by code the analysis does not see (or through a pointer): the ABI's promise.
     Abi,
@@ -74,7 +79,7 @@ impl StateLiveness {
             .collect();
         for &(f, root) in roots {
             exit_live[f] = match root {
-                Root::TaskEntry => SP,
+                Root::TaskEntry => TASK_EXIT_LIVE,
                 Root::Abi => EXIT_LIVE,
             };
         }

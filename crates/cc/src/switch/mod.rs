@@ -4,6 +4,7 @@
 
 pub mod live;
 pub mod points;
+pub mod table;
 
 use crate::program::Program;
 use crate::refs::address_refs;
@@ -114,16 +115,26 @@ pub enum SwitchError {
         /// The missing function.
         entry: String,
     },
+    /// The mutation test's range cannot be mutated.
+    #[error("{0}")]
+    Mutate(String),
 }
 
-/// The switch points and blocks of every loop reachable from each task's entry. `glue` is the
-/// index of the generated unit whose task table takes the entries' addresses (its references
-/// do not make an entry an ABI root), if any.
-pub fn switch_report(
+/// The whole-program analysis behind [`switch_report`] and [`table::switch_table`]: the
+/// program, the state of every instruction, and per task (in `tasks` order) its entry, whether
+/// the entry was analysed as a task entry, and the functions of its code (kernel library and
+/// glue left out).
+pub(crate) struct Analysis {
+    pub(crate) prog: Program,
+    pub(crate) live: StateLiveness,
+    pub(crate) tasks: Vec<(usize, bool, Vec<usize>)>,
+}
+
+pub(crate) fn analyse(
     files: &[AsmFile],
     tasks: &[TaskEntry],
     glue: Option<usize>,
-) -> Result<Vec<TaskSwitches>, SwitchError> {
+) -> Result<Analysis, SwitchError> {
     let prog = Program::build(files);
     let mut roots = Vec::new();
     let mut entries = Vec::new();
@@ -146,16 +157,38 @@ pub fn switch_report(
         entries.push((f, pure));
     }
     let live = StateLiveness::compute(files, &prog, &roots);
-    let origins: Vec<String> = files.iter().map(|f| f.origin.clone()).collect();
-    Ok(tasks
-        .iter()
-        .zip(entries)
-        .map(|(t, (f, pure))| {
+    let tasks = entries
+        .into_iter()
+        .map(|(f, pure)| {
             let funcs: Vec<usize> = reachable(&prog, f)
                 .into_iter()
                 .filter(|&g| Some(prog.funcs[g].unit) != glue || g == f)
                 .filter(|&g| !files[prog.funcs[g].unit].origin.starts_with(KERNEL_PREFIX))
                 .collect();
+            (f, pure, funcs)
+        })
+        .collect();
+    Ok(Analysis { prog, live, tasks })
+}
+
+/// The switch points and blocks of every loop reachable from each task's entry. `glue` is the
+/// index of the generated unit whose task table takes the entries' addresses (its references
+/// do not make an entry an ABI root), if any.
+pub fn switch_report(
+    files: &[AsmFile],
+    tasks: &[TaskEntry],
+    glue: Option<usize>,
+) -> Result<Vec<TaskSwitches>, SwitchError> {
+    let Analysis {
+        prog,
+        live,
+        tasks: analysed,
+    } = analyse(files, tasks, glue)?;
+    let origins: Vec<String> = files.iter().map(|f| f.origin.clone()).collect();
+    Ok(tasks
+        .iter()
+        .zip(analysed)
+        .map(|(t, (_, pure, funcs))| {
             let loops = loop_switches(files, &prog, &live, &funcs)
                 .into_iter()
                 .map(|l| {

@@ -72,6 +72,11 @@ pub enum Bench {
     /// goal of 300 + 1 per word, the switch beside `static`); docs/sensmart.md,
     /// docs/results/sensmart.md.
     Sensmart(crate::cmd::bench_sensmart::SensmartArgs),
+    /// Compiler-driven context switching (paper 002, docs/ccs.md, docs/results/ccs.md): live
+    /// registers at switch points and blocks, the poison test of `kernel.switch = "ccs-sw"`
+    /// under seeded timer jitter with the preemption cycles full against ccs-sw, and the
+    /// mutation test.
+    Ccs(crate::cmd::bench_ccs::CcsArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.
     Merge(MergeArgs),
@@ -167,6 +172,7 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
         Bench::Srp(a) => crate::cmd::bench_srp::main(a),
         Bench::Carousel(a) => crate::cmd::bench_carousel::main(a),
         Bench::Sensmart(a) => crate::cmd::bench_sensmart::main(a),
+        Bench::Ccs(a) => crate::cmd::bench_ccs::main(a),
         Bench::Merge(a) => merge(a),
     }
 }

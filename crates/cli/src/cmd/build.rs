@@ -39,6 +39,19 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
           default_missing_value = "256")]
     pub preempt_traps: Option<u32>,
+    /// Override the manifest's kernel.switch: how a timer preemption saves the task (`full`,
+    /// or `ccs-sw`: only the live registers inside the tasks' switch blocks and points;
+    /// docs/ccs.md).
+    #[arg(long, value_name = "MODE")]
+    pub switch: Option<String>,
+    /// Set the manifest's kernel.switch_poison (ccs-sw only): every partial resume fills the
+    /// registers it does not restore with garbage derived from SEED (docs/ccs.md).
+    #[arg(long, value_name = "SEED")]
+    pub switch_poison: Option<u32>,
+    /// Set kernel.switch_mutate (ccs-sw only; the mutation test): drop one register, chosen
+    /// by SEED, from one range's live set.
+    #[arg(long, value_name = "SEED", hide = true)]
+    pub switch_mutate: Option<u32>,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -60,6 +73,9 @@ impl ManifestArgs {
             || self.stack_bound
             || self.stacklet_pool.is_some()
             || self.preempt_traps.is_some()
+            || self.switch.is_some()
+            || self.switch_poison.is_some()
+            || self.switch_mutate.is_some()
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -106,6 +122,9 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         stack_bound: args.stack_bound,
         stacklet_pool: args.stacklet_pool,
         preempt_traps: args.preempt_traps,
+        switch: args.switch.clone(),
+        switch_poison: args.switch_poison,
+        switch_mutate: args.switch_mutate,
         shrink: args.shrink.clone(),
     })?;
     let project = match path.parent() {

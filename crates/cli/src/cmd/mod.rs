@@ -4,6 +4,7 @@
 pub mod advise;
 pub mod bench;
 pub mod bench_carousel;
+pub mod bench_ccs;
 pub mod bench_checks;
 pub mod bench_latency;
 pub mod bench_mtss;

@@ -60,6 +60,9 @@ fn manifest(target: Target) -> Manifest {
             stacklet_pool: None,
             switch_check: true,
             preempt_traps: None,
+            switch: Default::default(),
+            switch_poison: None,
+            switch_mutate: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
         interrupts: vec![

@@ -197,6 +197,44 @@ impl StackStrategy {
     }
 }
 
+/// How a timer preemption saves the preempted task (`kernel.switch`, docs/ccs.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SwitchMode {
+    /// Every register (the lean full-save path of docs/kernel.md).
+    #[default]
+    Full,
+    /// Compiler-driven (paper 002): the build emits the `.cactus.switch` table and a
+    /// preemption inside a switch block or at a switch point saves only its live registers.
+    CcsSw,
+}
+
+impl SwitchMode {
+    /// The manifest spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            SwitchMode::Full => "full",
+            SwitchMode::CcsSw => "ccs-sw",
+        }
+    }
+
+    /// Parses a manifest spelling.
+    pub fn parse(text: &str) -> Result<SwitchMode, String> {
+        match text {
+            "full" => Ok(SwitchMode::Full),
+            "ccs-sw" => Ok(SwitchMode::CcsSw),
+            _ => Err(format!(
+                "unknown switch \"{text}\"; known switches: \"full\", \"ccs-sw\""
+            )),
+        }
+    }
+}
+
+/// Why ccs-sw cannot be combined with counted-branch preemption: both keep a word in the
+/// context's CTX_PREEMPT slot.
+pub const CCS_EXCLUDES_PREEMPT_TRAPS: &str =
+    "kernel.switch = \"ccs-sw\" cannot be combined with kernel.preempt_traps (both use the \
+     context's CTX_PREEMPT word)";
+
 /// Where the firmware runs: selects the kernel's trace backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -322,6 +360,14 @@ pub struct KernelOptions {
     /// every N-th enters the kernel, which preempts a task whose slice is used up even when it
     /// masks interrupts. None: off.
     pub preempt_traps: Option<u32>,
+    /// How a timer preemption saves the preempted task (`kernel.switch`).
+    pub switch: SwitchMode,
+    /// `ccs-sw` only: poison mode (`kernel.switch_poison = SEED`, docs/ccs.md): every partial
+    /// resume fills the registers it does not restore with garbage derived from the seed.
+    pub switch_poison: Option<u32>,
+    /// `ccs-sw` only, a test of the tests: drop one register from one range's mask
+    /// (`kernel.switch_mutate = SEED`).
+    pub switch_mutate: Option<u32>,
 }
 
 impl KernelOptions {
@@ -380,6 +426,9 @@ impl KernelOptions {
         if !self.switch_check {
             d.push("-DCACTUS_SWITCH_CHECK=0".to_string());
         }
+        if self.switch == SwitchMode::CcsSw {
+            d.push("-DCACTUS_SWITCH_CCS=1".to_string());
+        }
         d
     }
 
@@ -426,6 +475,9 @@ impl KernelOptions {
         }
         if !self.switch_check {
             parts.push("nocheck".to_string());
+        }
+        if self.switch == SwitchMode::CcsSw {
+            parts.push("ccs-sw".to_string());
         }
         (!parts.is_empty()).then(|| parts.join("-"))
     }
@@ -583,6 +635,12 @@ pub struct Overrides {
     pub stacklet_pool: Option<u32>,
     /// Sets `kernel.preempt_traps` (the counted-branch period N, at least 1).
     pub preempt_traps: Option<u32>,
+    /// Replaces `kernel.switch` (`full` or `ccs-sw`).
+    pub switch: Option<String>,
+    /// Sets `kernel.switch_poison` (ccs-sw only).
+    pub switch_poison: Option<u32>,
+    /// Sets `kernel.switch_mutate` (ccs-sw only).
+    pub switch_mutate: Option<u32>,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -760,6 +818,35 @@ impl Manifest {
                 ));
             }
             next.preempt_traps = Some(n);
+        }
+        if let Some(text) = &overrides.switch {
+            next.switch = SwitchMode::parse(text).map_err(|p| bad("--switch", p))?;
+        }
+        if let Some(seed) = overrides.switch_poison {
+            next.switch_poison = Some(seed);
+        }
+        if let Some(seed) = overrides.switch_mutate {
+            next.switch_mutate = Some(seed);
+        }
+        if next.switch == SwitchMode::CcsSw && next.preempt_traps.is_some() {
+            let option = if overrides.switch.is_some() {
+                "--switch"
+            } else {
+                "--preempt-traps"
+            };
+            return Err(bad(option, CCS_EXCLUDES_PREEMPT_TRAPS.to_string()));
+        }
+        for (set, option) in [
+            (next.switch_poison.is_some(), "--switch-poison"),
+            (next.switch_mutate.is_some(), "--switch-mutate"),
+        ] {
+            if set && next.switch != SwitchMode::CcsSw {
+                return Err(bad(
+                    option,
+                    "only kernel.switch = \"ccs-sw\" has a switch table to poison or mutate"
+                        .to_string(),
+                ));
+            }
         }
         if let Some(bytes) = overrides.stacklet_pool {
             if next.stack != StackStrategy::MtssSplit {

@@ -86,6 +86,15 @@ pub(crate) struct RawKernel {
     #[serde(default)]
     pub timer_task_stack: Option<Spanned<i64>>,
     pub switch_check: Option<Spanned<bool>>,
+    /// `kernel.switch`: `full` or `ccs-sw` (docs/ccs.md).
+    #[serde(default)]
+    pub switch: Option<Spanned<String>>,
+    /// `kernel.switch_poison`: poison mode's seed (ccs-sw only).
+    #[serde(default)]
+    pub switch_poison: Option<Spanned<i64>>,
+    /// `kernel.switch_mutate`: the mutation test's seed (ccs-sw only).
+    #[serde(default)]
+    pub switch_mutate: Option<Spanned<i64>>,
     #[serde(default)]
     pub scheduler: Option<Spanned<String>>,
     #[serde(default)]

@@ -134,6 +134,9 @@ fn defaults_fill_an_absent_kernel_table() {
             stack_bound: false,
             switch_check: true,
             preempt_traps: None,
+            switch: Default::default(),
+            switch_poison: None,
+            switch_mutate: None,
         }
     );
 }
@@ -1282,6 +1285,55 @@ fn preempt_traps_is_read_checked_and_overridden() {
     assert!(m
         .apply(&Overrides {
             preempt_traps: Some(0),
+            ..Overrides::default()
+        })
+        .is_err());
+}
+
+#[test]
+fn switch_is_read_checked_and_overridden() {
+    use crate::manifest::SwitchMode;
+    let f = Fixture::new();
+    let m = f.parse(GOOD).unwrap();
+    assert_eq!(m.kernel.switch, SwitchMode::Full);
+    assert!(!m.kernel_defines().iter().any(|d| d.contains("SWITCH_CCS")));
+    let on = GOOD.replace(
+        "slice_ticks = 2",
+        "slice_ticks = 2\nswitch = \"ccs-sw\"\nswitch_poison = 7",
+    );
+    let m = f.parse(&on).unwrap();
+    assert_eq!(m.kernel.switch, SwitchMode::CcsSw);
+    assert_eq!(m.kernel.switch_poison, Some(7));
+    assert!(m
+        .kernel_defines()
+        .contains(&"-DCACTUS_SWITCH_CCS=1".to_string()));
+    // An unknown mode, poison without ccs-sw and ccs-sw with counted branches are refused.
+    let (line, key, _) =
+        f.error(&GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nswitch = \"fast\""));
+    assert_eq!((line, key.as_str()), (Some(10), "kernel.switch"));
+    let (_, key, _) =
+        f.error(&GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nswitch_poison = 1"));
+    assert_eq!(key, "kernel.switch_poison");
+    let (_, key, _) = f.error(&GOOD.replace(
+        "slice_ticks = 2",
+        "slice_ticks = 2\nswitch = \"ccs-sw\"\npreempt_traps = 64",
+    ));
+    assert_eq!(key, "kernel.switch");
+    let mut m = f.parse(GOOD).unwrap();
+    m.apply(&Overrides {
+        switch: Some("ccs-sw".into()),
+        switch_mutate: Some(3),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (m.kernel.switch, m.kernel.switch_mutate),
+        (SwitchMode::CcsSw, Some(3))
+    );
+    let mut plain = f.parse(GOOD).unwrap();
+    assert!(plain
+        .apply(&Overrides {
+            switch_poison: Some(1),
             ..Overrides::default()
         })
         .is_err());

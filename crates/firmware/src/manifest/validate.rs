@@ -2,7 +2,7 @@
 //! key path and the line of the offending value.
 
 use super::raw::{RawManifest, RawPool, RawTask};
-use super::{CheckMode, KernelOptions, Manifest, Pool, StackStrategy, Target, Task};
+use super::{CheckMode, KernelOptions, Manifest, Pool, StackStrategy, SwitchMode, Target, Task};
 use crate::error::ManifestError;
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -411,6 +411,37 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         Some(v) => Some(cx.int(v, "kernel.preempt_traps", 1..1_000_001)?),
         None => None,
     };
+    let switch = match &k.switch {
+        Some(v) => SwitchMode::parse(v.get_ref()).map_err(|p| cx.at(v, "kernel.switch", p))?,
+        None => SwitchMode::Full,
+    };
+    if let (SwitchMode::CcsSw, Some(v)) = (switch, &k.switch) {
+        if preempt_traps.is_some() {
+            return Err(cx.at(
+                v,
+                "kernel.switch",
+                super::CCS_EXCLUDES_PREEMPT_TRAPS.to_string(),
+            ));
+        }
+    }
+    let mut seeds = [None, None];
+    for (slot, (v, key)) in seeds.iter_mut().zip([
+        (&k.switch_poison, "kernel.switch_poison"),
+        (&k.switch_mutate, "kernel.switch_mutate"),
+    ]) {
+        if let Some(v) = v {
+            if switch != SwitchMode::CcsSw {
+                return Err(cx.at(
+                    v,
+                    key,
+                    "only kernel.switch = \"ccs-sw\" has a switch table to poison or mutate"
+                        .to_string(),
+                ));
+            }
+            *slot = Some(cx.int(v, key, 0..(1 << 32))?);
+        }
+    }
+    let [switch_poison, switch_mutate] = seeds;
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -429,6 +460,9 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         stacklet_pool,
         switch_check,
         preempt_traps,
+        switch,
+        switch_poison,
+        switch_mutate,
     })
 }
 

@@ -1,0 +1,187 @@
+//! Builds and runs for `cactus bench ccs`: a manifest built full or ccs-sw (with poison and
+//! mutation), run on cactus-sim (profile `mcu`) with a seeded timer jitter and the event list
+//! kept, and the timer preemptions read from the events.
+
+use crate::elf_facts::first_line;
+use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
+use cactus_sim::{Event, EventKind, MachineConfig, Profile, RunOutcome, TimerJitter};
+use std::path::{Path, PathBuf};
+
+/// A run stops here at the latest.
+pub const MAX_CYCLES: u64 = 2_000_000_000;
+
+/// mcause of the machine timer interrupt.
+pub const TIMER_CAUSE: u32 = 0x8000_0007;
+
+/// How a firmware is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Variant {
+    /// ccs-sw instead of full.
+    pub ccs: bool,
+    /// kernel.switch_poison.
+    pub poison: Option<u32>,
+    /// kernel.switch_mutate (a range id).
+    pub mutate: Option<u32>,
+}
+
+/// A built firmware.
+#[derive(Clone, Debug)]
+pub struct Firmware {
+    /// The ELF's bytes.
+    pub elf: Vec<u8>,
+    /// Its path (for messages).
+    pub path: PathBuf,
+    /// The switch table: (start, end, id) sorted by start (empty for full).
+    pub table: Vec<(u32, u32, u32)>,
+    /// The mutated range (start, end), if any.
+    pub mutated: Option<(u32, u32)>,
+}
+
+/// Builds `manifest` (relative to `root`) as `v` says.
+pub fn build(
+    root: &Path,
+    build_dir: Option<&Path>,
+    manifest: &str,
+    v: Variant,
+) -> Result<Firmware, String> {
+    let mut m = Manifest::load(&root.join(manifest)).map_err(|e| first_line(&e.to_string()))?;
+    if v.ccs {
+        m.apply(&Overrides {
+            switch: Some("ccs-sw".into()),
+            switch_poison: v.poison,
+            switch_mutate: v.mutate,
+            ..Overrides::default()
+        })
+        .map_err(|e| first_line(&e.to_string()))?;
+    }
+    let options = BuildOptions {
+        root: (!root.as_os_str().is_empty()).then(|| root.to_path_buf()),
+        out_root: build_dir.map(Path::to_path_buf),
+        checks: CheckOptions::default(),
+        ..BuildOptions::default()
+    };
+    let built = cactus_firmware::build(&m, &options)
+        .map_err(|e| format!("build failed: {}", first_line(&e.to_string())))?;
+    let elf = std::fs::read(&built.elf).map_err(|e| format!("{}: {e}", built.elf.display()))?;
+    let table = read_table(&elf)?;
+    let mutated = v
+        .mutate
+        .and_then(|id| table.iter().find(|r| r.2 == id))
+        .map(|r| (r.0, r.1));
+    Ok(Firmware {
+        elf,
+        path: built.elf,
+        table,
+        mutated,
+    })
+}
+
+/// The `.cactus.switch` records of an ELF as (start, end, id); empty when it has none.
+pub fn read_table(elf: &[u8]) -> Result<Vec<(u32, u32, u32)>, String> {
+    use object::{Object, ObjectSection};
+    let file = object::File::parse(elf).map_err(|e| format!("cannot read the ELF: {e}"))?;
+    let Some(section) = file.section_by_name(cactus_cc::switch::table::SECTION) else {
+        return Ok(Vec::new());
+    };
+    let data = section
+        .data()
+        .map_err(|e| format!("cannot read the switch table: {e}"))?;
+    let word = |c: &[u8], i: usize| u32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+    Ok(data
+        .chunks_exact(cactus_cc::switch::table::RECORD_BYTES)
+        .map(|c| (word(c, 0), word(c, 4), word(c, 12)))
+        .collect())
+}
+
+/// The record of `table` whose range holds `pc`.
+pub fn lookup(table: &[(u32, u32, u32)], pc: u32) -> Option<(u32, u32, u32)> {
+    let i = table.partition_point(|r| r.0 <= pc);
+    (i > 0 && pc < table[i - 1].1).then(|| table[i - 1])
+}
+
+/// One timer preemption: the interrupted pc and the cycles from the trap to the `mret` that
+/// resumed another task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preemption {
+    /// The interrupted pc (mepc).
+    pub pc: u32,
+    /// Trap to mret, cycles.
+    pub cycles: u64,
+}
+
+/// The timer preemptions in `events`: a timer trap followed by a task switch before the next
+/// `mret` (a tick that switches nothing is not one).
+pub fn preemptions(events: &[Event]) -> Vec<Preemption> {
+    let mut out = Vec::new();
+    let mut open: Option<(u32, u64, bool)> = None;
+    for e in events {
+        match &e.kind {
+            EventKind::Trap { cause, .. } if *cause == TIMER_CAUSE => {
+                open = Some((e.pc, e.cycle, false));
+            }
+            EventKind::TaskSwitch { .. } => {
+                if let Some(o) = open.as_mut() {
+                    o.2 = true;
+                }
+            }
+            EventKind::Mret { .. } => {
+                if let Some((pc, start, true)) = open {
+                    out.push(Preemption {
+                        pc,
+                        cycles: e.cycle.saturating_sub(start),
+                    });
+                }
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What one run left.
+#[derive(Clone, Debug)]
+pub struct Ran {
+    /// Exit code, or why the run did not exit.
+    pub exit: Result<u32, String>,
+    /// The guest's own output lines (without the tools' `cactus` lines).
+    pub output: Vec<String>,
+    /// The timer preemptions.
+    pub preemptions: Vec<Preemption>,
+    /// Cycles awake.
+    pub awake: u64,
+}
+
+/// Runs `fw` with timer jitter `seed` (None: none).
+pub fn run(fw: &Firmware, seed: Option<u64>) -> Result<Ran, String> {
+    let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
+    let mut config = MachineConfig::new(profile);
+    config.max_cycles = Some(MAX_CYCLES);
+    config.record_events = true;
+    config.timer_jitter = seed.map(|seed| TimerJitter {
+        seed,
+        max_cycles: TimerJitter::DEFAULT_MAX_CYCLES,
+    });
+    let (mut machine, outcome) =
+        cactus_verify::sim_run::run_elf(&fw.elf, &fw.path.display().to_string(), config)?;
+    let stats = machine.stats();
+    let awake = stats.cycles.saturating_sub(stats.sleep_cycles);
+    let preemptions = preemptions(machine.events());
+    let uart = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
+    let exit = match outcome {
+        RunOutcome::Exited { code } => Ok(code),
+        RunOutcome::Fault(r) | RunOutcome::CycleLimit(r) => Err(first_line(&r.to_string())),
+        RunOutcome::OracleViolation(r) => Err(first_line(&r.to_string())),
+        RunOutcome::Breakpoint { pc } => Err(format!("breakpoint at {pc:#010x}")),
+    };
+    Ok(Ran {
+        exit,
+        output: uart
+            .lines()
+            .filter(|l| !l.starts_with("cactus"))
+            .map(str::to_string)
+            .collect(),
+        preemptions,
+        awake,
+    })
+}

@@ -1,0 +1,412 @@
+//! The `.cactus.switch` table of `ccs-sw` (docs/ccs.md, "The switch table"): for every switch
+//! block and switch point of the tasks' loops, a pc range and the registers a timer preemption
+//! inside it must save, with a save and a restore routine generated for exactly that set.
+//!
+//! Guarantees:
+//! - a range covers whole instructions of one basic block, and its mask holds the preemption
+//!   state ([`super::live`]) before every instruction of the range, plus every register a
+//!   multi-instruction pseudo of the range (`call`, `tail`, `la`, `li`, ...) writes between its
+//!   machine instructions (a preemption can land between them), plus sp; never gp or tp;
+//! - ranges do not overlap (a switch point inside its loop's switch block splits the block);
+//! - only `mutate` (a test of the tests) breaks the first guarantee, for one range, on purpose.
+
+use super::live::{state, FULL_STATE};
+use super::points::loop_switches;
+use super::{analyse, SwitchError, TaskEntry};
+use cactus_asm::{AsmFile, Entry, Flow, Item};
+use cactus_isa::asm::Statement;
+use cactus_isa::{reg_name, RegSet};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// The registers the kernel's lookup (kernel/arch/rv32/switch_ccs.h) uses as scratch and has
+/// stored into the context before it calls a save routine: t0, t1, t2, t3, t6. A save routine
+/// never stores them (they hold the lookup's values by then).
+pub const SCRATCH: RegSet = RegSet((1 << 5) | (1 << 6) | (1 << 7) | (1 << 28) | (1 << 31));
+
+/// Name of the section the records go to (the kernel's link script gathers it between
+/// `__cactus_switch_start` and `__cactus_switch_end`).
+pub const SECTION: &str = ".cactus.switch";
+
+/// Bytes per record: start, end (exclusive), save routine, range id (the index into
+/// [`SwitchTable::ranges`] and the listing).
+pub const RECORD_BYTES: usize = 16;
+
+/// How the table is generated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Poison mode: every restore routine fills each register its mask leaves out with a
+    /// value derived from this seed and the cycle counter (docs/ccs.md, "Poison mode").
+    pub poison: Option<u32>,
+    /// The mutation test: drop one register from range N's mask (N indexes
+    /// [`SwitchTable::ranges`]; the register is the lowest-numbered one but sp that is live
+    /// before every instruction of the range and read by one of them).
+    pub mutate: Option<u32>,
+}
+
+/// One range of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// The unit (index into the files).
+    pub unit: usize,
+    /// The function's name.
+    pub function: String,
+    /// Entry index of its first instruction.
+    pub first: usize,
+    /// Entry index of its last instruction.
+    pub last: usize,
+    /// The registers saved and restored.
+    pub mask: RegSet,
+    /// Whether it is a switch point (else part of a switch block).
+    pub point: bool,
+    /// Machine instructions in it, at most (a pseudo counts as its expansion).
+    pub insts: usize,
+    /// Registers in the state before every instruction of the range (a preemption anywhere
+    /// in it needs them).
+    pub always: RegSet,
+    /// Registers an instruction of the range reads as an operand (a call's ABI arguments not
+    /// counted: the analysis takes every call to read a0-a7, which a callee need not do).
+    pub reads: RegSet,
+}
+
+/// What the mutation test dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mutation {
+    /// Index into [`SwitchTable::ranges`].
+    pub range: usize,
+    /// The register dropped.
+    pub dropped: &'static str,
+}
+
+/// The table of a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwitchTable {
+    /// Every unit's text, with the ranges' labels and records added (units without a range
+    /// unchanged).
+    pub texts: Vec<String>,
+    /// The routines: one preprocessed assembly unit (`.S`, includes the kernel's `port.h` and
+    /// `switch_ccs.h`).
+    pub routines: String,
+    /// The ranges, unit by unit in file order.
+    pub ranges: Vec<Range>,
+    /// What `mutate` dropped, if asked.
+    pub mutation: Option<Mutation>,
+}
+
+/// Registers a statement writes between its machine instructions when it expands to more
+/// than one (so a preemption can see them half-set): a pseudo's writes, a call's ra, a tail
+/// call's t1 (GNU as expands `tail` through t1).
+fn temps(s: &Statement) -> RegSet {
+    let mut t = match s {
+        Statement::Pseudo(_) => s.writes(),
+        _ => RegSet::EMPTY,
+    };
+    match Flow::of(s) {
+        Flow::Call(_) => t = t.union(RegSet::of(1)),
+        Flow::TailCall(_) => t = t.union(RegSet::of(6)),
+        _ => {}
+    }
+    t
+}
+
+fn statement(file: &AsmFile, idx: usize) -> Option<&Statement> {
+    match &file.entries[idx].item {
+        Item::Inst(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn machine_insts(s: &Statement) -> usize {
+    s.expand().map(|v| v.len()).unwrap_or(2).max(1)
+}
+
+/// splitmix32-like mixing, for the seeded choices.
+fn mix(mut x: u32) -> u32 {
+    x = x.wrapping_add(0x9e37_79b9);
+    x = (x ^ (x >> 16)).wrapping_mul(0x85eb_ca6b);
+    x = (x ^ (x >> 13)).wrapping_mul(0xc2b2_ae35);
+    x ^ (x >> 16)
+}
+
+/// Builds the table of the program `files` for `tasks` (see [`super::switch_report`] for
+/// `glue`).
+pub fn switch_table(
+    files: &[AsmFile],
+    tasks: &[TaskEntry],
+    glue: Option<usize>,
+    opts: TableOptions,
+) -> Result<SwitchTable, SwitchError> {
+    let a = analyse(files, tasks, glue)?;
+    let funcs: Vec<usize> = a
+        .tasks
+        .iter()
+        .flat_map(|(_, _, f)| f.iter().copied())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    // (unit, entry) -> (mask, point, function, the instruction's own state)
+    let mut at: BTreeMap<(usize, usize), (RegSet, bool, usize, RegSet)> = BTreeMap::new();
+    let loops = loop_switches(files, &a.prog, &a.live, &funcs);
+    for l in &loops {
+        let info = &a.prog.funcs[l.func];
+        let file = &files[info.unit];
+        let block = &info.cfg.blocks[l.block];
+        let tmp = block
+            .insts
+            .iter()
+            .filter_map(|&i| statement(file, i))
+            .fold(RegSet::EMPTY, |acc, s| acc.union(temps(s)));
+        let mask = state(l.block_state.union(tmp));
+        for (k, &i) in block.insts.iter().enumerate() {
+            if statement(file, i).is_some() {
+                let own = a.live.before[l.func][l.block][k];
+                at.entry((info.unit, i))
+                    .or_insert((mask, false, l.func, own));
+            }
+        }
+    }
+    for l in &loops {
+        let info = &a.prog.funcs[l.func];
+        let file = &files[info.unit];
+        if let Some(s) = statement(file, l.point) {
+            let mask = state(l.point_state.union(temps(s)));
+            at.insert((info.unit, l.point), (mask, true, l.func, l.point_state));
+        }
+    }
+    let mut ranges: Vec<Range> = Vec::new();
+    for (&(unit, i), &(mask, point, f, own)) in &at {
+        let file = &files[unit];
+        let n = statement(file, i).map(machine_insts).unwrap_or(1);
+        let reads = statement(file, i).map_or(RegSet::EMPTY, |s| s.reads());
+        if let Some(last) = ranges.last_mut() {
+            let adjacent = last.unit == unit
+                && (last.last + 1..i).all(|j| {
+                    !matches!(file.entries[j].item, Item::Inst(_) | Item::Opaque(_))
+                        && !matches!(&file.entries[j].item,
+                            Item::Directive { name, .. } if name.contains("section"))
+                });
+            if adjacent && last.mask == mask && last.point == point && !point {
+                last.last = i;
+                last.insts += n;
+                last.always = RegSet(last.always.0 & own.0);
+                last.reads = last.reads.union(reads);
+                continue;
+            }
+        }
+        ranges.push(Range {
+            unit,
+            function: a.prog.funcs[f].func.name.clone(),
+            first: i,
+            last: i,
+            mask,
+            point,
+            insts: n,
+            always: own,
+            reads,
+        });
+    }
+    let mutation = match opts.mutate {
+        Some(n) => Some(mutate(&mut ranges, n).map_err(SwitchError::Mutate)?),
+        None => None,
+    };
+    let mutated = mutation.as_ref().map(|m| m.range);
+    let texts = files
+        .iter()
+        .enumerate()
+        .map(|(u, file)| labelled(file, u, &ranges, mutated))
+        .collect();
+    let routines = routines(&ranges, opts.poison, mutated);
+    Ok(SwitchTable {
+        texts,
+        routines,
+        ranges,
+        mutation,
+    })
+}
+
+/// Drops from range `n` the lowest-numbered register other than sp that is live before
+/// every instruction of the range and read by one of them (so a preemption inside it needs
+/// that register back, and the range itself uses it).
+fn mutate(ranges: &mut [Range], n: u32) -> Result<Mutation, String> {
+    let sp = RegSet::of(2);
+    let Some(r) = ranges.get_mut(n as usize) else {
+        return Err(format!(
+            "switch_mutate = {n}: the table has {} ranges",
+            ranges.len()
+        ));
+    };
+    let candidates = RegSet(r.always.0 & r.reads.0).minus(sp);
+    let Some(reg) = candidates.iter().next() else {
+        return Err(format!(
+            "switch_mutate = {n}: no register but sp is both live throughout range {n} and \
+             read in it"
+        ));
+    };
+    r.mask = r.mask.minus(RegSet::of(reg));
+    Ok(Mutation {
+        range: n as usize,
+        dropped: reg_name(reg),
+    })
+}
+
+fn start_label(u: usize, r: usize) -> String {
+    format!(".Lccs_{u}_{r}_s")
+}
+
+fn end_label(u: usize, r: usize) -> String {
+    format!(".Lccs_{u}_{r}_e")
+}
+
+/// The routine names of a mask.
+pub fn save_name(mask: RegSet) -> String {
+    format!("__cactus_ccs_save_{:08x}", mask.0)
+}
+
+/// See [`save_name`].
+pub fn restore_name(mask: RegSet) -> String {
+    format!("__cactus_ccs_restore_{:08x}", mask.0)
+}
+
+/// The save routine of the mutated range (its own pair of routines, so that the linked
+/// firmware tells which record it is).
+pub const MUTATED_SAVE: &str = "__cactus_ccs_save_mutated";
+/// See [`MUTATED_SAVE`].
+pub const MUTATED_RESTORE: &str = "__cactus_ccs_restore_mutated";
+
+fn names_of(r: &Range, k: usize, mutated: Option<usize>) -> (String, String) {
+    if mutated == Some(k) {
+        (MUTATED_SAVE.to_string(), MUTATED_RESTORE.to_string())
+    } else {
+        (save_name(r.mask), restore_name(r.mask))
+    }
+}
+
+/// `file` with a start label before and an end label after every range of unit `u`, and the
+/// unit's records in [`SECTION`].
+fn labelled(file: &AsmFile, u: usize, ranges: &[Range], mutated: Option<usize>) -> String {
+    let mine: Vec<(usize, &Range)> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.unit == u)
+        .collect();
+    if mine.is_empty() {
+        return file.to_string();
+    }
+    let starts: BTreeMap<usize, usize> = mine.iter().map(|(k, r)| (r.first, *k)).collect();
+    let ends: BTreeMap<usize, usize> = mine.iter().map(|(k, r)| (r.last, *k)).collect();
+    let mut entries: Vec<Entry> = Vec::with_capacity(file.entries.len() + 2 * mine.len());
+    for (i, e) in file.entries.iter().enumerate() {
+        if let Some(&k) = starts.get(&i) {
+            entries.push(Entry {
+                line: e.line,
+                item: Item::Label(start_label(u, k)),
+            });
+        }
+        entries.push(e.clone());
+        if let Some(&k) = ends.get(&i) {
+            entries.push(Entry {
+                line: e.line,
+                item: Item::Label(end_label(u, k)),
+            });
+        }
+    }
+    let mut text = AsmFile {
+        origin: file.origin.clone(),
+        entries,
+    }
+    .to_string();
+    let _ = writeln!(
+        text,
+        "\t.pushsection {SECTION},\"a\",@progbits\n\t.balign 4"
+    );
+    for (k, r) in &mine {
+        let (save, _) = names_of(r, *k, mutated);
+        let _ = writeln!(
+            text,
+            "\t.word {}, {}, {save}, {k}",
+            start_label(u, *k),
+            end_label(u, *k),
+        );
+    }
+    text.push_str("\t.popsection\n");
+    text
+}
+
+/// The context slot of register `r` (port.h's names).
+fn slot(r: u8) -> String {
+    match r {
+        1 => "CTX_RA".into(),
+        2 => "CTX_SP".into(),
+        n => format!("CTX_X({n})"),
+    }
+}
+
+/// The save and restore routine of every distinct mask. The word before a save routine is its
+/// mask. A save routine is entered with t6 = the context, stores the mask's registers but the
+/// lookup's scratch ones, stores its restore routine's address in the context's CTX_CCS word
+/// and returns through t2 (clobbers t3); a restore routine is entered with t6 = the context,
+/// mepc and mstatus set, and leaves through mret with tp set.
+fn routines(ranges: &[Range], poison: Option<u32>, mutated: Option<usize>) -> String {
+    let mut s = String::from(
+        "/* Generated by the firmware build (cactus_cc::switch::table; docs/ccs.md, \"The switch\n \
+         * table\"): the save and restore routines of the ccs-sw switch table. */\n\
+         #include \"port.h\"\n#include \"switch_ccs.h\"\n\t.section .text.cactus_switch, \"ax\"\n\t.option norvc\n",
+    );
+    if let Some(seed) = poison {
+        let _ = writeln!(s, "/* poison mode, seed {seed} */");
+    }
+    let masks: BTreeSet<u32> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| Some(*k) != mutated)
+        .map(|(_, r)| r.mask.0)
+        .collect();
+    for m in masks {
+        let mask = RegSet(m);
+        routine_pair(&mut s, mask, &save_name(mask), &restore_name(mask), poison);
+    }
+    if let Some(k) = mutated {
+        routine_pair(
+            &mut s,
+            ranges[k].mask,
+            MUTATED_SAVE,
+            MUTATED_RESTORE,
+            poison,
+        );
+    }
+    s
+}
+
+/// One save and one restore routine for `mask` (see [`routines`]).
+fn routine_pair(s: &mut String, mask: RegSet, save: &str, restore: &str, poison: Option<u32>) {
+    let t6 = 31u8;
+    let m = mask.0;
+    let _ = writeln!(s, "\t.balign 4\n\t.word 0x{m:08x}");
+    let _ = writeln!(s, "\t.globl {save}\n{save}:");
+    for r in mask.minus(SCRATCH).iter() {
+        let _ = writeln!(s, "\tsw x{r}, {}(t6)", slot(r));
+    }
+    // The resume restores through the restore routine (switch_ccs.h's CTX_CCS).
+    let _ = writeln!(s, "\tlla t3, {restore}\n\tsw t3, CTX_CCS(t6)\n\tjr t2");
+    let _ = writeln!(s, "\t.globl {restore}\n{restore}:");
+    if let Some(seed) = poison {
+        let unsaved = FULL_STATE.minus(mask).minus(RegSet::of(t6));
+        if !unsaved.is_empty() {
+            s.push_str("\tcsrr tp, mcycle\n");
+        }
+        for r in unsaved.iter() {
+            let hi = (mix(seed ^ mix(m ^ u32::from(r))) & 0xfffff).max(1);
+            let _ = writeln!(s, "\tlui x{r}, 0x{hi:x}\n\txor x{r}, x{r}, tp");
+        }
+    }
+    for r in mask.minus(RegSet::of(t6)).iter() {
+        let _ = writeln!(s, "\tlw x{r}, {}(t6)", slot(r));
+    }
+    s.push_str("\taddi tp, t6, PORT_TP\n");
+    if mask.contains(t6) {
+        s.push_str("\tlw t6, CTX_X(31)(t6)\n");
+    } else if let Some(seed) = poison {
+        let _ = writeln!(s, "\tli t6, 0x{:08x}", mix(seed ^ m) | 1);
+    }
+    s.push_str("\tmret\n");
+}
