@@ -255,6 +255,16 @@ fn build_into(
         script = dir.join(linker::SCRIPT_NAME);
         std::fs::write(&script, resized).map_err(io("cannot write", &script))?;
     }
+    if m.kernel.isolate {
+        let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;
+        let isolated = crate::isolate_link::script(&text, m).map_err(|problem| BuildError::Io {
+            what: "cannot add the isolation regions to",
+            path: script.clone(),
+            error: std::io::Error::other(problem),
+        })?;
+        script = dir.join(linker::SCRIPT_NAME);
+        std::fs::write(&script, isolated).map_err(io("cannot write", &script))?;
+    }
     let mut flags = m.cflags.clone();
     flags.extend(m.kernel.link_flags());
     tc.link(&objects, &[], &script, &flags, &dir.join(elf_name))

@@ -39,6 +39,11 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
           default_missing_value = "256")]
     pub preempt_traps: Option<u32>,
+    /// Set the manifest's kernel.isolate: check every store through a pointer, every indirect
+    /// jump and return and every C library writer call of the tasks against the running task's
+    /// regions; a violation applies its fault policy (docs/sensmart.md "Memory isolation").
+    #[arg(long)]
+    pub isolate: bool,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -60,6 +65,7 @@ impl ManifestArgs {
             || self.stack_bound
             || self.stacklet_pool.is_some()
             || self.preempt_traps.is_some()
+            || self.isolate
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -106,6 +112,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         stack_bound: args.stack_bound,
         stacklet_pool: args.stacklet_pool,
         preempt_traps: args.preempt_traps,
+        isolate: args.isolate,
         shrink: args.shrink.clone(),
     })?;
     let project = match path.parent() {

@@ -444,6 +444,7 @@ mod tests {
                 stacklet_pool: None,
                 switch_check: true,
                 preempt_traps: None,
+                isolate: false,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
             interrupts: vec![],

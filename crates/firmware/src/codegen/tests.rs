@@ -60,6 +60,7 @@ fn manifest(target: Target) -> Manifest {
             stacklet_pool: None,
             switch_check: true,
             preempt_traps: None,
+            isolate: false,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
         interrupts: vec![

@@ -322,7 +322,16 @@ pub struct KernelOptions {
     /// every N-th enters the kernel, which preempts a task whose slice is used up even when it
     /// masks interrupts. None: off.
     pub preempt_traps: Option<u32>,
+    /// SenSmart's memory isolation (`kernel.isolate = true`, docs/sensmart.md "Memory
+    /// isolation"): `cactus cc --isolate` checks the application's stores, jumps and C library
+    /// writer calls against the running task's regions, the kernel keeps the running task's
+    /// windows (`CACTUS_ISOLATE`) and the link script gathers each task's globals and code.
+    /// `static` stacks only.
+    pub isolate: bool,
 }
+
+/// Why `kernel.isolate` needs the static strategy.
+pub const ISOLATE_NEEDS_STATIC: &str = "isolation needs fixed stack regions: only the \"static\" stack strategy (the others move frames or stacks between tasks' memory)";
 
 impl KernelOptions {
     /// Stack memory the tasks' budgets must fit in, in bytes.
@@ -380,6 +389,9 @@ impl KernelOptions {
         if !self.switch_check {
             d.push("-DCACTUS_SWITCH_CHECK=0".to_string());
         }
+        if self.isolate {
+            d.push("-DCACTUS_ISOLATE=1".to_string());
+        }
         d
     }
 
@@ -426,6 +438,9 @@ impl KernelOptions {
         }
         if !self.switch_check {
             parts.push("nocheck".to_string());
+        }
+        if self.isolate {
+            parts.push("isolate".to_string());
         }
         (!parts.is_empty()).then(|| parts.join("-"))
     }
@@ -583,6 +598,8 @@ pub struct Overrides {
     pub stacklet_pool: Option<u32>,
     /// Sets `kernel.preempt_traps` (the counted-branch period N, at least 1).
     pub preempt_traps: Option<u32>,
+    /// Sets `kernel.isolate` (the static stack strategy only).
+    pub isolate: bool,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -751,6 +768,15 @@ impl Manifest {
                 "--target"
             };
             return Err(bad(option, STACK_BOUND_NEEDS_SIM.to_string()));
+        }
+        next.isolate |= overrides.isolate;
+        if next.isolate && next.stack != StackStrategy::Static {
+            let option = if overrides.stack.is_some() {
+                "--stack"
+            } else {
+                "--isolate"
+            };
+            return Err(bad(option, ISOLATE_NEEDS_STATIC.to_string()));
         }
         if let Some(n) = overrides.preempt_traps {
             if n == 0 {

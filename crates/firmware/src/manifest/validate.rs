@@ -2,6 +2,7 @@
 //! key path and the line of the offending value.
 
 use super::raw::{RawManifest, RawPool, RawTask};
+use super::ISOLATE_NEEDS_STATIC;
 use super::{CheckMode, KernelOptions, Manifest, Pool, StackStrategy, Target, Task};
 use crate::error::ManifestError;
 use std::collections::BTreeSet;
@@ -411,6 +412,13 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         Some(v) => Some(cx.int(v, "kernel.preempt_traps", 1..1_000_001)?),
         None => None,
     };
+    let isolate = match &k.isolate {
+        Some(v) if *v.get_ref() && stack != StackStrategy::Static => {
+            return Err(cx.at(v, "kernel.isolate", ISOLATE_NEEDS_STATIC.to_string()));
+        }
+        Some(v) => *v.get_ref(),
+        None => false,
+    };
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -429,6 +437,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         stacklet_pool,
         switch_check,
         preempt_traps,
+        isolate,
     })
 }
 

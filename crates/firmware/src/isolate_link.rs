@@ -1,0 +1,163 @@
+//! The link script of an isolated firmware (`kernel.isolate`, docs/sensmart.md "Memory
+//! isolation"): the kernel's script with each task's globals and code gathered into regions of
+//! their own and a table of them for the kernel (`cactus_iso_table`, kernel/core/isolate.c).
+//!
+//! A source unit that exactly one task lists is that task's: its `.data`, `.sdata`, `.sbss`,
+//! `.bss` and common symbols go into the task's data region, its `.text` into the task's code
+//! region. Units several tasks list and the generated glue are shared (writable and callable
+//! by every task); libgcc's code is shared too. Everything else (the kernel, its data, the task
+//! stacks' pool) stays where the kernel's script puts it. Guarantee: the regions are inserted
+//! right before the kernel script's catch-all input rules of the same output sections, so
+//! nothing else moves between output sections; a script without those rules is an error.
+
+use crate::manifest::Manifest;
+use std::path::PathBuf;
+
+/// The catch-all input rules the regions go before.
+const TEXT_RULE: &str = "*(.text .text.*)";
+const DATA_RULE: &str = "*(.data .data.*)";
+const RODATA_RULE: &str = "*(.rodata .rodata.*";
+
+/// Input sections of a data region.
+const DATA_INPUTS: &str = "(.data .data.* .sdata .sdata.* .sbss .sbss.* .bss .bss.* COMMON)";
+
+/// The file-name patterns of the firmware's objects: per task the units only it lists, and
+/// the shared ones (compile_units::units order; objects are `NN-<stem>.o`).
+pub fn ownership(m: &Manifest) -> (Vec<Vec<String>>, Vec<String>) {
+    let mut sources: Vec<PathBuf> = Vec::new();
+    for t in &m.tasks {
+        for s in &t.sources {
+            if !sources.contains(s) {
+                sources.push(s.clone());
+            }
+        }
+    }
+    let pattern = |i: usize, s: &PathBuf| format!("*/{i:02}-{}.o", crate::compile_units::stem(s));
+    let mut per_task = vec![Vec::new(); m.tasks.len()];
+    let mut shared = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        let users: Vec<usize> = (0..m.tasks.len())
+            .filter(|&t| m.tasks[t].sources.contains(s))
+            .collect();
+        match users.as_slice() {
+            [t] => per_task[*t].push(pattern(i, s)),
+            _ => shared.push(pattern(i, s)),
+        }
+    }
+    // The generated glue follows the task sources.
+    shared.push(format!(
+        "*/{:02}-{}.o",
+        sources.len(),
+        crate::compile_units::stem(std::path::Path::new(crate::codegen::SOURCE_NAME))
+    ));
+    (per_task, shared)
+}
+
+fn region(out: &mut String, lo: &str, hi: &str, files: &[String], inputs: &str) {
+    out.push_str(&format!("        . = ALIGN(16);\n        {lo} = .;\n"));
+    for f in files {
+        out.push_str(&format!("        {f}{inputs}\n"));
+    }
+    out.push_str(&format!("        . = ALIGN(16);\n        {hi} = .;\n"));
+}
+
+/// `kernel_script` with the isolation regions of `m` and their table.
+pub fn script(kernel_script: &str, m: &Manifest) -> Result<String, String> {
+    let (per_task, shared) = ownership(m);
+    let mut text = String::new();
+    let mut data = String::new();
+    for (t, files) in per_task.iter().enumerate() {
+        region(
+            &mut text,
+            &format!("__cactus_iso_t{t}_lo"),
+            &format!("__cactus_iso_t{t}_hi"),
+            files,
+            "(.text .text.*)",
+        );
+        region(
+            &mut data,
+            &format!("__cactus_iso_d{t}_lo"),
+            &format!("__cactus_iso_d{t}_hi"),
+            files,
+            DATA_INPUTS,
+        );
+    }
+    let mut shared_text = shared.clone();
+    shared_text.push("*libgcc.a:*".to_string());
+    region(
+        &mut text,
+        "__cactus_iso_st_lo",
+        "__cactus_iso_st_hi",
+        &shared_text,
+        "(.text .text.*)",
+    );
+    region(
+        &mut data,
+        "__cactus_iso_sd_lo",
+        "__cactus_iso_sd_hi",
+        &shared,
+        DATA_INPUTS,
+    );
+    let mut table = format!(
+        "        . = ALIGN(4);\n        cactus_iso_table = .;\n        LONG({})\n        \
+         LONG(__cactus_iso_sd_lo) LONG(__cactus_iso_sd_hi) LONG(__cactus_iso_st_lo) \
+         LONG(__cactus_iso_st_hi)\n",
+        m.tasks.len()
+    );
+    for t in 0..m.tasks.len() {
+        table.push_str(&format!(
+            "        LONG(__cactus_iso_d{t}_lo) LONG(__cactus_iso_d{t}_hi) \
+             LONG(__cactus_iso_t{t}_lo) LONG(__cactus_iso_t{t}_hi)\n"
+        ));
+    }
+    let mut out = String::with_capacity(kernel_script.len() + text.len() + data.len());
+    let mut found = [false; 3];
+    for line in kernel_script.lines() {
+        let rule = line.trim();
+        if rule == TEXT_RULE && !found[0] {
+            out.push_str(&text);
+            found[0] = true;
+        } else if rule == DATA_RULE && !found[1] {
+            out.push_str(&data);
+            found[1] = true;
+        } else if rule.starts_with(RODATA_RULE) && !found[2] {
+            out.push_str(&table);
+            found[2] = true;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if found != [true; 3] {
+        return Err(format!(
+            "expected the input rules `{TEXT_RULE}`, `{DATA_RULE}` and `{RODATA_RULE} ...)` \
+             in the kernel's link script"
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_without_the_rules_is_an_error() {
+        let m = crate::manifest::Manifest::parse(
+            "[firmware]\nname = \"x\"\n[[task]]\nname = \"a\"\nsources = [\"Cargo.toml\"]\nentry = \"main\"\n",
+            &std::env::current_dir().unwrap().join("m.toml"),
+        )
+        .unwrap();
+        assert!(script("SECTIONS { }\n", &m).is_err());
+        let ok = script(
+            "SECTIONS {\n .text : {\n *(.text .text.*)\n }\n .rodata : {\n *(.rodata .rodata.* .srodata)\n }\n .data : {\n *(.data .data.*)\n }\n}\n",
+            &m,
+        )
+        .unwrap();
+        assert!(ok.contains("*/00-Cargo.o(.text .text.*)"), "{ok}");
+        assert!(ok.contains("__cactus_iso_d0_lo = ."), "{ok}");
+        assert!(
+            ok.contains("cactus_iso_table = .;\n        LONG(1)"),
+            "{ok}"
+        );
+    }
+}
