@@ -7,12 +7,14 @@
  * A task's regions: its own globals (the .data/.bss/.sdata/.sbss of the source units only it
  * lists, which the firmware's link script gathers per task), its stack extent (the stack
  * strategy's region) and the shared globals (units several tasks list, and the generated
- * glue: pool buffers and kernel objects the manifest declares). Its code: its own units' text,
- * the shared text (shared units, the glue, picolibc, libgcc) and port_task_return_to, where its
- * entry function returns. Everything else is another task's or the kernel's.
+ * glue: pool buffers and kernel objects the manifest declares). Code it may jump to: the
+ * application's (every task's units, the shared units, the glue: all of it instrumented, so
+ * whichever task's function runs, its stores are checked against the *running* task's regions)
+ * and port_task_return_to, where its entry function returns; never the kernel's or libgcc's,
+ * which are not instrumented.
  *
  * Guarantees: a store, a library writer's destination range or a jump target that lies inside
- * one of the running task's regions (its code, for a jump) resumes the task at its check,
+ * one of the running task's regions (the application code, for a jump) resumes the task at its check,
  * with the region in the task's second window (so the next access to it passes inline);
  * anything else is reported (task, pc, address, what lies there) and the task's fault policy
  * applies with reason CACTUS_FAULT_ISOLATION, nothing written. Kernel code, interrupt handlers
@@ -27,7 +29,7 @@ extern const uint32_t cactus_iso_table[] __attribute__((weak));
 extern const char port_task_return_to[];
 
 /* The running task's windows, read by every check site: [0] own globals lo, [1] own globals
- * hi - 4, [2] second window lo, [3] its hi - 4, [4] own code lo, [5] own code hi. Until the
+ * hi - 4, [2] second window lo, [3] its hi - 4, [4] application code lo, [5] its hi. Until the
  * first task runs everything is inside them. Small data: one gp-relative load each. */
 uint32_t cactus_iso_win[6] __attribute__((section(".sdata.cactus_iso_win"))) = {
     0, 0xfffffffcu, 0, 0xfffffffcu, 0, 0xffffffffu,
@@ -62,6 +64,33 @@ static void set_window(uint32_t *w, uint32_t lo, uint32_t hi)
     w[1] = hi >= lo + 4 ? hi - 4 : lo - 1; /* an empty or tiny region: nothing passes inline */
 }
 
+/* The application code: every manifest task's text and the shared text (the link script
+ * places them together, so one span covers them). */
+static void code_span(uint32_t *lo, uint32_t *hi)
+{
+    *lo = cactus_iso_table[3];
+    *hi = cactus_iso_table[4];
+    for (int i = 0; i < (int)cactus_iso_table[0]; i++) {
+        const uint32_t *e = task_entry(i);
+        if (e[2] < e[3] && e[2] < *lo)
+            *lo = e[2];
+        if (e[2] < e[3] && e[3] > *hi)
+            *hi = e[3];
+    }
+}
+
+static int in_app_code(uint32_t a)
+{
+    if (a >= cactus_iso_table[3] && a < cactus_iso_table[4])
+        return 1;
+    for (int i = 0; i < (int)cactus_iso_table[0]; i++) {
+        const uint32_t *e = task_entry(i);
+        if (a >= e[2] && a < e[3])
+            return 1;
+    }
+    return 0;
+}
+
 static void init_windows(struct k_tcb *t)
 {
     int id = k_id(t), i = manifest_index(t);
@@ -80,8 +109,7 @@ static void init_windows(struct k_tcb *t)
         stack_usage(t, &s);
         set_window(&w[0], e[0], e[1]);
         set_window(&w[2], s.base, s.base + s.size);
-        w[4] = e[2];
-        w[5] = e[3];
+        code_span(&w[4], &w[5]);
     }
     iso_ready[id] = 1;
 }
@@ -164,8 +192,7 @@ void k_isolate_trap(uint32_t addr, uint32_t kind)
     const uint32_t *e = task_entry(i);
     const uint32_t *shared = &cactus_iso_table[1];
     if (kind == 8) {
-        if ((addr >= e[2] && addr < e[3]) || (addr >= shared[2] && addr < shared[3]) ||
-            addr == (uint32_t)(uintptr_t)port_task_return_to) {
+        if (in_app_code(addr) || addr == (uint32_t)(uintptr_t)port_task_return_to) {
             k_isolate_slow++;
             return;
         }

@@ -2,9 +2,10 @@
 //! isolation"): the kernel's script with each task's globals and code gathered into regions of
 //! their own and a table of them for the kernel (`cactus_iso_table`, kernel/core/isolate.c).
 //!
-//! A source unit that exactly one task lists is that task's: its `.data`, `.sdata`, `.sbss`,
-//! `.bss` and common symbols go into the task's data region, its `.text` into the task's code
-//! region. Units several tasks list and the generated glue are shared (writable and callable
+//! A source unit that exactly one task lists, and that defines no other task's entry function,
+//! is that task's: its `.data`, `.sdata`, `.sbss`, `.bss` and common symbols go into the task's
+//! data region, its `.text` into the task's code region. Other units (listed by several tasks,
+//! or running as another task's entry) and the generated glue are shared (writable and callable
 //! by every task); libgcc's code is shared too. Everything else (the kernel, its data, the task
 //! stacks' pool) stays where the kernel's script puts it. Guarantee: the regions are inserted
 //! right before the kernel script's catch-all input rules of the same output sections, so
@@ -21,9 +22,10 @@ const RODATA_RULE: &str = "*(.rodata .rodata.*";
 /// Input sections of a data region.
 const DATA_INPUTS: &str = "(.data .data.* .sdata .sdata.* .sbss .sbss.* .bss .bss.* COMMON)";
 
-/// The file-name patterns of the firmware's objects: per task the units only it lists, and
-/// the shared ones (compile_units::units order; objects are `NN-<stem>.o`).
-pub fn ownership(m: &Manifest) -> (Vec<Vec<String>>, Vec<String>) {
+/// The file-name patterns of the firmware's objects: per task the units it owns, and the
+/// shared ones (compile_units::units order; objects are `NN-<stem>.o`). `asm[i]` is the
+/// assembly of the i-th task source (where entry functions are defined).
+pub fn ownership(m: &Manifest, asm: &[String]) -> (Vec<Vec<String>>, Vec<String>) {
     let mut sources: Vec<PathBuf> = Vec::new();
     for t in &m.tasks {
         for s in &t.sources {
@@ -39,8 +41,17 @@ pub fn ownership(m: &Manifest) -> (Vec<Vec<String>>, Vec<String>) {
         let users: Vec<usize> = (0..m.tasks.len())
             .filter(|&t| m.tasks[t].sources.contains(s))
             .collect();
+        let text = asm.get(i).map(String::as_str).unwrap_or("");
+        let runs_other = |owner: usize| {
+            m.tasks.iter().enumerate().any(|(t, task)| {
+                t != owner
+                    && text
+                        .lines()
+                        .any(|l| l.strip_suffix(':') == Some(task.entry.as_str()))
+            })
+        };
         match users.as_slice() {
-            [t] => per_task[*t].push(pattern(i, s)),
+            [t] if !runs_other(*t) => per_task[*t].push(pattern(i, s)),
             _ => shared.push(pattern(i, s)),
         }
     }
@@ -61,9 +72,10 @@ fn region(out: &mut String, lo: &str, hi: &str, files: &[String], inputs: &str) 
     out.push_str(&format!("        . = ALIGN(16);\n        {hi} = .;\n"));
 }
 
-/// `kernel_script` with the isolation regions of `m` and their table.
-pub fn script(kernel_script: &str, m: &Manifest) -> Result<String, String> {
-    let (per_task, shared) = ownership(m);
+/// `kernel_script` with the isolation regions of `m` and their table; `asm` as for
+/// [`ownership`].
+pub fn script(kernel_script: &str, m: &Manifest, asm: &[String]) -> Result<String, String> {
+    let (per_task, shared) = ownership(m, asm);
     let mut text = String::new();
     let mut data = String::new();
     for (t, files) in per_task.iter().enumerate() {
@@ -147,10 +159,11 @@ mod tests {
             &std::env::current_dir().unwrap().join("m.toml"),
         )
         .unwrap();
-        assert!(script("SECTIONS { }\n", &m).is_err());
+        assert!(script("SECTIONS { }\n", &m, &[]).is_err());
         let ok = script(
             "SECTIONS {\n .text : {\n *(.text .text.*)\n }\n .rodata : {\n *(.rodata .rodata.* .srodata)\n }\n .data : {\n *(.data .data.*)\n }\n}\n",
             &m,
+            &[],
         )
         .unwrap();
         assert!(ok.contains("*/00-Cargo.o(.text .text.*)"), "{ok}");

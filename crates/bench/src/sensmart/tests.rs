@@ -16,6 +16,10 @@ fn lat(masked: bool, period: Option<u32>, samples: &[u64]) -> SensmartRow {
         }),
         relocations: Vec::new(),
         switch_cycles: None,
+        attacks: None,
+        cost: None,
+        attacks: None,
+        cost: None,
     }
 }
 
@@ -37,6 +41,10 @@ fn ov(name: &str, cycles: (u64, u64), code: (u64, u64), passed: bool) -> Sensmar
         latency: None,
         relocations: Vec::new(),
         switch_cycles: None,
+        attacks: None,
+        cost: None,
+        attacks: None,
+        cost: None,
     }
 }
 
@@ -118,7 +126,8 @@ fn tables_name_every_row_and_failures() {
     assert!(md.contains("FAIL: x"), "{md}");
     assert_eq!(Part::parse("preempt"), Some(Part::Preempt));
     assert_eq!(Part::parse("relocate"), Some(Part::Relocate));
-    assert_eq!(Part::parse("isolate"), None);
+    assert_eq!(Part::parse("isolate"), Some(Part::Isolate));
+    assert_eq!(Part::parse("hardware"), None);
 }
 
 /// A `relocate` row that passed.

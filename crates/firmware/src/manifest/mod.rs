@@ -333,6 +333,10 @@ pub struct KernelOptions {
 /// Why `kernel.isolate` needs the static strategy.
 pub const ISOLATE_NEEDS_STATIC: &str = "isolation needs fixed stack regions: only the \"static\" stack strategy (the others move frames or stacks between tasks' memory)";
 
+/// Why `kernel.isolate` is refused under the SRP scheduler.
+pub const ISOLATE_NEEDS_TASKS: &str =
+    "isolation is per task: the SRP scheduler runs every job in one dispatcher task";
+
 impl KernelOptions {
     /// Stack memory the tasks' budgets must fit in, in bytes.
     pub fn usable_pool_bytes(&self) -> u32 {
@@ -770,6 +774,9 @@ impl Manifest {
             return Err(bad(option, STACK_BOUND_NEEDS_SIM.to_string()));
         }
         next.isolate |= overrides.isolate;
+        if next.isolate && self.srp.is_some() {
+            return Err(bad("--isolate", ISOLATE_NEEDS_TASKS.to_string()));
+        }
         if next.isolate && next.stack != StackStrategy::Static {
             let option = if overrides.stack.is_some() {
                 "--stack"

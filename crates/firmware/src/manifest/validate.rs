@@ -2,8 +2,8 @@
 //! key path and the line of the offending value.
 
 use super::raw::{RawManifest, RawPool, RawTask};
-use super::ISOLATE_NEEDS_STATIC;
 use super::{CheckMode, KernelOptions, Manifest, Pool, StackStrategy, Target, Task};
+use super::{ISOLATE_NEEDS_STATIC, ISOLATE_NEEDS_TASKS};
 use crate::error::ManifestError;
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -168,6 +168,11 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         ));
     }
     let srp = super::srp::wants_srp(&cx, &raw)?;
+    if let (true, Some(v)) = (srp, raw.kernel.isolate.as_ref()) {
+        if *v.get_ref() {
+            return Err(cx.at(v, "kernel.isolate", ISOLATE_NEEDS_TASKS.to_string()));
+        }
+    }
     let mut names = BTreeSet::new();
     let mut tasks = Vec::new();
     for (i, t) in raw.task.iter().enumerate() {
