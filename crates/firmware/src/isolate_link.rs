@@ -2,10 +2,11 @@
 //! isolation"): the kernel's script with each task's globals and code gathered into regions of
 //! their own and a table of them for the kernel (`cactus_iso_table`, kernel/core/isolate.c).
 //!
-//! A source unit that exactly one task lists, and that defines no other task's entry function,
-//! is that task's: its `.data`, `.sdata`, `.sbss`, `.bss` and common symbols go into the task's
-//! data region, its `.text` into the task's code region. Other units (listed by several tasks,
-//! or running as another task's entry) and the generated glue are shared (writable and callable
+//! A source unit that exactly one task lists, that defines no other task's entry function and
+//! whose functions no code of another owner calls directly, is that task's: its `.data`,
+//! `.sdata`, `.sbss`, `.bss` and common symbols go into the task's data region, its `.text`
+//! into the task's code region. Other units (listed by several tasks, running as another task's
+//! entry, or a library other tasks call) and the generated glue are shared (writable and callable
 //! by every task); libgcc's code is shared too. Everything else (the kernel, its data, the task
 //! stacks' pool) stays where the kernel's script puts it. Guarantee: the regions are inserted
 //! right before the kernel script's catch-all input rules of the same output sections, so
@@ -35,24 +36,58 @@ pub fn ownership(m: &Manifest, asm: &[String]) -> (Vec<Vec<String>>, Vec<String>
         }
     }
     let pattern = |i: usize, s: &PathBuf| format!("*/{i:02}-{}.o", crate::compile_units::stem(s));
+    // The owner of each unit: Some(task) or None (shared).
+    let mut owner: Vec<Option<usize>> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let users: Vec<usize> = (0..m.tasks.len())
+                .filter(|&t| m.tasks[t].sources.contains(s))
+                .collect();
+            let text = asm.get(i).map(String::as_str).unwrap_or("");
+            match users.as_slice() {
+                [t] if !defines_any(
+                    text,
+                    m.tasks
+                        .iter()
+                        .enumerate()
+                        .filter(|(u, _)| u != t)
+                        .map(|(_, task)| task.entry.as_str()),
+                ) =>
+                {
+                    Some(*t)
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    // A unit whose functions code of another owner calls directly is a library: shared (until
+    // nothing changes, as a shared unit's calls reach every task).
+    loop {
+        let mut changed = false;
+        for i in 0..sources.len() {
+            let Some(t) = owner[i] else { continue };
+            let text = asm.get(i).map(String::as_str).unwrap_or("");
+            let called_from_outside = (0..sources.len()).any(|j| {
+                owner[j] != Some(t)
+                    && calls(asm.get(j).map(String::as_str).unwrap_or(""))
+                        .any(|callee| defines_any(text, std::iter::once(callee)))
+            });
+            if called_from_outside {
+                owner[i] = None;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     let mut per_task = vec![Vec::new(); m.tasks.len()];
     let mut shared = Vec::new();
     for (i, s) in sources.iter().enumerate() {
-        let users: Vec<usize> = (0..m.tasks.len())
-            .filter(|&t| m.tasks[t].sources.contains(s))
-            .collect();
-        let text = asm.get(i).map(String::as_str).unwrap_or("");
-        let runs_other = |owner: usize| {
-            m.tasks.iter().enumerate().any(|(t, task)| {
-                t != owner
-                    && text
-                        .lines()
-                        .any(|l| l.strip_suffix(':') == Some(task.entry.as_str()))
-            })
-        };
-        match users.as_slice() {
-            [t] if !runs_other(*t) => per_task[*t].push(pattern(i, s)),
-            _ => shared.push(pattern(i, s)),
+        match owner[i] {
+            Some(t) => per_task[t].push(pattern(i, s)),
+            None => shared.push(pattern(i, s)),
         }
     }
     // The generated glue follows the task sources.
@@ -62,6 +97,29 @@ pub fn ownership(m: &Manifest, asm: &[String]) -> (Vec<Vec<String>>, Vec<String>
         crate::compile_units::stem(std::path::Path::new(crate::codegen::SOURCE_NAME))
     ));
     (per_task, shared)
+}
+
+/// Whether assembly `text` defines (as a label) one of `names`.
+fn defines_any<'a>(text: &str, mut names: impl Iterator<Item = &'a str>) -> bool {
+    let labels: std::collections::BTreeSet<&str> =
+        text.lines().filter_map(|l| l.strip_suffix(':')).collect();
+    names.any(|n| labels.contains(n))
+}
+
+/// The symbols assembly `text` calls directly (`call`, `tail`, `jal` to a symbol).
+fn calls(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|l| {
+        let mut w = l.split_whitespace();
+        match (w.next(), w.next()) {
+            (Some("call" | "tail" | "jal"), Some(sym)) => Some(
+                sym.rsplit(',')
+                    .next()
+                    .unwrap_or(sym)
+                    .trim_end_matches("@plt"),
+            ),
+            _ => None,
+        }
+    })
 }
 
 fn region(out: &mut String, lo: &str, hi: &str, files: &[String], inputs: &str) {

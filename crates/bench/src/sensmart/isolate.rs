@@ -8,7 +8,9 @@
 //!   `kernel.preempt_traps` (N = 256), run on cactus-sim: awake cycles, code bytes, checked
 //!   sites, allowed slow-path entries, and whether the output is the same as without a pass.
 
-use super::preempt::{self, build_and_run_with, geomean_pct, guest_lines, PreemptOptions, Ran};
+use super::preempt::{
+    self, build_and_run_oracle, build_and_run_with, geomean_pct, guest_lines, PreemptOptions, Ran,
+};
 use super::{Part, SensmartRow};
 use crate::elf_facts::first_line;
 use cactus_firmware::Overrides;
@@ -130,8 +132,14 @@ pub fn measure_attacks(o: &PreemptOptions) -> SensmartRow {
             return r;
         }
     };
-    // Without the pass the attacks write outside their memory: the oracle must not stop it.
-    let off = match build_and_run_with(o, ATTACKS, &Overrides::default()) {
+    // Without the pass the attacks write outside their memory: the oracle records, the run
+    // goes on to the victim's verdict.
+    let off = match build_and_run_oracle(
+        o,
+        ATTACKS,
+        &Overrides::default(),
+        cactus_sim::OracleMode::Record,
+    ) {
         Ok(x) => x,
         Err(e) => {
             r.note = Some(format!("without the pass: {e}"));

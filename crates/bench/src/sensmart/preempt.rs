@@ -228,6 +228,16 @@ pub(crate) fn build_and_run_with(
     path: &str,
     overrides: &Overrides,
 ) -> Result<Ran, String> {
+    build_and_run_oracle(o, path, overrides, cactus_sim::OracleMode::Stop)
+}
+
+/// [`build_and_run_with`] with the ownership oracle in `oracle` mode.
+pub(crate) fn build_and_run_oracle(
+    o: &PreemptOptions,
+    path: &str,
+    overrides: &Overrides,
+    oracle: cactus_sim::OracleMode,
+) -> Result<Ran, String> {
     let full = o.root.join(path);
     let mut m = Manifest::load(&full).map_err(|e| first_line(&e.to_string()))?;
     m.apply(overrides).map_err(|e| first_line(&e.to_string()))?;
@@ -246,7 +256,7 @@ pub(crate) fn build_and_run_with(
     }
     let mut config = MachineConfig::new(profile);
     config.max_cycles = Some(MAX_CYCLES);
-    config.oracle = cactus_sim::OracleMode::Stop;
+    config.oracle = oracle;
     let (mut machine, outcome) =
         cactus_verify::sim_run::run_elf(&elf, &built.elf.display().to_string(), config)?;
     let stats = machine.stats();
