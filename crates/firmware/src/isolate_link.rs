@@ -213,7 +213,7 @@ mod tests {
     #[test]
     fn a_script_without_the_rules_is_an_error() {
         let m = crate::manifest::Manifest::parse(
-            "[firmware]\nname = \"x\"\n[[task]]\nname = \"a\"\nsources = [\"Cargo.toml\"]\nentry = \"main\"\n",
+            "[firmware]\nname = \"x\"\n[[task]]\nname = \"a\"\nsources = [\"Cargo.toml\"]\nentry = \"main\"\npriority = 1\nstack = 512\n",
             &std::env::current_dir().unwrap().join("m.toml"),
         )
         .unwrap();
