@@ -193,8 +193,11 @@ pub fn red_zone_functions(file: &AsmFile) -> Vec<String> {
         .collect()
 }
 
-/// The sites of one function: (entry index, the check, the pair to use or None to spill).
-fn sites(file: &AsmFile, cfg: &Cfg) -> Vec<(usize, Site, Option<(Reg, Reg)>)> {
+/// One site of a function: its entry index, the check, the pair to use (None: spill).
+type Found = (usize, Site, Option<(Reg, Reg)>);
+
+/// The sites of one function.
+fn sites(file: &AsmFile, cfg: &Cfg) -> Vec<Found> {
     let live = Liveness::compute(file, cfg);
     let mut out = Vec::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
