@@ -13,8 +13,8 @@
 //! words below `sp` ([`RED_ZONE`] bytes, which the stack checks count) and reloaded before the
 //! statement; the checked statement itself and everything else are unchanged. The windows
 //! (word offsets in `cactus_iso_win`): 0-1 the task's own globals `[lo, hi - 4]`, 2-3 the
-//! region the slow path found last (at first the task's stack) `[lo, hi - 4]`, 4-5 the task's
-//! own code `[lo, hi)`. A store of at most 4 bytes at `a` passes inline when `lo <= a <= hi - 4`
+//! region the slow path found last (at first the task's stack) `[lo, hi - 4]`, 4-5 the
+//! application code `[lo, hi)`. A store of at most 4 bytes at `a` passes inline when `lo <= a <= hi - 4`
 //! for window 0 or 1; a narrower store in the last word of a region takes the slow path, which
 //! is exact.
 
