@@ -170,6 +170,7 @@ test-lane-a:
 	$(call counted,stack-report-sound,scripts/stack-report-check $(CACTUS))
 	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call counted,sensmart,scripts/sensmart-check $(CACTUS))
+	$(call counted,isolate,scripts/isolate-check $(CACTUS))
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
 	$(call counted,relocate-sim,$(MAKE) --no-print-directory -s -C kernel relocate-check CACTUS=$(abspath $(CACTUS)))

@@ -131,6 +131,16 @@ void k_tick_catch_up(void);
  * kernel entries through counted branches so far (core/preempt.c). */
 uint32_t k_preempt_period(void);
 extern uint32_t k_preempt_traps;
+/* The isolate pass (core/isolate.c, docs/sensmart.md "Memory isolation"): a kernel built with
+ * CACTUS_ISOLATE=1 loads the next task's windows into cactus_iso_win at every switch; the pass's
+ * slow path (arch/rv32/isolate.S) calls k_isolate_trap. Counters: allowed slow-path entries,
+ * refused accesses. */
+#ifndef CACTUS_ISOLATE
+#define CACTUS_ISOLATE 0
+#endif
+void k_isolate_switch(struct k_tcb *t);
+void k_isolate_trap(uint32_t addr, uint32_t kind);
+extern uint32_t k_isolate_slow, k_isolate_violations;
 /* k_preempt when the caller knows the task to run: t is ready and outranks every other ready
  * task and the running one, which is alive (the switch-time stack check still applies). */
 void k_preempt_to(struct k_tcb *t);

@@ -17,6 +17,7 @@ static const char *reason_name(uint8_t r)
     case CACTUS_FAULT_STACK_REQUEST: return "stack overflow (frame request)";
     case CACTUS_FAULT_STACK_COLLATERAL: return "stack damaged by another task's overflow";
     case CACTUS_FAULT_EXCEPTION: return "exception";
+    case CACTUS_FAULT_ISOLATION: return "isolation (access outside the task's regions)";
     default: return "fault";
     }
 }

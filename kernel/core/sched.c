@@ -105,6 +105,8 @@ uint32_t k_slice_ticks;
 static inline void switch_to(struct k_tcb *next)
 {
     ktrace_task_switch(next);
+    if (CACTUS_ISOLATE)
+        k_isolate_switch(next);
     port_current = &next->ctx;
     k_switches++;
     k_slice_used = 0;

@@ -249,6 +249,8 @@ void cactus_start(const cactus_config *cfg)
     k_time_start();
     struct k_tcb *t = tcb_of_link(first);
     ktrace_task_switch(t);
+    if (CACTUS_ISOLATE)
+        k_isolate_switch(t);
     port_current = &t->ctx;
     k_slice_ticks = c.slice_ticks;
     k_slice_used = 0;

@@ -15,6 +15,7 @@ pub mod switch;
 mod cfi;
 mod checks;
 mod emit;
+pub mod isolate;
 mod margins;
 mod needs;
 mod plan;

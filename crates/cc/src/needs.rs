@@ -19,7 +19,7 @@ pub struct Context<'a> {
     pub library: &'a [bool],
     /// Functions (unit, name) where the preempt-traps pass spills a register below `sp`
     /// (`crate::preempt::RED_ZONE` bytes): their need below `sp` covers it.
-    pub red_zone: &'a std::collections::BTreeSet<(usize, String)>,
+    pub red_zone: &'a std::collections::BTreeMap<(usize, String), u32>,
 }
 
 /// Per-function needs before any rolling.
@@ -74,8 +74,8 @@ pub fn own_needs(p: &Program, cx: &Context) -> Needs {
                 reserve[f] = reserve[f].max(r);
             }
         }
-        if cx.red_zone.contains(&(info.unit, info.func.name.clone())) {
-            reserve[f] = reserve[f].max(crate::preempt::RED_ZONE);
+        if let Some(&bytes) = cx.red_zone.get(&(info.unit, info.func.name.clone())) {
+            reserve[f] = reserve[f].max(bytes);
         }
     }
     Needs {

@@ -131,12 +131,18 @@ pub struct PassOptions {
     /// enters the kernel. None: off.
     #[serde(default)]
     pub preempt_traps: Option<u32>,
+    /// SenSmart's memory isolation (`cactus cc --isolate`, docs/sensmart.md "Memory
+    /// isolation"): every store through a base other than `sp`/`tp`, every indirect jump and
+    /// return, and every call of a C library writer of application code is checked against
+    /// the running task's regions.
+    #[serde(default)]
+    pub isolate: bool,
 }
 
 impl PassOptions {
-    /// Whether any pass changes the assembly (checks, or the preempt-traps pass).
+    /// Whether any pass changes the assembly (checks, preempt-traps or isolate).
     pub fn instruments(&self) -> bool {
-        self.mode != CheckMode::None || self.preempt_traps.is_some()
+        self.mode != CheckMode::None || self.preempt_traps.is_some() || self.isolate
     }
 }
 
@@ -155,6 +161,7 @@ impl Default for PassOptions {
             blind_margin: 1024,
             hardware_bound: false,
             preempt_traps: None,
+            isolate: false,
         }
     }
 }

@@ -37,17 +37,26 @@ pub fn instrument_units(
     opts: &PassOptions,
     reserves: &Reserves,
 ) -> Result<(Vec<String>, Report), CcError> {
-    // Functions where the counter code must spill a register below sp: the checks cover it.
-    let mut red_zone = std::collections::BTreeSet::new();
-    if opts.preempt_traps.is_some() {
+    // Functions where the counter or isolation code must spill registers below sp: the
+    // checks cover those bytes (the larger need when both passes spill in one function).
+    let mut red_zone = std::collections::BTreeMap::new();
+    if opts.preempt_traps.is_some() || opts.isolate {
         for (u, unit) in units.iter().enumerate().filter(|(_, u)| !u.library) {
             let file =
                 AsmFile::parse(&unit.text, &unit.origin).map_err(|error| CcError::Parse {
                     origin: unit.origin.clone(),
                     error,
                 })?;
-            for name in crate::preempt::red_zone_functions(&file) {
-                red_zone.insert((u, name));
+            if opts.preempt_traps.is_some() {
+                for name in crate::preempt::red_zone_functions(&file) {
+                    red_zone.insert((u, name), crate::preempt::RED_ZONE);
+                }
+            }
+            if opts.isolate {
+                for name in crate::isolate::red_zone_functions(&file) {
+                    let bytes = red_zone.entry((u, name)).or_insert(0);
+                    *bytes = (*bytes).max(crate::isolate::RED_ZONE);
+                }
             }
         }
     }
@@ -80,16 +89,45 @@ pub fn instrument_units(
             }
         }
     }
+    if opts.isolate {
+        isolate_units(units, &mut texts)?;
+    }
     Ok((texts, report))
 }
 
+/// The isolate pass (`crate::isolate`) over every application unit of `texts` (the output of
+/// the earlier passes), in place.
+fn isolate_units(units: &[Unit], texts: &mut [String]) -> Result<(), CcError> {
+    let mut next = 0usize;
+    for (u, text) in texts.iter_mut().enumerate() {
+        if units[u].library {
+            continue;
+        }
+        if units[u].text.contains(".Lcactus_iso_") {
+            return Err(CcError::Usage(format!(
+                "{}: already instrumented (it contains .Lcactus_iso_ labels)",
+                units[u].origin
+            )));
+        }
+        let mut file = AsmFile::parse(text, &units[u].origin).map_err(|error| CcError::Parse {
+            origin: units[u].origin.clone(),
+            error,
+        })?;
+        let stats = crate::isolate::instrument(&mut file, &mut next);
+        if stats.stores + stats.jumps + stats.writers > 0 {
+            *text = file.to_string();
+        }
+    }
+    Ok(())
+}
+
 /// The stack-check pass alone (docs/stack-checks.md); the functions in `red_zone` need
-/// `crate::preempt::RED_ZONE` bytes below their `sp` besides their frame.
+/// the bytes given below their `sp` besides their frame.
 fn check_units(
     units: &[Unit],
     opts: &PassOptions,
     reserves: &Reserves,
-    red_zone: &std::collections::BTreeSet<(usize, String)>,
+    red_zone: &std::collections::BTreeMap<(usize, String), u32>,
 ) -> Result<(Vec<String>, Report), CcError> {
     if opts.mode == CheckMode::None {
         return Ok((

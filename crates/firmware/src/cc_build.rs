@@ -58,6 +58,7 @@ pub fn pass_options(m: &Manifest, opts: &CheckOptions) -> PassOptions {
         blind_margin: opts.blind_margin,
         hardware_bound: m.kernel.stack_bound,
         preempt_traps: m.kernel.preempt_traps,
+        isolate: m.kernel.isolate,
     }
 }
 

@@ -262,6 +262,27 @@ fn build_into(
         script = dir.join(linker::SCRIPT_NAME);
         std::fs::write(&script, resized).map_err(io("cannot write", &script))?;
     }
+    if m.kernel.isolate {
+        let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;
+        // The task sources' final assembly, where the entry functions are defined.
+        let asm: Vec<String> = crate::compile_units::units(m, root, dir)
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let stem = crate::compile_units::stem(&u.source);
+                std::fs::read_to_string(dir.join("asm").join(format!("{i:02}-{stem}.s")))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let isolated =
+            crate::isolate_link::script(&text, m, &asm).map_err(|problem| BuildError::Io {
+                what: "cannot add the isolation regions to",
+                path: script.clone(),
+                error: std::io::Error::other(problem),
+            })?;
+        script = dir.join(linker::SCRIPT_NAME);
+        std::fs::write(&script, isolated).map_err(io("cannot write", &script))?;
+    }
     let mut flags = m.cflags.clone();
     flags.extend(m.kernel.link_flags());
     let elf = dir.join(elf_name);

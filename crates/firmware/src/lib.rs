@@ -16,6 +16,7 @@ pub mod deps;
 pub mod error;
 pub mod hash;
 pub mod home;
+pub mod isolate_link;
 pub mod kernel_units;
 pub mod linker;
 pub mod make_paths;

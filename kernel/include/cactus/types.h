@@ -34,6 +34,7 @@ enum cactus_fault_reason {
     CACTUS_FAULT_STACK_REQUEST = 3,    /* instrumented code asked for more than the stack has */
     CACTUS_FAULT_STACK_COLLATERAL = 4, /* another task's overflow reached this task's stack */
     CACTUS_FAULT_EXCEPTION = 5,        /* CPU exception (cause/pc/tval say which) */
+    CACTUS_FAULT_ISOLATION = 6,        /* isolate pass: access outside the task's regions */
 };
 
 enum cactus_task_state {

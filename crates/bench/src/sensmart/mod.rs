@@ -4,13 +4,14 @@
 //! the preemption latency under counted branches against timer interrupts) and `relocate` (the
 //! `relocate` stack strategy with the hardware stack window, [`relocate`]: the cost of one
 //! relocation against the bytes it moves, the paper's Table II row, and the context switch
-//! beside `static`). Other parts (isolation) add their rows, tables and summary pairs beside
-//! them.
+//! beside `static`) and `isolate` (memory isolation, [`isolate`]: the attack suite and the
+//! cost of the isolate pass against no pass and preempt-traps).
 //!
 //! Guarantees: every figure comes from a build and a run made here on cactus-sim (profile
 //! `mcu`, simulated cycles only); a point that fails is a row with its reason, left out of
 //! the summary; the summary line is built from the parts' key/value lists, in part order.
 
+pub mod isolate;
 pub mod preempt;
 pub mod relocate;
 
@@ -30,17 +31,20 @@ pub enum Part {
     Preempt,
     /// Stack relocation with the hardware window: cost and switch ([`relocate`]).
     Relocate,
+    /// Memory isolation: the attack suite and the pass's cost ([`isolate`]).
+    Isolate,
 }
 
 impl Part {
     /// Every part.
-    pub const ALL: [Part; 2] = [Part::Preempt, Part::Relocate];
+    pub const ALL: [Part; 3] = [Part::Preempt, Part::Relocate, Part::Isolate];
 
     /// The name on the command line and in keys.
     pub fn name(self) -> &'static str {
         match self {
             Part::Preempt => "preempt",
             Part::Relocate => "relocate",
+            Part::Isolate => "isolate",
         }
     }
 
@@ -73,6 +77,12 @@ pub struct SensmartRow {
     /// Cycles per context switch (part `relocate`, the switch firmware).
     #[serde(default)]
     pub switch_cycles: Option<u64>,
+    /// The attack suite's outcome (part `isolate`).
+    #[serde(default)]
+    pub attacks: Option<isolate::Attacks>,
+    /// The isolate pass's cost on a workload (part `isolate`).
+    #[serde(default)]
+    pub cost: Option<isolate::Cost>,
 }
 
 impl SensmartRow {
@@ -87,6 +97,8 @@ impl SensmartRow {
             latency: None,
             relocations: Vec::new(),
             switch_cycles: None,
+            attacks: None,
+            cost: None,
         }
     }
 }
@@ -124,6 +136,10 @@ impl Evaluation for Sensmart {
                     tables.push_str(&relocate::markdown(&mine));
                     reading.push_str(&relocate::reading());
                 }
+                Part::Isolate => {
+                    tables.push_str(&isolate::markdown(&mine));
+                    reading.push_str(&isolate::reading());
+                }
             }
         }
         SweepReport {
@@ -149,6 +165,7 @@ pub fn summary(rows: &[SensmartRow]) -> Summary {
         let pairs = match part {
             Part::Preempt => preempt::summary_pairs(&mine),
             Part::Relocate => relocate::summary_pairs(&mine),
+            Part::Isolate => isolate::summary_pairs(&mine),
         };
         for (k, v) in pairs {
             s.add(k, v);

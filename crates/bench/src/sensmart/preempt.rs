@@ -193,25 +193,54 @@ fn row(name: &str) -> SensmartRow {
 }
 
 /// What one build and run left.
-struct Ran {
-    exit: Result<i32, String>,
-    uart: String,
-    awake: u64,
-    code: u64,
-    traps: u32,
-    dir: PathBuf,
+pub(crate) struct Ran {
+    /// The exit code, or why the run did not exit.
+    pub(crate) exit: Result<i32, String>,
+    /// The UART output.
+    pub(crate) uart: String,
+    /// Cycles not asleep in `wfi`.
+    pub(crate) awake: u64,
+    /// Bytes of executable sections.
+    pub(crate) code: u64,
+    /// `k_preempt_traps` at the end.
+    pub(crate) traps: u32,
+    /// `k_isolate_slow` at the end (0 when not linked).
+    pub(crate) isolate_slow: u32,
+    /// The build directory.
+    pub(crate) dir: PathBuf,
 }
 
 fn build_and_run(o: &PreemptOptions, path: &str, period: Option<u32>) -> Result<Ran, String> {
+    build_and_run_with(
+        o,
+        path,
+        &Overrides {
+            preempt_traps: period,
+            ..Overrides::default()
+        },
+    )
+}
+
+/// Builds manifest `path` with `overrides` and runs it on cactus-sim (profile `mcu`, the
+/// ownership oracle stopping at the first violation).
+pub(crate) fn build_and_run_with(
+    o: &PreemptOptions,
+    path: &str,
+    overrides: &Overrides,
+) -> Result<Ran, String> {
+    build_and_run_oracle(o, path, overrides, cactus_sim::OracleMode::Stop)
+}
+
+/// [`build_and_run_with`] with the ownership oracle in `oracle` mode.
+pub(crate) fn build_and_run_oracle(
+    o: &PreemptOptions,
+    path: &str,
+    overrides: &Overrides,
+    oracle: cactus_sim::OracleMode,
+) -> Result<Ran, String> {
     let full = o.root.join(path);
     let mut m = Manifest::load(&full).map_err(|e| first_line(&e.to_string()))?;
-    if let Some(n) = period {
-        m.apply(&Overrides {
-            preempt_traps: Some(n),
-            ..Overrides::default()
-        })
-        .map_err(|e| first_line(&e.to_string()))?;
-    }
+    m.apply(overrides).map_err(|e| first_line(&e.to_string()))?;
     let options = BuildOptions {
         root: (!o.root.as_os_str().is_empty()).then(|| o.root.clone()),
         out_root: o.build_dir.clone(),
@@ -227,7 +256,7 @@ fn build_and_run(o: &PreemptOptions, path: &str, period: Option<u32>) -> Result<
     }
     let mut config = MachineConfig::new(profile);
     config.max_cycles = Some(MAX_CYCLES);
-    config.oracle = cactus_sim::OracleMode::Stop;
+    config.oracle = oracle;
     let (mut machine, outcome) =
         cactus_verify::sim_run::run_elf(&elf, &built.elf.display().to_string(), config)?;
     let stats = machine.stats();
@@ -235,6 +264,10 @@ fn build_and_run(o: &PreemptOptions, path: &str, period: Option<u32>) -> Result<
     let traps = match symbol_address(&elf, "k_preempt_traps", "Cactus") {
         Ok(addr) => read_global(&machine, addr, "k_preempt_traps")?,
         Err(_) => 0, // not linked: nothing counted
+    };
+    let isolate_slow = match symbol_address(&elf, "k_isolate_slow", "Cactus") {
+        Ok(addr) => read_global(&machine, addr, "k_isolate_slow")?,
+        Err(_) => 0,
     };
     let uart = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
     let exit = match outcome {
@@ -249,6 +282,7 @@ fn build_and_run(o: &PreemptOptions, path: &str, period: Option<u32>) -> Result<
         awake,
         code: code_bytes(&elf)?,
         traps,
+        isolate_slow,
         dir: built.dir,
     })
 }
@@ -284,7 +318,7 @@ fn count_sites(dir: &Path) -> u32 {
 
 /// The guest's own output: the UART text without the lines the kernel's end-of-run report
 /// and the tools add (`cactus:`), which name cycles and addresses.
-fn guest_lines(uart: &str) -> Vec<&str> {
+pub(crate) fn guest_lines(uart: &str) -> Vec<&str> {
     uart.lines().filter(|l| !l.starts_with("cactus")).collect()
 }
 

@@ -16,6 +16,8 @@ fn lat(masked: bool, period: Option<u32>, samples: &[u64]) -> SensmartRow {
         }),
         relocations: Vec::new(),
         switch_cycles: None,
+        attacks: None,
+        cost: None,
     }
 }
 
@@ -37,6 +39,8 @@ fn ov(name: &str, cycles: (u64, u64), code: (u64, u64), passed: bool) -> Sensmar
         latency: None,
         relocations: Vec::new(),
         switch_cycles: None,
+        attacks: None,
+        cost: None,
     }
 }
 
@@ -118,7 +122,8 @@ fn tables_name_every_row_and_failures() {
     assert!(md.contains("FAIL: x"), "{md}");
     assert_eq!(Part::parse("preempt"), Some(Part::Preempt));
     assert_eq!(Part::parse("relocate"), Some(Part::Relocate));
-    assert_eq!(Part::parse("isolate"), None);
+    assert_eq!(Part::parse("isolate"), Some(Part::Isolate));
+    assert_eq!(Part::parse("hardware"), None);
 }
 
 /// A `relocate` row that passed.
@@ -182,4 +187,39 @@ fn the_relocate_part_names_the_kib_relocation_and_both_switches() {
     failed[0].passed = false;
     assert!(summary(&failed).line().contains("relocation_cycles=- "));
     assert!(super::relocate::markdown(&rows).contains("| 1024 |"));
+}
+
+#[test]
+fn isolate_summary_pairs_come_from_the_attacks_and_the_costs() {
+    use super::isolate::{self, Attacks, Cost};
+    let mut a = SensmartRow::new(Part::Isolate, "attacks");
+    a.passed = true;
+    a.attacks = Some(Attacks {
+        tried: 10,
+        stopped: 9,
+        stopped_without: 0,
+    });
+    let mut c = SensmartRow::new(Part::Isolate, "w");
+    c.passed = true;
+    c.cost = Some(Cost {
+        cycles_base: 100,
+        cycles_isolate: 121,
+        cycles_preempt: 110,
+        code_base: 1000,
+        code_isolate: 1500,
+        code_preempt: 1100,
+        sites: 3,
+        slow: 1,
+    });
+    let pairs = isolate::summary_pairs(&[a, c]);
+    let get = |k: &str| pairs.iter().find(|(n, _)| *n == k).unwrap().1.clone();
+    assert_eq!(get("attacks_tried"), "10");
+    assert_eq!(get("attacks_stopped"), "9");
+    assert_eq!(get("isolate_overhead_pct"), "21.0");
+    assert_eq!(get("isolate_code_pct"), "50.0");
+    assert_eq!(
+        isolate::parse_attacks("x\nattacks_tried=10 attacks_stopped=7\nPASS"),
+        Some((10, 7))
+    );
+    assert_eq!(isolate::parse_attacks("nothing"), None);
 }

@@ -4,6 +4,7 @@
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use anyhow::{bail, Context, Result};
+use cactus_bench::sensmart::isolate;
 use cactus_bench::sensmart::preempt::{self, PreemptOptions};
 use cactus_bench::sensmart::{relocate, Part, Sensmart, SensmartOptions, Size};
 use clap::Args;
@@ -19,8 +20,9 @@ pub struct SensmartArgs {
     /// three firmwares at either size.
     #[arg(long, value_enum, default_value_t = BenchSize::Full)]
     pub size: BenchSize,
-    /// The parts to run, comma-separated: preempt, relocate.
-    #[arg(long, value_name = "PARTS", default_value = "preempt,relocate")]
+    /// The parts to run, comma-separated: preempt, relocate, isolate (the attack suite and
+    /// the isolate pass's cost on the same workloads as preempt).
+    #[arg(long, value_name = "PARTS", default_value = "preempt,relocate,isolate")]
     pub parts: String,
     /// Parent directory of the builds (default: build/firmware in the Cactus tree).
     #[arg(long, value_name = "DIR")]
@@ -67,6 +69,9 @@ pub fn main(args: SensmartArgs) -> Result<ExitCode> {
     }
     if parts.contains(&Part::Relocate) {
         points.extend(relocate::points(&reloc));
+    }
+    if parts.contains(&Part::Isolate) {
+        points.extend(isolate::points(&options));
     }
     let params = serde_json::json!({ "size": size.name(), "parts": args.parts });
     finish::<Sensmart>(points, params, &args.sweep)

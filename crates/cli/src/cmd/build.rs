@@ -52,6 +52,11 @@ pub struct ManifestArgs {
     /// by SEED, from one range's live set.
     #[arg(long, value_name = "SEED", hide = true)]
     pub switch_mutate: Option<u32>,
+    /// Set the manifest's kernel.isolate: check every store through a pointer, every indirect
+    /// jump and return and every C library writer call of the tasks against the running task's
+    /// regions; a violation applies its fault policy (docs/sensmart.md "Memory isolation").
+    #[arg(long)]
+    pub isolate: bool,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -76,6 +81,7 @@ impl ManifestArgs {
             || self.switch.is_some()
             || self.switch_poison.is_some()
             || self.switch_mutate.is_some()
+            || self.isolate
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -125,6 +131,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         switch: args.switch.clone(),
         switch_poison: args.switch_poison,
         switch_mutate: args.switch_mutate,
+        isolate: args.isolate,
         shrink: args.shrink.clone(),
     })?;
     let project = match path.parent() {

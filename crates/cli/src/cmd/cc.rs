@@ -64,6 +64,12 @@ pub struct CcArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
           default_missing_value = "256")]
     preempt_traps: Option<u32>,
+    /// SenSmart's memory isolation (docs/sensmart.md "Memory isolation"): every store through
+    /// a base other than sp/tp, every indirect jump and return and every call of memcpy,
+    /// memmove, memset, strcpy or strncpy is checked against the running task's windows
+    /// (`cactus_iso_win`); a failed check calls the kernel's `port_isolate_<kind>_<A>_<B>`.
+    #[arg(long)]
+    isolate: bool,
     /// Stack reserves of uninstrumented functions (JSON of `cactus_cc::Reserves`); default:
     /// libgcc's and picolibc's, computed from their machine code (cached in build/cache/).
     #[arg(long, value_name = "FILE")]
@@ -125,6 +131,7 @@ fn configure(args: &CcArgs) -> Result<Driver, String> {
         blind_margin: args.blind_margin,
         hardware_bound: args.stack_bound,
         preempt_traps: args.preempt_traps,
+        isolate: args.isolate,
     };
     let mut driver = Driver::new(options);
     if let Some(path) = &args.reserves {

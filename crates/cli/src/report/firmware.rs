@@ -447,6 +447,7 @@ mod tests {
                 switch: Default::default(),
                 switch_poison: None,
                 switch_mutate: None,
+                isolate: false,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
             interrupts: vec![],

@@ -368,7 +368,20 @@ pub struct KernelOptions {
     /// `ccs-sw` only, a test of the tests: drop one register from one range's mask
     /// (`kernel.switch_mutate = SEED`).
     pub switch_mutate: Option<u32>,
+    /// SenSmart's memory isolation (`kernel.isolate = true`, docs/sensmart.md "Memory
+    /// isolation"): `cactus cc --isolate` checks the application's stores, jumps and C library
+    /// writer calls against the running task's regions, the kernel keeps the running task's
+    /// windows (`CACTUS_ISOLATE`) and the link script gathers each task's globals and code.
+    /// `static` stacks only.
+    pub isolate: bool,
 }
+
+/// Why `kernel.isolate` needs the static strategy.
+pub const ISOLATE_NEEDS_STATIC: &str = "isolation needs fixed stack regions: only the \"static\" stack strategy (the others move frames or stacks between tasks' memory)";
+
+/// Why `kernel.isolate` is refused under the SRP scheduler.
+pub const ISOLATE_NEEDS_TASKS: &str =
+    "isolation is per task: the SRP scheduler runs every job in one dispatcher task";
 
 impl KernelOptions {
     /// Stack memory the tasks' budgets must fit in, in bytes.
@@ -429,6 +442,9 @@ impl KernelOptions {
         if self.switch == SwitchMode::CcsSw {
             d.push("-DCACTUS_SWITCH_CCS=1".to_string());
         }
+        if self.isolate {
+            d.push("-DCACTUS_ISOLATE=1".to_string());
+        }
         d
     }
 
@@ -478,6 +494,9 @@ impl KernelOptions {
         }
         if self.switch == SwitchMode::CcsSw {
             parts.push("ccs-sw".to_string());
+        }
+        if self.isolate {
+            parts.push("isolate".to_string());
         }
         (!parts.is_empty()).then(|| parts.join("-"))
     }
@@ -641,6 +660,8 @@ pub struct Overrides {
     pub switch_poison: Option<u32>,
     /// Sets `kernel.switch_mutate` (ccs-sw only).
     pub switch_mutate: Option<u32>,
+    /// Sets `kernel.isolate` (the static stack strategy only).
+    pub isolate: bool,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -809,6 +830,18 @@ impl Manifest {
                 "--target"
             };
             return Err(bad(option, STACK_BOUND_NEEDS_SIM.to_string()));
+        }
+        next.isolate |= overrides.isolate;
+        if next.isolate && self.srp.is_some() {
+            return Err(bad("--isolate", ISOLATE_NEEDS_TASKS.to_string()));
+        }
+        if next.isolate && next.stack != StackStrategy::Static {
+            let option = if overrides.stack.is_some() {
+                "--stack"
+            } else {
+                "--isolate"
+            };
+            return Err(bad(option, ISOLATE_NEEDS_STATIC.to_string()));
         }
         if let Some(n) = overrides.preempt_traps {
             if n == 0 {

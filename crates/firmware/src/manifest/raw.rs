@@ -79,6 +79,9 @@ pub(crate) struct RawKernel {
     pub stack_bound: Option<Spanned<bool>>,
     /// `kernel.preempt_traps`: the counted-branch period N (docs/sensmart.md).
     pub preempt_traps: Option<Spanned<i64>>,
+    /// `kernel.isolate`: the isolate pass and its kernel (docs/sensmart.md).
+    #[serde(default)]
+    pub isolate: Option<Spanned<bool>>,
     #[serde(default)]
     pub stacklet_pool: Option<Spanned<i64>>,
     #[serde(default)]

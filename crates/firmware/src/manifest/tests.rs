@@ -137,6 +137,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch: Default::default(),
             switch_poison: None,
             switch_mutate: None,
+            isolate: false,
         }
     );
 }
@@ -1337,4 +1338,34 @@ fn switch_is_read_checked_and_overridden() {
             ..Overrides::default()
         })
         .is_err());
+}
+
+#[test]
+fn isolate_is_read_and_refused_off_static_stacks() {
+    let f = Fixture::new();
+    assert!(!f.parse(GOOD).unwrap().kernel.isolate);
+    let on = GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nisolate = true");
+    let m = f.parse(&on).unwrap();
+    assert!(m.kernel.isolate);
+    assert!(m
+        .kernel
+        .variant_defines()
+        .contains(&"-DCACTUS_ISOLATE=1".to_string()));
+    let mut m = f.parse(GOOD).unwrap();
+    m.apply(&Overrides {
+        isolate: true,
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert!(m.kernel.isolate);
+    let mut m = f.parse(GOOD).unwrap();
+    let e = m
+        .apply(&Overrides {
+            isolate: true,
+            stack: Some("mtss".into()),
+            ..Overrides::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--stack") && e.contains("static"), "{e}");
 }

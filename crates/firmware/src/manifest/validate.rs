@@ -3,6 +3,7 @@
 
 use super::raw::{RawManifest, RawPool, RawTask};
 use super::{CheckMode, KernelOptions, Manifest, Pool, StackStrategy, SwitchMode, Target, Task};
+use super::{ISOLATE_NEEDS_STATIC, ISOLATE_NEEDS_TASKS};
 use crate::error::ManifestError;
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -167,6 +168,11 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> 
         ));
     }
     let srp = super::srp::wants_srp(&cx, &raw)?;
+    if let (true, Some(v)) = (srp, raw.kernel.isolate.as_ref()) {
+        if *v.get_ref() {
+            return Err(cx.at(v, "kernel.isolate", ISOLATE_NEEDS_TASKS.to_string()));
+        }
+    }
     let mut names = BTreeSet::new();
     let mut tasks = Vec::new();
     for (i, t) in raw.task.iter().enumerate() {
@@ -442,6 +448,13 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         }
     }
     let [switch_poison, switch_mutate] = seeds;
+    let isolate = match &k.isolate {
+        Some(v) if *v.get_ref() && stack != StackStrategy::Static => {
+            return Err(cx.at(v, "kernel.isolate", ISOLATE_NEEDS_STATIC.to_string()));
+        }
+        Some(v) => *v.get_ref(),
+        None => false,
+    };
     Ok(KernelOptions {
         stack,
         tick_hz,
@@ -463,6 +476,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         switch,
         switch_poison,
         switch_mutate,
+        isolate,
     })
 }
 
