@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Function {
     /// The symbol name.
     pub name: String,
-    /// Whether it is `.globl` (visible to other compilation units).
+    /// Whether it is `.globl` or `.weak` (visible to other compilation units: a weak
+    /// definition links like a global one when no strong one exists).
     pub global: bool,
     /// Index of the entry holding the label `name:`.
     pub start: usize,
@@ -49,7 +50,7 @@ impl AsmFile {
                     ".type" if ops.len() == 2 && ops[1].ends_with("function") => {
                         typed.insert(ops[0].to_string());
                     }
-                    ".globl" | ".global" => {
+                    ".globl" | ".global" | ".weak" => {
                         globals.insert(ops[0].to_string());
                     }
                     _ => {}

@@ -30,6 +30,14 @@ struct cactus_rt_sym {
 };
 extern const struct cactus_rt_sym __cactus_rt_syms_start[], __cactus_rt_syms_end[];
 
+/* What ended the run, for the host (`cactus run` reads it by symbol after the run and repeats
+ * the report on its stderr): kind 0 nothing, 1 a caught stack overflow, 2 another trap. Filled
+ * before the report is printed; in .bss, so 0 until a trap. */
+struct cactus_rt_fault {
+    uint32_t kind, mcause, pc, over, stack_size;
+};
+volatile struct cactus_rt_fault cactus_rt_fault;
+
 void _exit(int code) __attribute__((noreturn));
 void cactus_rt_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval, uint32_t sp, uint32_t tp)
     __attribute__((noreturn));
@@ -139,6 +147,11 @@ static void overflow(const struct cactus_check_site *site, uint32_t sp, uint32_t
     uint32_t low = sp - cactus_check_need(site);
     uint32_t over = low < limit ? limit - low : 0;
     uint32_t size = (uint32_t)(__cactus_stack_top - __cactus_stack_bottom);
+    cactus_rt_fault.mcause = 11;
+    cactus_rt_fault.pc = site->site;
+    cactus_rt_fault.over = over;
+    cactus_rt_fault.stack_size = size;
+    cactus_rt_fault.kind = 1;
     puts_raw("cactus: stack overflow caught in ");
     put_function(site->site);
     puts_raw(" (pc ");
@@ -162,6 +175,9 @@ void cactus_rt_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval, uint32_t sp,
         if (site)
             overflow(site, sp, tp);
     }
+    cactus_rt_fault.mcause = mcause;
+    cactus_rt_fault.pc = mepc;
+    cactus_rt_fault.kind = 2;
     puts_raw("cactus: fault in ");
     put_function(mepc);
     puts_raw(" (pc ");

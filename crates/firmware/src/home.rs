@@ -151,7 +151,7 @@ pub fn contains(home: &Path, dir: &Path) -> bool {
 }
 
 /// `path` with `.` and `..` components removed lexically (so messages show plain paths).
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {

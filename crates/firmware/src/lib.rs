@@ -10,6 +10,7 @@
 mod assembly;
 pub mod catalogue;
 pub mod cc_build;
+pub mod checkout;
 pub mod codegen;
 mod compile_units;
 pub mod deps;

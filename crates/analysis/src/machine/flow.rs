@@ -7,7 +7,7 @@
 pub use super::code::Callee;
 use super::code::{Code, Dest};
 use super::unit::Unit;
-use super::value::{result, writes_rd, State, Val};
+use super::value::{result, writes_rd, State, Val, CALLER_SAVED};
 use cactus_isa::{Inst, Op};
 use object::elf;
 use std::collections::HashMap;
@@ -40,11 +40,15 @@ const MAX_SP_VALUES: usize = 4;
 
 /// Follows function `index` of `unit`. `resolve` gives a callee's bound (or why it has none).
 /// In `switch_mode` (an annotated routine), a path that loads `sp` with a value not derived
-/// from the entry `sp` has left this stack and ends there; otherwise that is unbounded.
+/// from the entry `sp` has left this stack and ends there; otherwise that is unbounded. With
+/// `hooks_free`, its calls through a register (the kernel's fault and halt hooks) count as
+/// calls of depth 0 that may clobber every caller-saved register; otherwise they are
+/// unbounded.
 pub fn follow(
     unit: &Unit,
     index: usize,
     switch_mode: bool,
+    hooks_free: bool,
     resolve: &mut dyn FnMut(&Callee) -> Result<Bound, String>,
 ) -> Flow {
     let mut walk = Walk {
@@ -55,6 +59,7 @@ pub fn follow(
         resolve,
         index,
         switch_mode,
+        hooks_free,
         seen: HashMap::new(),
         work: vec![(unit.functions[index].start, State::entry())],
         frame: 0,
@@ -80,6 +85,7 @@ struct Walk<'u> {
     resolve: &'u mut dyn FnMut(&Callee) -> Result<Bound, String>,
     index: usize,
     switch_mode: bool,
+    hooks_free: bool,
     seen: HashMap<u64, Vec<State>>,
     work: Vec<(u64, State)>,
     frame: u32,
@@ -204,6 +210,10 @@ impl Walk<'_> {
         let is_link = inst.rs1 == 1 || state.regs[inst.rs1 as usize] == Val::Link;
         if inst.rd == 0 && inst.imm == 0 && is_link {
             return self.returns(state.sp());
+        }
+        if inst.rd != 0 && self.hooks_free {
+            self.clobbers |= CALLER_SAVED;
+            return self.fall(next, state.after_call(0, CALLER_SAVED));
         }
         if inst.rd != 0 {
             return Err(format!("indirect call at {}", self.code.at(pc)));

@@ -32,7 +32,7 @@ pub use toolchain::{toolchain_archives, toolchain_library_depths, ToolchainArchi
 pub use unit::Unit;
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -89,7 +89,30 @@ pub fn analyze(
     units: &[Unit],
     externals: &BTreeMap<String, MachineDepth>,
 ) -> Result<MachineAnalysis, MachineError> {
-    let (functions, depths) = solve::solve(units, externals)?;
+    analyze_assuming(units, externals, &Assumptions::default())
+}
+
+/// What the caller vouches for about some functions, by name, that their code cannot show.
+#[derive(Clone, Debug, Default)]
+pub struct Assumptions {
+    /// Code only ever reached on another stack than its caller's, as the kernel's
+    /// nested-interrupt entry (`port_irq_nested`, taken only when the interrupted code
+    /// already runs on the kernel stack): a call or branch to it costs the caller's stack
+    /// nothing and ends that path on it. Its own depth is still computed.
+    pub elsewhere: BTreeSet<String>,
+    /// Functions whose calls through a register are hooks counted as 0 (the kernel's fault
+    /// and halt hooks, as docs/kernel.md "Footprint" counts them): a depth-0 call clobbering
+    /// every caller-saved register instead of no bound.
+    pub hooks: BTreeSet<String>,
+}
+
+/// [`analyze`] under `assume`.
+pub fn analyze_assuming(
+    units: &[Unit],
+    externals: &BTreeMap<String, MachineDepth>,
+    assume: &Assumptions,
+) -> Result<MachineAnalysis, MachineError> {
+    let (functions, depths) = solve::solve(units, externals, assume)?;
     Ok(MachineAnalysis { functions, depths })
 }
 

@@ -8,8 +8,8 @@ use super::error::MachineError;
 use super::flow::{follow, Bound, Callee};
 use super::unit::{Binding, Unit};
 use super::value::CALLER_SAVED;
-use super::{MachineDepth, MachineFunction};
-use std::collections::{BTreeMap, HashMap};
+use super::{Assumptions, MachineDepth, MachineFunction};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A function: (unit index, function index).
 type Id = (usize, usize);
@@ -17,9 +17,12 @@ type Id = (usize, usize);
 /// The analysis of every function of `units`; names no unit defines take their depth from
 /// `externals` (for example the toolchain libraries' depths), or are unresolved externals.
 /// Errors only for annotations naming no function of their (relocatable) object.
+/// `assume` names code that runs on another stack than its caller's and code whose calls
+/// through a register are hooks counted as 0 ([`Assumptions`]).
 pub fn solve(
     units: &[Unit],
     externals: &BTreeMap<String, MachineDepth>,
+    assume: &Assumptions,
 ) -> Result<(Vec<MachineFunction>, BTreeMap<String, MachineDepth>), MachineError> {
     let mut globals: HashMap<&str, (Id, Binding)> = HashMap::new();
     let mut annotations: HashMap<Id, u32> = HashMap::new();
@@ -62,6 +65,8 @@ pub fn solve(
         globals: globals.iter().map(|(n, (id, _))| (*n, *id)).collect(),
         annotations,
         externals,
+        elsewhere: &assume.elsewhere,
+        hooks: &assume.hooks,
         memo: HashMap::new(),
         path: Vec::new(),
     };
@@ -105,6 +110,8 @@ struct Solver<'a> {
     globals: HashMap<&'a str, Id>,
     annotations: HashMap<Id, u32>,
     externals: &'a BTreeMap<String, MachineDepth>,
+    elsewhere: &'a BTreeSet<String>,
+    hooks: &'a BTreeSet<String>,
     memo: HashMap<Id, Done>,
     path: Vec<Id>,
 }
@@ -129,7 +136,13 @@ impl Solver<'_> {
         let units = self.units;
         let unit = &units[id.0];
         let declared = self.annotations.get(&id).copied();
-        let flow = follow(unit, id.1, declared.is_some(), &mut |c| self.resolve(id, c));
+        let hooks_free = unit.functions[id.1]
+            .names
+            .iter()
+            .any(|(n, _)| self.hooks.contains(n));
+        let flow = follow(unit, id.1, declared.is_some(), hooks_free, &mut |c| {
+            self.resolve(id, c)
+        });
         let callees = flow
             .callees
             .iter()
@@ -180,6 +193,16 @@ impl Solver<'_> {
                 }
             },
         };
+        let f = &self.units[target.0].functions[target.1];
+        if f.names.iter().any(|(n, _)| self.elsewhere.contains(n)) {
+            // Runs on another stack (the caller's stack is left as it is, and the path ends
+            // there for this stack).
+            return Ok(Bound {
+                depth: 0,
+                exit: None,
+                clobbers: CALLER_SAVED,
+            });
+        }
         if let Some(at) = self.path.iter().position(|&p| p == target) {
             let mut cycle: Vec<&str> = self.path[at..].iter().map(|&p| self.name(p)).collect();
             cycle.push(self.name(target));

@@ -10,9 +10,10 @@ use anyhow::{anyhow, Result};
 use cactus_bench::kernel::{Kernel, KernelBenchOptions};
 use cactus_bench::sim_speed::{SimSpeed, SpeedOptions};
 use cactus_bench::workloads::bench::Workloads;
+use cactus_firmware::checkout::{find_checkout, in_checkout};
 use cactus_sweep::Store;
 use clap::{Args, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -102,9 +103,10 @@ pub struct WorkloadsArgs {
 /// Options of `cactus bench kernel`.
 #[derive(Args, Debug)]
 pub struct KernelArgs {
-    /// Repository root (holds kernel/, bench/kernel/ and build/).
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    pub root: PathBuf,
+    /// Repository root (holds kernel/, bench/kernel/ and build/; default: the Cactus
+    /// checkout, docs/own-project.md).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
     /// Use the ELFs already in build/ instead of running `make -C kernel bench` first.
     #[arg(long)]
     pub no_build: bool,
@@ -129,9 +131,10 @@ pub struct SimSpeedArgs {
     /// The same as `--size small`.
     #[arg(long, hide = true)]
     pub small: bool,
-    /// Directory holding the benchmark ELFs.
-    #[arg(long, value_name = "DIR", default_value = "build/bench/sim-speed")]
-    pub dir: PathBuf,
+    /// Directory holding the benchmark ELFs (default: build/bench/sim-speed of the Cactus
+    /// checkout).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
     /// Runs per machine and program (the fastest counts).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub repeats: usize,
@@ -179,8 +182,12 @@ pub fn main(args: BenchArgs) -> Result<ExitCode> {
 
 /// Exit code 0 if every goal passes, 1 if any is missed (the report is written either way).
 fn kernel(args: KernelArgs) -> Result<ExitCode> {
+    let root = match &args.root {
+        Some(r) => r.clone(),
+        None => find_checkout("cactus bench kernel")?,
+    };
     let options = KernelBenchOptions {
-        root: args.root.clone(),
+        root,
         build: !args.no_build,
         profile: resolve_profile(&args.profile)?,
     };
@@ -190,8 +197,15 @@ fn kernel(args: KernelArgs) -> Result<ExitCode> {
 
 /// Exit code 0 if every program meets the target, 1 otherwise.
 fn sim_speed(args: SimSpeedArgs) -> Result<ExitCode> {
+    let dir = match &args.dir {
+        Some(d) => d.clone(),
+        None => in_checkout(
+            &find_checkout("cactus bench sim-speed")?,
+            Path::new("build/bench/sim-speed"),
+        ),
+    };
     let options = SpeedOptions {
-        dir: args.dir.clone(),
+        dir,
         small: args.small || matches!(args.size, SizeArg::Small),
         repeats: args.repeats,
         timeout: Duration::from_secs(300),
@@ -205,7 +219,7 @@ fn sim_speed(args: SimSpeedArgs) -> Result<ExitCode> {
 /// Exit code 0 if every run exited with 0, 1 otherwise (the files are written either way).
 fn workloads(args: WorkloadsArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
-    let dir = workloads_dir(args.dir)?;
+    let dir = workloads_dir(args.dir, "cactus bench workloads")?;
     let entries = selected(&dir, args.filter.as_deref(), args.size.class())?;
     let points = cactus_bench::workloads::stacks::points(&dir, &entries);
     let params = cactus_bench::workloads::bench::params(&args.size.name());

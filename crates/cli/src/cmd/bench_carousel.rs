@@ -3,10 +3,9 @@
 
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use cactus_bench::carousel::{self, Carousel, CarouselOptions};
 use clap::Args;
-use std::path::Path;
 use std::process::ExitCode;
 
 /// Options of `cactus bench carousel`.
@@ -27,8 +26,7 @@ pub struct CarouselArgs {
 /// Runs `cactus bench carousel`; exit code 0 if the run and every goal passed, 1 otherwise.
 pub fn main(args: CarouselArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
-    let root = cactus_firmware::find_root(Path::new("."))
-        .context("cactus bench carousel runs inside the Cactus tree")?;
+    let root = cactus_firmware::checkout::find_checkout("cactus bench carousel")?;
     let options = CarouselOptions {
         root,
         size: args.size.into(),

@@ -5,11 +5,10 @@
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::profile_arg::resolve_profile;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use cactus_bench::latency::report::Latency;
 use cactus_bench::latency::{self, LatencyOptions, Size};
 use clap::Args;
-use std::path::Path;
 use std::process::ExitCode;
 
 /// Options of `cactus bench latency`.
@@ -56,8 +55,7 @@ pub fn main(args: LatencyArgs) -> Result<ExitCode> {
         bail!("--ticks: {} is out of range (1..=1000000)", size.ticks);
     }
     let profile = resolve_profile(&args.profile)?;
-    let root = cactus_firmware::find_root(Path::new("."))
-        .context("cactus bench latency runs inside the Cactus tree")?;
+    let root = cactus_firmware::checkout::find_checkout("cactus bench latency")?;
     let elf =
         latency::build(&root, None).map_err(|e| anyhow!("building {}: {e}", latency::MANIFEST))?;
     let options = LatencyOptions {

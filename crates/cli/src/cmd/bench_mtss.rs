@@ -5,14 +5,14 @@
 
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use cactus_bench::capriccio::{self, Capriccio, CapriccioOptions};
 use cactus_bench::mtss::{
     self, mso::Mso, pages::Pages, prs_report::Prs, wcet_report::Wcet, MtssOptions, Shared,
     MTSS_WORKLOADS,
 };
 use clap::{Args, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `cactus bench mtss`.
@@ -199,8 +199,7 @@ pub(crate) fn resolve_manifests(
     size: &str,
     default_one: Option<&str>,
 ) -> Result<(PathBuf, Vec<PathBuf>)> {
-    let root = cactus_firmware::find_root(Path::new("."))
-        .context("cactus bench mtss runs inside the Cactus tree")?;
+    let root = cactus_firmware::checkout::find_checkout("cactus bench mtss")?;
     let list = if given.is_empty() {
         let base = if root == std::env::current_dir()? {
             PathBuf::new()

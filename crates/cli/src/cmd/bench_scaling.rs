@@ -6,11 +6,10 @@ use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::profile_arg::resolve_profile;
 use crate::cmd::reserves::toolchain_reserves;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use cactus_bench::scaling::report::Scaling;
 use cactus_bench::scaling::{self, ScalingOptions};
 use clap::Args;
-use std::path::Path;
 use std::process::ExitCode;
 
 /// Options of `cactus bench scaling`.
@@ -45,8 +44,7 @@ pub fn main(args: ScalingArgs) -> Result<ExitCode> {
             scaling::workload::ROLES
         );
     }
-    let root = cactus_firmware::find_root(Path::new("."))
-        .context("cactus bench scaling runs inside the Cactus tree")?;
+    let root = cactus_firmware::checkout::find_checkout("cactus bench scaling")?;
     let options = ScalingOptions {
         root,
         tasks: args.tasks.clone(),

@@ -4,10 +4,10 @@
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use cactus_bench::segmented::{self, Segmented, SegmentedOptions, Size};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `cactus bench segmented`.
@@ -34,8 +34,7 @@ pub struct SegmentedArgs {
 /// are written either way).
 pub fn main(args: SegmentedArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
-    let root = cactus_firmware::find_root(Path::new("."))
-        .context("cactus bench segmented runs inside the Cactus tree")?;
+    let root = cactus_firmware::checkout::find_checkout("cactus bench segmented")?;
     let size = Size::from(args.size);
     // Paths relative to the tree root when it is the current directory (readable keys).
     let base = if root == std::env::current_dir()? {

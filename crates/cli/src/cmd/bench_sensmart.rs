@@ -3,12 +3,12 @@
 
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use cactus_bench::sensmart::isolate;
 use cactus_bench::sensmart::preempt::{self, PreemptOptions};
 use cactus_bench::sensmart::{relocate, Part, Sensmart, SensmartOptions, Size};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `cactus bench sensmart`.
@@ -45,8 +45,7 @@ pub fn main(args: SensmartArgs) -> Result<ExitCode> {
             ),
         }
     }
-    let root = cactus_firmware::find_root(Path::new("."))
-        .context("cactus bench sensmart runs inside the Cactus tree")?;
+    let root = cactus_firmware::checkout::find_checkout("cactus bench sensmart")?;
     let base = if root == std::env::current_dir()? {
         PathBuf::new()
     } else {

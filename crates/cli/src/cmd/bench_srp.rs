@@ -5,10 +5,10 @@ use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use crate::cmd::reserves::toolchain_reserves;
 use crate::cmd::stack_report::total_bound;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use cactus_bench::srp::{self, Size, Srp, SrpOptions};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `cactus bench srp`.
@@ -29,8 +29,7 @@ pub struct SrpArgs {
 /// counts as passed: the refusal is its finding), 1 otherwise.
 pub fn main(args: SrpArgs) -> Result<ExitCode> {
     args.sweep.outputs()?;
-    let root = cactus_firmware::find_root(Path::new("."))
-        .context("cactus bench srp runs inside the Cactus tree")?;
+    let root = cactus_firmware::checkout::find_checkout("cactus bench srp")?;
     let size = Size::from(args.size);
     let base = if root == std::env::current_dir()? {
         PathBuf::new()

@@ -178,13 +178,21 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     // A manifest's firmware that caught an overflow it could not absorb did not run as
     // written. (A plain ELF may provoke overflows on purpose, as the kernel's scenario tests
     // do: its own exit code stands; the messages are printed either way.)
+    // A plain program on `cactus cc`'s runtime: what its trap report caught (the runtime
+    // exits 3 after it; the record keeps a run from passing whatever the program did after).
+    let runtime_fault = report::runtime_fault::read(&bytes, &machine);
     let exit_code = match ending.exit_code() {
         0 if !faults.is_empty() && manifest.is_some() => report::EXIT_FAULT,
+        0 if runtime_fault.is_some() => report::EXIT_FAULT,
         code => code,
     };
     let mut summary = report::summary_json(&elf, &args.profile, &ending, &machine);
     summary["exit_code"] = exit_code.into();
-    summary["stack_faults"] = faults.len().into();
+    let runtime_overflows = usize::from(matches!(
+        runtime_fault,
+        Some(report::runtime_fault::RuntimeFault::Overflow { .. })
+    ));
+    summary["stack_faults"] = (faults.len() + runtime_overflows).into();
     if let Some(manifest) = &manifest {
         summary["firmware"] =
             report::firmware::to_json(manifest, &machine.stats(), machine.events());
@@ -220,6 +228,17 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         eprint!(
             "{}",
             report::overflow::render(fault, function.as_deref(), manifest.as_ref())
+        );
+    }
+    if let Some(fault) = &runtime_fault {
+        let pc = match fault {
+            report::runtime_fault::RuntimeFault::Overflow { pc, .. }
+            | report::runtime_fault::RuntimeFault::Trap { pc, .. } => *pc,
+        };
+        let function = report::symbols::function_at(&bytes, pc);
+        eprint!(
+            "{}",
+            report::runtime_fault::render(fault, function.as_deref())
         );
     }
     Ok(ExitCode::from(exit_code))

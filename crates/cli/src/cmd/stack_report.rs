@@ -7,6 +7,7 @@
 //! against its stack budget ([`firmware`]).
 
 mod firmware;
+mod irq;
 mod machine;
 
 pub(crate) use firmware::{task_bounds, total_bound};

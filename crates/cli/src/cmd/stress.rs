@@ -4,7 +4,7 @@
 //! (docs/mtss.md, "Randomized stress").
 
 use crate::cmd::reserves::toolchain_reserves;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use cactus_verify::stress::{self, Stress};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -76,8 +76,8 @@ fn mtss(args: MtssStressArgs) -> Result<ExitCode> {
     let manifest = match &args.manifest {
         Some(m) => m.clone(),
         None => {
-            let root = cactus_firmware::find_root(Path::new("."))
-                .context("without a MANIFEST, cactus stress mtss runs inside the Cactus tree")?;
+            let root =
+                cactus_firmware::checkout::find_checkout("cactus stress mtss without a MANIFEST")?;
             let shown = Path::new(stress::DEFAULT_MANIFEST);
             if root == std::env::current_dir()? {
                 shown.to_path_buf()

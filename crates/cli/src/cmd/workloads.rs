@@ -100,10 +100,11 @@ pub fn main(args: WorkloadsArgs) -> Result<ExitCode> {
 }
 
 /// `dir`, or workloads/ of the Cactus tree; an error if it is not a directory.
-pub(crate) fn workloads_dir(dir: Option<PathBuf>) -> Result<PathBuf> {
+/// `command` names the command in the error when no checkout is found.
+pub(crate) fn workloads_dir(dir: Option<PathBuf>, command: &str) -> Result<PathBuf> {
     let dir = match dir {
         Some(d) => d,
-        None => cactus_firmware::find_root(Path::new("."))?.join("workloads"),
+        None => cactus_firmware::checkout::find_checkout(command)?.join("workloads"),
     };
     if !dir.is_dir() {
         bail!("no workloads directory at {}", dir.display());
@@ -148,7 +149,7 @@ pub(crate) fn run_all(
 }
 
 fn list(a: ListArgs) -> Result<ExitCode> {
-    let dir = workloads_dir(a.dir)?;
+    let dir = workloads_dir(a.dir, "cactus workloads list")?;
     let entries = selected(&dir, a.filter.as_deref(), None)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&entries)?);
@@ -159,7 +160,7 @@ fn list(a: ListArgs) -> Result<ExitCode> {
 }
 
 fn stacks(a: StacksArgs) -> Result<ExitCode> {
-    let dir = workloads_dir(a.dir)?;
+    let dir = workloads_dir(a.dir, "cactus workloads stacks")?;
     let entries = selected(&dir, a.filter.as_deref(), a.size.class())?;
     let size = a.size.name();
     // Read the document to update before the runs, so a bad file fails fast.

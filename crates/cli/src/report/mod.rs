@@ -10,6 +10,7 @@ pub mod firmware;
 mod hints;
 pub mod overflow;
 pub mod rta;
+pub mod runtime_fault;
 mod sink;
 pub mod symbols;
 mod table;

@@ -10,8 +10,9 @@
 //! Routines that switch to the kernel stack declare their depth on the caller's stack in a
 //! `.cactus.stack_depth` section, which the analysis checks against their code.
 
+use super::irq::interrupt_stack;
 use super::machine::machine_depths;
-use super::output::{print_rows, row_json};
+use super::output::{irq_json, print_irq, print_rows, row_json};
 use super::tasks::task_rows;
 use super::{depth_json, find};
 use crate::cmd::firmware_asm::compile;
@@ -24,7 +25,9 @@ use std::path::Path;
 
 /// Said once in every report (table and JSON).
 const KERNEL_NOTE: &str = "C (tasks, glue, kernel with kernel/Makefile's flags) is analysed as \
-                           assembly; kernel .S code and libgcc/picolibc from machine code";
+                           assembly; kernel .S code and libgcc/picolibc from machine code; the \
+                           fault and halt hooks (indirect calls in k_fault, k_halt, k_stop, \
+                           k_stack_check_failed) count as 0, as in docs/kernel.md \"Footprint\"";
 
 /// The report of the firmware described by the manifest at `path`: per task ([`task_rows`]),
 /// then the machine-code callees used and each `--entry`; with `show_path`, each task's
@@ -37,11 +40,12 @@ pub(super) fn report(
 ) -> Result<()> {
     let fw = compile(path)?;
     let (m, root, tc, parsed) = (&fw.manifest, &fw.root, &fw.toolchain, &fw.files);
-    let machine = machine_depths(m, root, tc)?;
+    let machine = machine_depths(m, root, tc, parsed)?;
     let report = analyze_with_externals(parsed, &machine.depths);
     let used = machine_callees(&report, &machine.depths);
     let program = Program::new(parsed, &machine.depths);
     let rows = task_rows(path, m, &program, &machine.depths)?;
+    let irq = interrupt_stack(m, &program, report.iter().map(|f| f.name.as_str()))?;
     let mut extra = Vec::new();
     for name in entries {
         let Some(f) = find(&report, name) else {
@@ -57,6 +61,7 @@ pub(super) fn report(
             "machine_code": used.iter().map(|(n, d)| (n.to_string(), machine_json(d)))
                 .collect::<Map<String, Value>>(),
             "tasks": rows.iter().map(row_json).collect::<Vec<_>>(),
+            "interrupt_stack": irq.as_ref().map(irq_json),
             "entries": extra.iter().map(|f| json!({
                 "name": f.name,
                 "depth": depth_json(&f.depth),
@@ -66,6 +71,9 @@ pub(super) fn report(
         return Ok(());
     }
     print_rows(&rows, show_path);
+    if let Some(irq) = &irq {
+        print_irq(irq, show_path);
+    }
     println!("note: {KERNEL_NOTE}");
     if !used.is_empty() {
         let list: Vec<String> = used.iter().map(|(n, d)| format!("{n} {d}")).collect();
@@ -82,7 +90,7 @@ pub(super) fn report(
 pub(crate) fn task_bounds(path: &Path) -> Result<Vec<Option<u32>>> {
     let fw = compile(path)?;
     let (m, root, tc, parsed) = (&fw.manifest, &fw.root, &fw.toolchain, &fw.files);
-    let machine = machine_depths(m, root, tc)?;
+    let machine = machine_depths(m, root, tc, parsed)?;
     let program = Program::new(parsed, &machine.depths);
     let rows = task_rows(path, m, &program, &machine.depths)?;
     Ok(rows
@@ -101,7 +109,7 @@ pub(crate) fn task_bounds(path: &Path) -> Result<Vec<Option<u32>>> {
 pub(crate) fn total_bound(path: &Path) -> Result<Option<u32>> {
     let fw = compile(path)?;
     let (m, root, tc, parsed) = (&fw.manifest, &fw.root, &fw.toolchain, &fw.files);
-    let machine = machine_depths(m, root, tc)?;
+    let machine = machine_depths(m, root, tc, parsed)?;
     let program = Program::new(parsed, &machine.depths);
     let rows = task_rows(path, m, &program, &machine.depths)?;
     let bound = |r: &super::tasks::TaskRow| match r.depth {

@@ -6,9 +6,17 @@
 
 use anyhow::{Context, Result};
 use cactus_analysis::machine::{self, load_path, toolchain_library_depths, MachineDepth};
+use cactus_asm::{AsmFile, Item};
 use cactus_firmware::{find_root, toolchain::Toolchain, Manifest};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// Kernel assembly reached only on the kernel stack, from a routine that otherwise runs on
+/// the stack of the code it interrupts: `port_irq_entry` (kernel/arch/rv32/irq.S) branches to
+/// `port_irq_nested` only when `tp` is the kernel's descriptor, that is when the interrupted
+/// code is a handler (handlers run on the kernel stack, docs/interrupts.md). So a task's stack
+/// carries none of it; the interrupt stack's row counts it ([`super::irq`]).
+pub(super) const KERNEL_STACK_ONLY: [&str; 1] = ["port_irq_nested"];
 
 /// The depths and where they came from.
 pub(super) struct MachineDepths {
@@ -20,8 +28,19 @@ pub(super) struct MachineDepths {
 
 /// Brings the firmware's kernel library up to date (as `cactus build` does), analyses its
 /// machine code with the toolchain libraries' depths for the names it calls but does not
-/// define, and returns both sets of depths, the kernel's first.
-pub(super) fn machine_depths(m: &Manifest, root: &Path, tc: &Toolchain) -> Result<MachineDepths> {
+/// define (the fault and halt hooks counted as 0, [`super::irq::HOOK_CALLERS`]; the nested
+/// interrupt entry on the kernel stack, [`KERNEL_STACK_ONLY`]), and returns both sets of
+/// depths, the kernel's first.
+/// A function the firmware's assembly declares `.weak` but defines nowhere (`files`), and no
+/// machine code defines either, links as address 0: the kernel calls such a function only
+/// where the feature that defines it is present (`k_srp_clock_fired` without core/srp.c), and
+/// a call to 0 would trap into the kernel, so it counts as 0 bytes on the calling stack.
+pub(super) fn machine_depths(
+    m: &Manifest,
+    root: &Path,
+    tc: &Toolchain,
+    files: &[AsmFile],
+) -> Result<MachineDepths> {
     let project = match m.path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -37,15 +56,62 @@ pub(super) fn machine_depths(m: &Manifest, root: &Path, tc: &Toolchain) -> Resul
         .kernel_library(root, &build, k)
         .context("building the kernel library")?;
     let units = load_path(&library)?;
-    let kernel = machine::analyze(&units, &toolchain)
-        .with_context(|| format!("analysing {}", library.display()))?
-        .depths;
+    let assume = machine::Assumptions {
+        elsewhere: KERNEL_STACK_ONLY.iter().map(|s| s.to_string()).collect(),
+        hooks: super::irq::HOOK_CALLERS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    };
+    let analysis = machine::analyze_assuming(&units, &toolchain, &assume)
+        .with_context(|| format!("analysing {}", library.display()))?;
+    // Only the hand-written assembly (`X.S.o` members): the firmware compiles the kernel's C
+    // itself (analysed as assembly), so a C function it does not define is one it does not
+    // link (a weak reference such as `k_srp_clock_fired` without core/srp.c).
+    let assembly: std::collections::BTreeSet<&str> = analysis
+        .functions
+        .iter()
+        .filter(|f| f.origin.ends_with(".S.o)"))
+        .flat_map(|f| f.names.iter().map(String::as_str))
+        .collect();
+    let kernel: BTreeMap<String, MachineDepth> = analysis
+        .depths
+        .iter()
+        .filter(|(name, _)| assembly.contains(name.as_str()))
+        .map(|(n, d)| (n.clone(), d.clone()))
+        .collect();
     let mut depths = toolchain;
     depths.extend(kernel);
+    for name in weak_undefined(files) {
+        depths.entry(name).or_insert(MachineDepth::Bytes(0));
+    }
     Ok(MachineDepths {
         depths,
         kernel_library: library,
     })
+}
+
+/// The names `files` declare `.weak` and define nowhere.
+fn weak_undefined(files: &[AsmFile]) -> Vec<String> {
+    let mut weak = std::collections::BTreeSet::new();
+    let mut defined = std::collections::BTreeSet::new();
+    for f in files {
+        for e in &f.entries {
+            match &e.item {
+                Item::Directive { name, text } if name == ".weak" => {
+                    let list = text.trim_start_matches(".weak");
+                    weak.extend(list.split(',').map(|w| w.trim().to_string()));
+                }
+                Item::Label(l) => {
+                    defined.insert(l.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+    weak.into_iter()
+        .filter(|w| !w.is_empty() && !defined.contains(w))
+        .collect()
 }
 
 /// Depths for callees of plain assembly files: the functions of `files` (objects, archives,

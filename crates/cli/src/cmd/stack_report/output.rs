@@ -2,6 +2,7 @@
 //! worst-case call path under it) and as JSON.
 
 use super::depth_json;
+use super::irq::{level_name, IrqStack, NESTED_FRAME};
 use super::tasks::TaskRow;
 use crate::report::text_table::{Align, TextTable};
 use cactus_analysis::{Depth, Step};
@@ -129,5 +130,64 @@ pub(super) fn row_json(r: &TaskRow) -> Value {
             "indirect": s.indirect,
         })).collect::<Vec<_>>(),
         "hint": r.hint,
+    })
+}
+
+/// The interrupt stack's line under the task table: the deepest chain's bound against the
+/// kernel stack, each level's figures, and (with `paths`) the outermost level's path.
+pub(super) fn print_irq(irq: &IrqStack, paths: bool) {
+    let chain: Vec<String> = irq.chain.iter().map(|&p| level_name(p)).collect();
+    println!(
+        "interrupt stack: {} for the deepest nesting chain ({}) of kernel.kstack {}, under \
+         the kernel's own work there (docs/interrupts.md)",
+        irq.depth,
+        chain.join(" < "),
+        irq.kstack
+    );
+    for l in &irq.levels {
+        println!(
+            "  {} ({}): outermost {}, nested {} (with the {NESTED_FRAME} bytes irq.S saves)",
+            level_name(l.priority),
+            l.handlers.join(", "),
+            l.outermost,
+            l.nested
+        );
+    }
+    if !irq.kernel_call.1.is_empty() {
+        println!(
+            "  each level includes a kernel call from its handler: {} ({})",
+            irq.kernel_call.0, irq.kernel_call.1
+        );
+    }
+    if paths && !irq.path.is_empty() {
+        println!("  worst-case path of the outermost level (offset below the kernel stack's top, frame):");
+        let mut steps = TextTable::headless(4, &[Align::Right, Align::Left, Align::Left]);
+        for s in &irq.path {
+            steps.row([s.offset.to_string(), s.function.clone(), step_note(s)]);
+        }
+        print!("{}", steps.render());
+    }
+}
+
+/// The interrupt stack as JSON: `{depth, kstack, chain, kernel_call, levels, path}`.
+pub(super) fn irq_json(irq: &IrqStack) -> Value {
+    json!({
+        "depth": depth_json(&irq.depth),
+        "kstack": irq.kstack,
+        "chain": irq.chain,
+        "kernel_call": { "function": irq.kernel_call.1, "depth": depth_json(&irq.kernel_call.0) },
+        "levels": irq.levels.iter().map(|l| json!({
+            "priority": l.priority,
+            "handlers": l.handlers,
+            "outermost": depth_json(&l.outermost),
+            "nested": depth_json(&l.nested),
+        })).collect::<Vec<_>>(),
+        "path": irq.path.iter().map(|s| json!({
+            "function": s.function,
+            "offset": s.offset,
+            "frame": s.frame,
+            "machine_code": s.machine,
+            "indirect": s.indirect,
+        })).collect::<Vec<_>>(),
     })
 }
