@@ -170,7 +170,6 @@ test-lane-a:
 	$(call counted,stack-report-sound,scripts/stack-report-check $(CACTUS))
 	$(call counted,segmented-workloads,scripts/segmented-check $(CACTUS))
 	$(call counted,sensmart,scripts/sensmart-check $(CACTUS))
-	$(call counted,isolate,scripts/isolate-check $(CACTUS))
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
 	$(call counted,relocate-sim,$(MAKE) --no-print-directory -s -C kernel relocate-check CACTUS=$(abspath $(CACTUS)))
@@ -208,6 +207,7 @@ test-lane-b:
 	    --k-sweep none workloads/*/*-small.toml workloads/demo/demo.toml)
 	$(call counted,shard-merge,scripts/shard-check $(CACTUS) 3 checks --variants unopt$(comma)opt \
 	    --k-sweep none workloads/mtss/telecomm-small.toml workloads/demo/demo.toml)
+	$(call counted,isolate,scripts/isolate-check $(CACTUS))
 	$(call counted,ccs-poison,$(CACTUS) bench ccs --size small --parts poison$(comma)mutation)
 
 # A bench whose goals are missed exits 1; the leading `-` lets the others run all the same.
