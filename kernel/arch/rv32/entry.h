@@ -68,6 +68,27 @@
     STACK_BOUND_FROM \r, -4, tp
     la sp, port_kstack_top
 .endm
+
+/* The exit of a kernel entry that called C with the interrupted code's mstatus at 0(sp)
+ * (preempt.S, isolate.S): mret's MPIE is the task's own interrupt enable when it resumes in
+ * place, 1 when another task resumes (as after every trap); MPP is machine; then the general
+ * exit. Clobbers t0-t2. */
+.macro EXIT_KEEPING_MIE
+    lw t1, 0(sp)
+    andi t1, t1, MSTATUS_MIE
+    slli t1, t1, 4                   /* MIE (bit 3) -> MPIE (bit 7) */
+    lui t0, %hi(port_current)
+    lw t0, %lo(port_current)(t0)
+    csrr t2, mscratch
+    beq t0, t2, 1f
+    li t1, MSTATUS_MPIE
+1:  li t0, MSTATUS_MPIE
+    csrc mstatus, t0
+    li t0, MSTATUS_MPP_M
+    or t1, t1, t0
+    csrs mstatus, t1
+    j port_trap_exit
+.endm
 #endif
 
 /* The switch strategy, chosen by the kernel's configuration (kernel.switch in the manifest:

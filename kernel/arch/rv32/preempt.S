@@ -62,22 +62,7 @@ port_preempt_common:
     addi sp, sp, -16
     sw t1, 0(sp)
     call k_preempt_trap
-    lw t1, 0(sp)
-    /* mret's MPIE: the task's own interrupt enable when it resumes in place, 1 when another
-     * task resumes (as after every trap). */
-    andi t1, t1, MSTATUS_MIE
-    slli t1, t1, 4                   /* MIE (bit 3) -> MPIE (bit 7) */
-    lui t0, %hi(port_current)
-    lw t0, %lo(port_current)(t0)
-    csrr t2, mscratch
-    beq t0, t2, 1f
-    li t1, MSTATUS_MPIE
-1:  li t0, MSTATUS_MPIE
-    csrc mstatus, t0
-    li t0, MSTATUS_MPP_M
-    or t1, t1, t0
-    csrs mstatus, t1
-    j port_trap_exit
+    EXIT_KEEPING_MIE
 
 .Lpreempt_in_kernel:
     /* Kernel code or an interrupt handler: reload the counter and return with mret, which
