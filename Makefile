@@ -29,6 +29,8 @@ RANDOM_SEED  ?= 1
 FUZZ_RUNS    ?= 20
 MT_FUZZ_RUNS ?= 8
 STRESS_RUNS  ?= 200
+# Parallel jobs for the firmware step (the C builds of tests/, kernel/, workloads/).
+JOBS         ?= $(shell nproc)
 FUZZ_SEED    ?= 1
 # One log directory per `make test` run (make's pid), so runs in the same tree never mix.
 RUN_ID := $(shell echo $$PPID)
@@ -50,9 +52,9 @@ cactus:
 	$(CARGO) build --release -p cactus-cli
 
 firmware:
-	$(MAKE) -C tests
-	$(MAKE) -C kernel
-	$(MAKE) -C workloads qemu
+	$(MAKE) -j$(JOBS) -C tests
+	$(MAKE) -j$(JOBS) -C kernel
+	$(MAKE) -j$(JOBS) -C workloads qemu
 
 build: cactus firmware
 
@@ -112,7 +114,8 @@ test: setup
 	@mkdir -p $(LOGS) && rm -f $(SUMMARY) $(TIMES) && echo "== logs: $(LOGS)"
 	$(call step,fmt,$(CARGO) fmt --all -- --check)
 	$(call step,clippy,$(CARGO) clippy --workspace --all-targets -- -D warnings)
-	$(call step,firmware,$(MAKE) -C tests && $(MAKE) -C kernel && $(MAKE) -C workloads qemu)
+	$(call step,firmware,$(MAKE) -j$(JOBS) -C tests && $(MAKE) -j$(JOBS) -C kernel && \
+	    $(MAKE) -j$(JOBS) -C workloads qemu)
 	$(call counted,kernel-host,$(MAKE) --no-print-directory -C kernel host-test)
 	$(call counted,workloads-host,$(MAKE) --no-print-directory -C workloads host-test)
 	$(call step,cargo-test,$(CARGO) test --workspace --release)

@@ -9,6 +9,7 @@ use crate::error::BuildError;
 use crate::kernel_units::{kernel_asm_sources, kernel_units};
 use crate::manifest::Manifest;
 use crate::toolchain::{Toolchain, ARCH_FLAGS};
+use crate::unit_cache::UnitCache;
 use cactus_cc::{instrument_units, PassOptions, Report, Reserves, RollingRules, Unit};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -67,17 +68,17 @@ fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildEr
     move |error| BuildError::Io { what, path, error }
 }
 
-/// Compiles, instruments and assembles every unit of `m` into `dir/obj`; returns the objects
-/// to link (application and glue first, then the kernel's). Writes the instrumented assembly
-/// to `dir/asm` and the pass report to `dir/`[`REPORT_NAME`]; debug info names `final_dir`
-/// instead of `dir` (the build directory is renamed there).
+/// Compiles (through `cache`), instruments and assembles every unit of `m` into `dir/obj`;
+/// returns the objects to link (application and glue first, then the kernel's). Writes the
+/// instrumented assembly to `dir/asm` and the pass report to `dir/`[`REPORT_NAME`]; debug info
+/// names `final_dir` instead of `dir` (the build directory is renamed there).
 pub(crate) fn build_objects(
     m: &Manifest,
     root: &Path,
     tc: &Toolchain,
-    dir: &Path,
-    final_dir: &Path,
+    (dir, final_dir): (&Path, &Path),
     opts: &CheckOptions,
+    cache: &mut UnitCache,
 ) -> Result<Vec<PathBuf>, BuildError> {
     // The build happens in `dir` and is renamed to `final_dir`: debug info must name the
     // generated sources where they will be, not where they were compiled.
@@ -123,8 +124,7 @@ pub(crate) fn build_objects(
             flags.push(cactus_cc::NO_IPA_RA.to_string());
         }
         flags.push(prefix_map.clone());
-        tc.compile_asm_with(source, &asm, &flags)?;
-        let text = std::fs::read_to_string(&asm).map_err(io("cannot read", &asm))?;
+        let text = cache.compile(tc, source, &flags, &asm)?;
         units_in.push(Unit {
             origin: source.display().to_string(),
             text,

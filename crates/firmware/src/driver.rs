@@ -18,6 +18,7 @@ use crate::hash::ContentHash;
 use crate::linker;
 use crate::manifest::Manifest;
 use crate::toolchain::{Toolchain, ARCH_FLAGS, COMPILE_FLAGS, LINK_FLAGS};
+use crate::unit_cache::{UnitCache, UnitCounts};
 use std::path::{Path, PathBuf};
 
 /// Where and with what a firmware is built.
@@ -35,6 +36,9 @@ pub struct BuildOptions {
     /// Pass settings for the `cactus cc` path (used when the manifest's `kernel.checks` is
     /// not `none`).
     pub checks: CheckOptions,
+    /// Compile every unit, not taking GCC's assembly from the unit cache
+    /// ([`crate::unit_cache`]; also `CACTUS_UNIT_CACHE=off`).
+    pub no_unit_cache: bool,
 }
 
 /// A finished (or cached) build.
@@ -46,6 +50,8 @@ pub struct Built {
     pub dir: PathBuf,
     /// True when the ELF was already there and nothing was rebuilt.
     pub up_to_date: bool,
+    /// The C units compiled and those taken from the unit cache (both 0 when up to date).
+    pub units: UnitCounts,
 }
 
 fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
@@ -174,15 +180,33 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
             elf: dir.join(&elf_name),
             dir,
             up_to_date: true,
+            units: UnitCounts::default(),
         });
     }
     std::fs::create_dir_all(&out_root).map_err(io("cannot create", &out_root))?;
     let tmp = tempdir_in(&out_root, &format!(".{}-{key}.", m.name))?;
-    let result = build_into(m, &root, tc, &tmp, &dir, &elf_name, &opts.checks);
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
+    let result = UnitCache::new(tc, &tmp, &dir, opts.no_unit_cache).and_then(|mut cache| {
+        build_into(
+            m,
+            &root,
+            tc,
+            (&tmp, &dir),
+            &elf_name,
+            &opts.checks,
+            &mut cache,
+        )
+        .map(|()| {
+            cache.commit();
+            cache.counts
+        })
+    });
+    let units = match result {
+        Ok(units) => units,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
     if dir.exists() && !dir.join(&elf_name).is_file() {
         // A directory without its ELF cannot come from this code; replace it.
         let _ = std::fs::remove_dir_all(&dir);
@@ -202,6 +226,7 @@ pub fn build(m: &Manifest, opts: &BuildOptions) -> Result<Built, BuildError> {
         elf: dir.join(&elf_name),
         dir,
         up_to_date: false,
+        units,
     })
 }
 
@@ -244,13 +269,13 @@ fn build_into(
     m: &Manifest,
     root: &Path,
     tc: &Toolchain,
-    dir: &Path,
-    final_dir: &Path,
+    (dir, final_dir): (&Path, &Path),
     elf_name: &str,
     checks: &CheckOptions,
+    cache: &mut UnitCache,
 ) -> Result<(), BuildError> {
     write_glue(m, dir)?;
-    let objects = cc_build::build_objects(m, root, tc, dir, final_dir, checks)?;
+    let objects = cc_build::build_objects(m, root, tc, (dir, final_dir), checks, cache)?;
     let mut script = root.join("kernel/arch/rv32/link.ld");
     if let Some(kib) = m.kernel.ram_kib {
         let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;

@@ -25,6 +25,7 @@ pub mod manifest;
 pub mod srp_check;
 pub mod switch_table;
 pub mod toolchain;
+pub mod unit_cache;
 
 mod driver;
 

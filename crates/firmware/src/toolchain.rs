@@ -99,8 +99,6 @@ impl Toolchain {
         Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
     }
 
-    /// Runs one compiler invocation for `source`; a failure is a [`BuildError::Compile`]
-    /// naming `source` with the compiler's output.
     /// Runs a compile of `source`: a failure is a [`BuildError::Compile`] with gcc's output;
     /// on success gcc's diagnostics (warnings), if any, are passed through to stderr as gcc
     /// itself would print them.
@@ -153,6 +151,36 @@ impl Toolchain {
                 .arg(asm),
             source,
         )
+    }
+
+    /// Compiles `source` to GCC assembly `asm` with exactly `flags` plus `-fno-lto -S`, and
+    /// the make rule of every file it read (system headers included) to `depfile`; returns
+    /// gcc's diagnostics (warnings) instead of printing them. A failure is a
+    /// [`BuildError::Compile`] naming `source`.
+    pub fn compile_asm_listing_deps(
+        &self,
+        source: &Path,
+        asm: &Path,
+        flags: &[String],
+        depfile: &Path,
+    ) -> Result<Vec<u8>, BuildError> {
+        let out = run(
+            Command::new(self.gcc())
+                .args(flags)
+                .args(["-fno-lto", "-S", "-MD", "-MF"])
+                .arg(depfile)
+                .arg(source)
+                .arg("-o")
+                .arg(asm),
+            &self.gcc(),
+        )?;
+        if !out.status.success() {
+            return Err(BuildError::Compile {
+                source_file: source.to_path_buf(),
+                output: transcript(&out),
+            });
+        }
+        Ok(out.stderr)
     }
 
     /// Assembles `asm` (GNU assembly, or `.S` to preprocess) into `object` with `flags`; a

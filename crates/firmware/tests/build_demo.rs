@@ -6,12 +6,14 @@ use crate::support::{have_gcc, options, repo_root};
 use cactus_firmware::{build, BuildError, Manifest, Overrides};
 use std::path::Path;
 
-/// Cache directories under `out` (hidden temporary build directories included).
+/// Cache directories under `out` (hidden temporary build directories included; the unit
+/// cache not).
 fn entries(out: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(out)
         .map(|d| {
             d.filter_map(|e| e.ok())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name != cactus_firmware::unit_cache::DIR_NAME)
                 .collect()
         })
         .unwrap_or_default();
@@ -95,12 +97,31 @@ fn changing_a_source_or_a_header_rebuilds() {
     let b = build(&Manifest::load(&manifest).unwrap(), &options(out.path())).unwrap();
     assert!(!b.up_to_date);
     assert_ne!(a.dir, b.dir);
+    // The unit cache gave every unit but the changed one.
+    let all = a.units.compiled;
+    assert_eq!(b.units.compiled + b.units.reused, all, "{:?}", b.units);
+    assert_eq!(b.units.compiled, 1, "consumer.c alone: {:?}", b.units);
     let header = src.path().join("demo.h");
     let text = std::fs::read_to_string(&header).unwrap();
     std::fs::write(&header, format!("{text}/* changed */\n")).unwrap();
     let c = build(&Manifest::load(&manifest).unwrap(), &options(out.path())).unwrap();
     assert!(!c.up_to_date);
     assert_ne!(b.dir, c.dir);
+    // Exactly the units including demo.h are compiled again.
+    let mut sources: Vec<_> = Manifest::load(&manifest)
+        .unwrap()
+        .tasks
+        .iter()
+        .flat_map(|t| t.sources.clone())
+        .collect();
+    sources.sort();
+    sources.dedup();
+    let includers = sources
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains("\"demo.h\"")))
+        .count();
+    assert!(includers > 1);
+    assert_eq!(c.units.compiled, includers, "{:?}", c.units);
 }
 
 #[test]
@@ -134,4 +155,47 @@ fn a_compile_error_names_the_file_and_leaves_no_cache_entry() {
         other => panic!("expected a compile error, got {other}"),
     }
     assert!(entries(out.path()).is_empty(), "{:?}", entries(out.path()));
+}
+
+#[test]
+fn the_unit_cache_gives_the_same_elf_and_a_budget_probe_compiles_only_the_glue() {
+    if !have_gcc() {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let m = Manifest::load(&repo_root().join("workloads/demo/demo.toml")).unwrap();
+    let uncached = cactus_firmware::BuildOptions {
+        no_unit_cache: true,
+        ..options(out.path())
+    };
+    let plain = build(&m, &uncached).unwrap();
+    let reference = std::fs::read(&plain.elf).unwrap();
+    assert_eq!(plain.units.reused, 0);
+    assert!(!out
+        .path()
+        .join(cactus_firmware::unit_cache::DIR_NAME)
+        .exists());
+    std::fs::remove_dir_all(&plain.dir).unwrap();
+    let filling = build(&m, &options(out.path())).unwrap();
+    assert_eq!(
+        filling.units, plain.units,
+        "an empty cache compiles every unit"
+    );
+    std::fs::remove_dir_all(&filling.dir).unwrap();
+    let cached = build(&m, &options(out.path())).unwrap();
+    assert_eq!(cached.dir, plain.dir);
+    assert_eq!(
+        cached.units.reused, plain.units.compiled,
+        "{:?}",
+        cached.units
+    );
+    assert!(
+        std::fs::read(&cached.elf).unwrap() == reference,
+        "the ELF from cached units differs from the one compiled afresh"
+    );
+    // A budget probe changes the generated glue alone.
+    let mut probe = m.clone();
+    probe.tasks[0].stack += 64;
+    let probed = build(&probe, &options(out.path())).unwrap();
+    assert_eq!(probed.units.compiled, 1, "{:?}", probed.units);
 }

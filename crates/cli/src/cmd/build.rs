@@ -158,12 +158,22 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         ..BuildOptions::default()
     };
     let built = cactus_firmware::build(&manifest, &options)?;
-    let state = if built.up_to_date {
-        "up to date"
+    if built.up_to_date {
+        eprintln!(
+            "cactus: {} up to date: {}",
+            manifest.name,
+            built.elf.display()
+        );
     } else {
-        "built"
-    };
-    eprintln!("cactus: {} {state}: {}", manifest.name, built.elf.display());
+        let u = built.units;
+        eprintln!(
+            "cactus: {} built: {} ({} C units compiled, {} from the unit cache)",
+            manifest.name,
+            built.elf.display(),
+            u.compiled,
+            u.reused
+        );
+    }
     Ok((manifest, built))
 }
 
