@@ -64,16 +64,14 @@ fn cfg_dataflow_and_call_graph_invariants() {
     if !common::toolchain_present() {
         return;
     }
-    let dir = common::scratch("corpus");
-    let files = common::c_files();
-    let mut jobs = Vec::new();
-    for f in &files {
-        jobs.push((f.clone(), "-O2"));
-        jobs.push((f.clone(), "-Os"));
-    }
-    let parsed: Vec<AsmFile> = common::par_map(&jobs, |(src, opt)| {
-        let c = common::compile(src, opt, &dir)?;
-        Some(AsmFile::parse(&c.asm, &format!("{}{opt}", src.display())).expect("parses"))
+    let jobs: Vec<&common::CorpusEntry> = common::corpus()
+        .iter()
+        .filter(|e| e.opt == "-O2" || e.opt == "-Os")
+        .collect();
+    let parsed: Vec<AsmFile> = common::par_map(&jobs, |e| {
+        let c = e.compiled.as_ref()?;
+        let origin = format!("{}{}", e.source.display(), e.opt);
+        Some(AsmFile::parse(&c.asm, &origin).expect("parses"))
     })
     .into_iter()
     .flatten()
@@ -119,5 +117,4 @@ fn cfg_dataflow_and_call_graph_invariants() {
     assert!(functions > 500, "too few functions: {functions}");
     assert!(!graph.nodes.is_empty() && edges > 0);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

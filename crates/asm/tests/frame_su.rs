@@ -42,17 +42,9 @@ fn static_frames_match_gcc_stack_usage() {
     if !common::toolchain_present() {
         return;
     }
-    let dir = common::scratch("frame");
-    let files = common::c_files();
-    let mut jobs = Vec::new();
-    for f in &files {
-        for opt in ["-O0", "-O1", "-O2", "-Os"] {
-            jobs.push((f.clone(), opt));
-        }
-    }
-    let results = common::par_map(&jobs, |(src, opt)| {
-        let c = common::compile(src, opt, &dir)?;
-        let origin = format!("{}{opt}", src.display());
+    let results = common::par_map(common::corpus(), |e| {
+        let c = e.compiled.as_ref()?;
+        let origin = format!("{}{}", e.source.display(), e.opt);
         let file = AsmFile::parse(&c.asm, &origin).expect("parses");
         let su = parse_su(&c.stack_usage);
         let mut checked = 0;
@@ -120,5 +112,4 @@ fn static_frames_match_gcc_stack_usage() {
     eprintln!("frames: {checked} functions cross-checked against -fstack-usage, {unmatched} without a .su entry, {} mismatches", bad.len());
     assert!(checked > 100, "too few functions checked: {checked}");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -40,19 +40,13 @@ fn printed_files_assemble_to_identical_objects() {
         return;
     }
     let dir = common::scratch("roundtrip");
-    let files = common::c_files();
-    assert!(!files.is_empty(), "no C files found under the repo");
-    let mut jobs = Vec::new();
-    for f in &files {
-        for opt in ["-O0", "-O1", "-O2", "-Os"] {
-            jobs.push((f.clone(), opt));
-        }
-    }
-    let results = common::par_map(&jobs, |(src, opt)| {
-        let Some(c) = common::compile(src, opt, &dir) else {
+    let corpus = common::corpus();
+    assert!(!corpus.is_empty(), "no C files found under the repo");
+    let results = common::par_map(corpus, |e| {
+        let Some(c) = &e.compiled else {
             return Ok(None);
         };
-        let origin = format!("{}{opt}", src.display());
+        let origin = format!("{}{}", e.source.display(), e.opt);
         let parsed = AsmFile::parse(&c.asm, &origin).map_err(|e| e.to_string())?;
         let tag = origin.replace(['/', '.'], "_");
         let a = object_dump(&c.asm, &dir, &format!("{tag}_orig"))?;

@@ -104,9 +104,49 @@ pub struct Compiled {
     pub stack_usage: String,
 }
 
-/// Compiles `src` at `opt` (e.g. "-O2") to assembly in `out_dir`. `None` if GCC rejects
-/// the file standalone.
-pub fn compile(src: &Path, opt: &str, out_dir: &Path) -> Option<Compiled> {
+/// The optimization levels the corpus is compiled at.
+pub const OPT_LEVELS: [&str; 4] = ["-O0", "-O1", "-O2", "-Os"];
+
+/// One compilation of the corpus: a C file, its optimization level, and GCC's output (None
+/// when GCC rejects the file standalone).
+pub struct CorpusEntry {
+    /// The C file.
+    pub source: PathBuf,
+    /// Its level, one of [`OPT_LEVELS`].
+    pub opt: &'static str,
+    /// The compile.
+    pub compiled: Option<Compiled>,
+}
+
+/// Every C file of the repo ([`c_files`]) compiled at every level of [`OPT_LEVELS`], once per
+/// test process: the suites that walk the corpus (round trip, frames against `-fstack-usage`,
+/// the CFG invariants) share it instead of each compiling it again.
+pub fn corpus() -> &'static [CorpusEntry] {
+    static CORPUS: std::sync::OnceLock<Vec<CorpusEntry>> = std::sync::OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let dir = scratch("corpus");
+        let includes = include_dirs();
+        let jobs: Vec<(PathBuf, &'static str)> = c_files()
+            .into_iter()
+            .flat_map(|f| OPT_LEVELS.map(|opt| (f.clone(), opt)))
+            .collect();
+        let compiled = par_map(&jobs, |(src, opt)| compile(src, opt, &dir, &includes));
+        // Everything is in memory now.
+        let _ = std::fs::remove_dir_all(&dir);
+        jobs.into_iter()
+            .zip(compiled)
+            .map(|((source, opt), compiled)| CorpusEntry {
+                source,
+                opt,
+                compiled,
+            })
+            .collect()
+    })
+}
+
+/// Compiles `src` at `opt` (e.g. "-O2") to assembly in `out_dir`, with `includes` as include
+/// directories. `None` if GCC rejects the file standalone.
+fn compile(src: &Path, opt: &str, out_dir: &Path, includes: &[PathBuf]) -> Option<Compiled> {
     let stem = src.file_stem()?.to_str()?;
     let tag = src.to_string_lossy().replace(['/', '.'], "_");
     let asm_path = out_dir.join(format!("{tag}{opt}.s"));
@@ -124,7 +164,7 @@ pub fn compile(src: &Path, opt: &str, out_dir: &Path) -> Option<Compiled> {
     if let Some(parent) = src.parent() {
         cmd.arg("-I").arg(parent);
     }
-    for d in include_dirs() {
+    for d in includes {
         cmd.arg("-I").arg(d);
     }
     let status = cmd.output().ok()?;
