@@ -168,7 +168,9 @@ uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t tim
     if (__builtin_expect(k_isr_call != 0, 0))
         k_isr_blocking_call();
     struct k_tcb *cur = k_cur();
-    readyq_remove(&k_ready, &cur->link, cur->prio);
+    /* Its links stay stale until the wait-list insert below or the ready insert of its wake
+     * (a task blocked on no object is on no list: nothing reads them). */
+    readyq_unlink(&k_ready, &cur->link, cur->prio);
     cur->state = state;
     cur->wait_on = w;
     if (w)
