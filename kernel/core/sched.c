@@ -222,7 +222,11 @@ void k_preempt(void)
 
 void k_preempt_to(struct k_tcb *t)
 {
-    struct k_tcb *cur = k_cur();
+    k_preempt_from_to(k_cur(), t);
+}
+
+void k_preempt_from_to(struct k_tcb *cur, struct k_tcb *t)
+{
     int verdict = stack_check_switch(cur);
     if (__builtin_expect(verdict == STACK_OK, 1))
         switch_to(t);

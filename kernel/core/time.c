@@ -85,10 +85,11 @@ void k_tick_due(void)
      * task would be running): it is inserted as the top with no look at its level and runs
      * with no ready-queue lookup (the short wake, as k_ready_preempt's), and the slice
      * restarts with it. */
-    if (__builtin_expect(t->prio > k_cur()->prio, 1)) {
+    struct k_tcb *cur = k_cur();
+    if (__builtin_expect(t->prio > cur->prio, 1)) {
         t->state = CACTUS_TASK_READY;
         readyq_insert_top(&k_ready, &t->link, t->prio);
-        k_preempt_to(t);
+        k_preempt_from_to(cur, t);
         return;
     }
     k_make_ready(t);
