@@ -123,8 +123,9 @@ void k_irq_from_task(uint32_t mcause)
 }
 
 /* The end of the outermost level: the software handler (if it ran: k_isr_call still names it)
- * is done, the masked interrupts come back and the one reschedule runs. */
-void k_irq_exit_to_task(void)
+ * is done, the masked interrupts come back and the one reschedule runs. Flattened: the switch
+ * (k_preempt_to, which the tick's wake calls too) is inlined, not a tail jump. */
+__attribute__((flatten)) void k_irq_exit_to_task(void)
 {
     port_irq_disable_global();
     if (k_isr_call)

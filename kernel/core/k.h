@@ -144,6 +144,8 @@ extern uint32_t k_isolate_slow, k_isolate_violations;
 /* k_preempt when the caller knows the task to run: t is ready and outranks every other ready
  * task and the running one, which is alive (the switch-time stack check still applies). */
 void k_preempt_to(struct k_tcb *t);
+/* k_preempt_to with the running task already at hand (cur == k_cur()). */
+void k_preempt_from_to(struct k_tcb *cur, struct k_tcb *t);
 void k_set_prio(struct k_tcb *t, uint8_t prio);
 /* Makes t (on no queue: suspended, or its wait already ended) ready and runs it at once if it
  * outranks the running task, which must be the caller of a kernel call (alive, the highest

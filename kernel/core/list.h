@@ -30,7 +30,9 @@ static inline void list_insert_before(cactus_node **head, cactus_node *at, cactu
         *head = n;
 }
 
-static inline void list_remove(cactus_node **head, cactus_node *n)
+/* Takes n out of its list and leaves n's own links as they were (stale): for a caller that
+ * links n into a list again at once (the blocking path: ready queue to wait list). */
+static inline void list_unlink(cactus_node **head, cactus_node *n)
 {
     if (n->next == n) {
         *head = 0;
@@ -40,6 +42,12 @@ static inline void list_remove(cactus_node **head, cactus_node *n)
         if (*head == n)
             *head = n->next;
     }
+}
+
+/* list_unlink, then n's links cleared. */
+static inline void list_remove(cactus_node **head, cactus_node *n)
+{
+    list_unlink(head, n);
     n->next = n->prev = 0;
 }
 

@@ -13,13 +13,16 @@
 
 enum { MODE_WAIT = 1, MODE_TAKE = 2 };
 
+/* 8 bytes, so a task's slot is one shift from its id. */
 struct k_notify {
     uint32_t value;
-    uint32_t got;    /* the value a completed wait handed over (read by the waiter's wrapper) */
     uint32_t pending;
 };
 
 static struct k_notify k_notes[CACTUS_MAX_TASKS];
+/* The value a completed wait handed over (read by the waiter's wrapper), per task: apart, so
+ * the slot above stays a power of two. */
+static uint32_t k_notes_got[CACTUS_MAX_TASKS];
 
 void k_notify_reset(struct k_tcb *t)
 {
@@ -45,7 +48,7 @@ static K_SYSCALL(sys_notify)
     PIN(t);
     PIN(n);
     uint32_t v = n->value;
-    if (a2 == CACTUS_NOTIFY_INCREMENT)
+    if (__builtin_expect(a2 == CACTUS_NOTIFY_INCREMENT, 1)) /* the give-like use, measured */
         v++;
     else if (a2 == CACTUS_NOTIFY_SET_BITS)
         v |= (uint32_t)a1;
@@ -55,15 +58,16 @@ static K_SYSCALL(sys_notify)
         v = n->pending ? v : (uint32_t)a1;
     else if (a2 != CACTUS_NOTIFY_SIGNAL)
         return (uintptr_t)CACTUS_EINVAL;
-    if (t->state == CACTUS_TASK_BLOCKED && !t->wait_on) {
+    if (__builtin_expect(t->state == CACTUS_TASK_BLOCKED && !t->wait_on, 1)) {
         uintptr_t result;
-        if (t->ctx.a2 == MODE_TAKE) {
+        if (__builtin_expect(t->ctx.a2 == MODE_TAKE, 1)) { /* the counting take, measured */
             if (!v)
                 goto pend; /* a take waits for a non-zero value */
             result = v;
-            v = t->ctx.a1 ? 0 : v - 1;
+            /* clear ? 0 : v - 1, without a branch */
+            v = (v - 1) & ((uint32_t)(t->ctx.a1 != 0) - 1u);
         } else {
-            n->got = v;
+            k_notes_got[id] = v;
             v &= ~t->ctx.a1;
             result = CACTUS_OK;
         }
@@ -92,7 +96,7 @@ static K_SYSCALL(sys_notify_wait)
     struct k_tcb *cur = k_cur();
     struct k_notify *n = &k_notes[k_id(cur)];
     if (n->pending) {
-        n->got = n->value;
+        k_notes_got[k_id(cur)] = n->value;
         n->value &= ~(uint32_t)a1;
         n->pending = 0;
         return CACTUS_OK;
@@ -135,7 +139,7 @@ int cactus_notify_wait(uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t
     /* `got` is written only by a completed wait of this task, and the task is running: no
      * other wait of it can complete before it reads it. */
     if (r == CACTUS_OK && value)
-        *value = k_notes[cactus_task_self()].got;
+        *value = k_notes_got[cactus_task_self()];
     return r;
 }
 

@@ -55,14 +55,23 @@ static inline void readyq_insert_top(struct readyq *q, cactus_node *n, unsigned 
     q->top = (int32_t)prio;
 }
 
-static inline void readyq_remove(struct readyq *q, cactus_node *n, unsigned prio)
+/* Takes n off level prio and leaves n's links stale (list_unlink): for a caller that links n
+ * into another list at once. */
+static inline void readyq_unlink(struct readyq *q, cactus_node *n, unsigned prio)
 {
-    list_remove(&q->head[prio], n);
+    list_unlink(&q->head[prio], n);
     if (!q->head[prio]) {
         q->bitmap &= ~(0x80000000u >> prio);
         if ((int32_t)prio == q->top)
             q->top = readyq_scan(q->bitmap);
     }
+}
+
+/* readyq_unlink, then n's links cleared. */
+static inline void readyq_remove(struct readyq *q, cactus_node *n, unsigned prio)
+{
+    readyq_unlink(q, n, prio);
+    n->next = n->prev = 0;
 }
 
 /* Moves the head of level prio to its tail (round robin). */

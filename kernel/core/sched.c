@@ -154,12 +154,23 @@ static inline void reschedule(struct k_tcb *cur, int alive)
     reschedule_slow(cur, STACK_OK);
 }
 
+/* The rare part of a block: the caller failed its stack check, or nothing else is ready (the
+ * kernel idles inside the call, and a wake may end the wait before it returns, so the result
+ * is read back from the context). Out of line so that k_block keeps no stack frame. */
+static __attribute__((noinline)) uintptr_t block_slow(struct k_tcb *cur, int verdict)
+{
+    reschedule_slow(cur, verdict);
+    return cur->ctx.a0;
+}
+
 uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t timeout_result)
 {
     if (__builtin_expect(k_isr_call != 0, 0))
         k_isr_blocking_call();
     struct k_tcb *cur = k_cur();
-    readyq_remove(&k_ready, &cur->link, cur->prio);
+    /* Its links stay stale until the wait-list insert below or the ready insert of its wake
+     * (a task blocked on no object is on no list: nothing reads them). */
+    readyq_unlink(&k_ready, &cur->link, cur->prio);
     cur->state = state;
     cur->wait_on = w;
     if (w)
@@ -169,8 +180,15 @@ uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t tim
         cur->in_timer = 1;
     }
     cur->ctx.a0 = (uint32_t)timeout_result;
-    reschedule(cur, 1); /* inline: no call on the blocking path (the caller is alive) */
-    return cur->ctx.a0;
+    /* reschedule(cur, 1), inline: no call and no stack frame on the blocking path. The caller
+     * is off the ready queue, so the first ready task is another one. */
+    cactus_node *first = readyq_first(&k_ready);
+    int verdict = stack_check_switch(cur);
+    if (__builtin_expect(verdict == STACK_OK && first != 0, 1)) {
+        switch_to(tcb_of_link(first));
+        return timeout_result; /* port_syscall stores it into the context it leaves */
+    }
+    return block_slow(cur, verdict);
 }
 
 void k_block_in_trap(cactus_wait *w, uint32_t timeout, uint8_t state)
@@ -204,7 +222,11 @@ void k_preempt(void)
 
 void k_preempt_to(struct k_tcb *t)
 {
-    struct k_tcb *cur = k_cur();
+    k_preempt_from_to(k_cur(), t);
+}
+
+void k_preempt_from_to(struct k_tcb *cur, struct k_tcb *t)
+{
     int verdict = stack_check_switch(cur);
     if (__builtin_expect(verdict == STACK_OK, 1))
         switch_to(t);

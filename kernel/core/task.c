@@ -111,7 +111,8 @@ void k_terminate(struct k_tcb *t, uint8_t state)
     ktrace_task_exit((uint32_t)k_id(t), reason);
     stack_free(t);
     t->state = state;
-    t->ctx.pc = 1; /* not a voluntary context any more: the syscall exit must not save into it */
+    t->ctx.pc = 1; /* not a voluntary context any more (what the kernel call that ended it
+                    * stores into it at its exit is never read) */
 }
 
 int k_task_reinit(struct k_tcb *t)

@@ -68,7 +68,7 @@ static __attribute__((noinline)) void tick_expire_all(void)
 /* The ticks the port's fast path leaves to C (it counted the tick and programmed the next
  * one). A due deadline: the preemption path (the one deadline due is a sleeper, which outranks
  * the running task) calls nothing but k_preempt, as a tail call, so it needs no stack frame:
- * pop, ready insert, pick. */
+ * pop, ready insert as the top, switch. */
 void k_tick_due(void)
 {
     struct timer_node *n = timerq_first(&k_timers); /* due: the port checked */
@@ -81,13 +81,19 @@ void k_tick_due(void)
     k_timers.head = after; /* == timerq_pop_expired for the one due sleeper */
     n->next = 0;
     t->in_timer = 0;
-    k_make_ready(t);
     /* A sleeper that outranks the running task is alone at the new top level (a higher ready
-     * task would be running): it runs, and the slice restarts with it. */
-    if (__builtin_expect(t->prio > k_cur()->prio, 1))
-        k_preempt();
-    else
-        tick_end();
+     * task would be running): it is inserted as the top with no look at its level and runs
+     * with no ready-queue lookup (the short wake, as k_ready_preempt's), and the slice
+     * restarts with it. */
+    struct k_tcb *cur = k_cur();
+    if (__builtin_expect(t->prio > cur->prio, 1)) {
+        t->state = CACTUS_TASK_READY;
+        readyq_insert_top(&k_ready, &t->link, t->prio);
+        k_preempt_from_to(cur, t);
+        return;
+    }
+    k_make_ready(t);
+    tick_end();
 }
 
 void k_tick_slice_end(void)

@@ -44,6 +44,18 @@ _Static_assert(CTX_PREEMPT == PORT_TP - 8, "the branch counter is at tp - 8");
 void port_context_init(struct port_context *ctx, void (*entry)(void *), void *arg, uintptr_t sp,
                        void (*exit_fn)(void))
 {
+    /* A context rewritten while the code it describes is inside a kernel entry (a task
+     * restarted by its own fault, by its own kernel call or by a handler that interrupted it)
+     * must not be completed by that entry's exit: the exit stores the live s0-s11 (and a
+     * kernel call's result) into the context mscratch names, which would overwrite the fresh
+     * ones (s1 holds the exit function), and resumes "the same task" without loading them.
+     * Every exit that completes a context reads mscratch (trap.S, port_syscall), so it is
+     * pointed at the kernel's own context, scratch here: the exit then completes that and
+     * resumes port_current through the full restore. */
+    struct port_context *entered;
+    __asm__ volatile("csrr %0, mscratch" : "=r"(entered));
+    if (entered == ctx)
+        __asm__ volatile("csrw mscratch, %0" ::"r"(&port_kernel.ctx) : "memory");
     uint32_t *w = (uint32_t *)ctx;
     for (size_t i = 0; i < sizeof(*ctx) / 4; i++)
         w[i] = 0;

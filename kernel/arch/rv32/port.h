@@ -96,7 +96,10 @@ extern struct port_context *volatile port_current;
 
 /* Prepares `ctx` so that resuming it calls entry(arg) on a stack whose top is `sp`; if entry
  * returns, it reaches `exit_fn` through port_task_return_to (switch.S: the outermost frame a
- * debugger's backtrace of the task ends at). */
+ * debugger's backtrace of the task ends at). When `ctx` is the context the running kernel
+ * entry will complete at its exit (mscratch: the task restarted is the one whose trap or
+ * kernel call this is), mscratch is pointed at port_kernel.ctx, so the exit completes that
+ * instead and resumes the fresh context in full. */
 void port_context_init(struct port_context *ctx, void (*entry)(void *), void *arg, uintptr_t sp,
                        void (*exit_fn)(void));
 
@@ -108,8 +111,8 @@ uintptr_t port_syscall(uintptr_t a0, uintptr_t a1, uintptr_t a2, uintptr_t a3,
 
 /* The context of the task whose kernel call is running, from kernel C code that port_syscall
  * called for a task (not from a trap or a handler's call): port_syscall keeps it in mscratch
- * for its exit, and it equals port_current until the call switches tasks. One CSR read
- * instead of a load of port_current. */
+ * for its exit, and it equals port_current until the call switches tasks (or restarts its
+ * caller: port_context_init). One CSR read instead of a load of port_current. */
 static inline struct port_context *port_syscall_caller(void)
 {
     struct port_context *c;

@@ -97,8 +97,10 @@ port_syscall:
     lw t1, %lo(port_current)(t0)
     csrr t6, mscratch
     beq t1, t6, 3f
-    lw t0, CTX_PC(t6)               /* suspend the caller unless the kernel rewrote its context */
-    bnez t0, 2f
+    /* Suspend the caller. A caller the kernel restarted is not named by mscratch any more
+     * (port_context_init pointed it at port_kernel.ctx, scratch here), and storing into the
+     * context of a caller that ended itself is harmless: nothing resumes it, and a creation
+     * that reuses its slot rewrites it. */
     SAVE(a0, 10)
     SAVE(s0, 8)
     SAVE(s1, 9)
@@ -112,7 +114,7 @@ port_syscall:
     SAVE(s9, 25)
     SAVE(s10, 26)
     SAVE(s11, 27)
-2:  /* Resume context t1 (port_resume, inline: base t1, so a0 is loaded like any register). */
+    /* Resume context t1 (port_resume, inline: base t1, so a0 is loaded like any register). */
     lw t0, CTX_PC(t1)
     bnez t0, 4f
     lw ra, CTX_RA(t1)
@@ -137,8 +139,7 @@ port_syscall:
     ret
 4:  mv t6, t1
     j port_resume_full
-3:  lw t0, CTX_PC(t6)               /* the kernel rewrote our own context (restart) */
-    bnez t0, port_resume_full
+3:  /* Back to the caller (a restarted caller is never this: see above). */
     lw ra, CTX_RA(t6)
     STACK_BOUND_FROM t0, PORT_TP - 4, t6
     STACK_WINDOW_FROM t0, PORT_TP - 4, t6

@@ -85,9 +85,9 @@ port_trap_exit:
     csrr t6, mscratch               /* the context the trap interrupted */
     beq a0, t6, port_trap_same
     /* Switch (falls through: the preemption path takes no branch here). t6 = context left
-     * (complete it with s0-s11), a0 = context to resume. Storing s0-s11 into a context the
-     * kernel rewrote (a killed or restarted task) is harmless: a fresh context starts at its
-     * entry function, which reads no callee-saved register. */
+     * (complete it with s0-s11), a0 = context to resume. A context the kernel rewrote in this
+     * trap (a restart) is not t6: port_context_init pointed mscratch at port_kernel.ctx,
+     * scratch here. Storing into a killed task's context is harmless. */
     SKIP_LAZY_SAVE 2f               /* a ccs-sw partial save stored what is live */
     SAVE(s0, 8)
     SAVE(s1, 9)
@@ -128,7 +128,8 @@ port_trap_exit:
     j port_resume_full
 
 port_trap_same:
-    /* Same task (its context may have been rewritten by a restart): s0-s11 are still live. */
+    /* Same task, its context as the entry left it (a restarted one is never this: see
+     * above): s0-s11 are still live. */
     lw t0, CTX_PC(t6)
     RESUME_PARTIAL                  /* the switch strategy's (entry.h) */
     csrw mepc, t0

@@ -17,6 +17,7 @@ void test_readyq_empty(void);
 void test_readyq_priority_order(void);
 void test_readyq_fifo_and_rotate(void);
 void test_readyq_remove(void);
+void test_readyq_unlink(void);
 void test_readyq_all_levels(void);
 void test_readyq_top_cache(void);
 void test_readyq_insert_top(void);

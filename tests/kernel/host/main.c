@@ -12,6 +12,7 @@ static const struct {
     { "readyq_priority_order", test_readyq_priority_order },
     { "readyq_fifo_and_rotate", test_readyq_fifo_and_rotate },
     { "readyq_remove", test_readyq_remove },
+    { "readyq_unlink", test_readyq_unlink },
     { "readyq_all_levels", test_readyq_all_levels },
     { "readyq_top_cache", test_readyq_top_cache },
     { "readyq_insert_top", test_readyq_insert_top },

@@ -61,6 +61,27 @@ void test_readyq_remove(void)
     HT_CHECK(readyq_top(&q) == -1);
 }
 
+/* readyq_unlink is readyq_remove without clearing the node's links: the queue ends the same,
+ * the node keeps its old neighbours. */
+void test_readyq_unlink(void)
+{
+    struct readyq q;
+    readyq_init(&q);
+    for (int i = 0; i < 3; i++)
+        readyq_insert(&q, &nodes[i], 12);
+    readyq_insert(&q, &nodes[3], 4);
+    readyq_unlink(&q, &nodes[1], 12); /* middle */
+    HT_CHECK(nodes[1].next == &nodes[2] && nodes[1].prev == &nodes[0]);
+    HT_CHECK(nodes[0].next == &nodes[2] && nodes[2].prev == &nodes[0]);
+    readyq_unlink(&q, &nodes[0], 12); /* head */
+    HT_CHECK(readyq_first(&q) == &nodes[2] && nodes[2].next == &nodes[2]);
+    readyq_unlink(&q, &nodes[2], 12); /* last of the top level: the top drops to 4 */
+    HT_CHECK(readyq_top(&q) == 4 && readyq_first(&q) == &nodes[3]);
+    HT_CHECK(q.bitmap == (0x80000000u >> 4));
+    readyq_insert(&q, &nodes[1], 12); /* a stale node inserts like a fresh one */
+    HT_CHECK(readyq_top(&q) == 12 && nodes[1].next == &nodes[1] && nodes[1].prev == &nodes[1]);
+}
+
 void test_readyq_all_levels(void)
 {
     struct readyq q;
