@@ -21,6 +21,7 @@ mod ext;
 mod hart;
 pub mod jobs;
 mod limits;
+mod loan_depth;
 mod loader;
 mod machine;
 mod machine_access;
