@@ -10,7 +10,8 @@
 //! - a borrower's depth at a loan: its own region used down to the entry sp of its first
 //!   moved frame, plus every outer block of its chain down to the entry sp of the next moved
 //!   frame (the entry sps are read from the loan records the kernel keeps at each block's top,
-//!   `struct loan` in kernel/stack/mtss.c), plus the block's own use: from its top down to
+//!   `struct loan` in kernel/stack/mtss.c, at the first trace event after the borrower's
+//!   OVERFLOW), plus the block's own use: from its top down to
 //!   the lowest byte the task stored into it (the record's 16 bytes at least). The chain is the
 //!   loans the task holds at once, so the deepest such sum is the task's deepest use with
 //!   frames on loan;
@@ -39,7 +40,7 @@ enum Stage {
     /// REGION_LEND seen; the kernel has not written the record yet.
     Lent,
     /// The borrower's OVERFLOW (action 3, moved) seen: the record is written before the next
-    /// event or store, so it is read then.
+    /// trace event, so it is read then.
     Moving,
     /// Its depth at entry is known.
     Placed(u32),
@@ -164,7 +165,7 @@ impl LoanDepth {
     }
 
     /// OVERFLOW: a moved frame (action 3) of `task` makes its newest loan's record readable
-    /// from the next event or store on.
+    /// from the next event on.
     pub(crate) fn overflow(&mut self, mem: &Memory, task: u32, action: u32) {
         self.place(mem);
         if action != 3 {
@@ -217,10 +218,12 @@ impl LoanDepth {
         }
     }
 
-    /// A store of `width` bytes at `addr` by `task` that the oracle allowed: lowers the low
-    /// byte of the block of `task`'s chain it falls in.
-    pub(crate) fn store(&mut self, mem: &Memory, task: u32, addr: u32) {
-        self.place(mem);
+    /// A store at `addr` by `task` that the oracle allowed: lowers the low byte of the block
+    /// of `task`'s chain it falls in. (No record is read here: under `checks = "split"` the
+    /// kernel's slow path runs as a call, not a trap, so its own copy into the block comes
+    /// through here before the record is written; the record is read at the next event, at
+    /// the latest the `KERNEL_ENTER` of the repaint when the block comes back.)
+    pub(crate) fn store(&mut self, task: u32, addr: u32) {
         let Some(chain) = self.chains.get_mut(&task) else {
             return;
         };
@@ -280,8 +283,10 @@ mod tests {
         assert_eq!(d.deepest()[&2], l_hi - (l_lo + 0x40));
         d.overflow(&m, 1, 3);
         // The first record: the moved function was called with sp 0x300 below the region top.
+        d.store(1, l_lo + 0xF0); // the kernel's argument copy under split checks: no record yet
         put(&mut m, l_lo + 0x100 - 16, b_hi - 0x300);
-        d.store(&m, 1, l_lo + 0xA0);
+        d.event(&m);
+        d.store(1, l_lo + 0xA0);
         assert!(d.active());
         assert_eq!(d.deepest()[&1], 0x300 + 0x60);
         // A nested loan from another block of the lender, entered 0x50 below the first's top.
@@ -289,14 +294,18 @@ mod tests {
         d.overflow(&m, 1, 3);
         put(&mut m, l_lo + 0x180 - 16, l_lo + 0x100 - 0x50);
         d.event(&m);
-        d.store(&m, 1, l_lo + 0x140);
+        d.store(1, l_lo + 0x140);
         assert_eq!(d.deepest()[&1], 0x300 + 0x50 + 0x40);
         // Both come back (newest first): the figures stay, nothing is open.
         d.assign(&m, l_lo + 0x100, 0x80, 2);
         d.assign(&m, l_lo, 0x100, 2);
         assert!(!d.active());
         assert_eq!(d.deepest()[&1], 0x390);
-        assert_eq!(d.own[&2], (l_lo, l_hi), "a returned block is not a new own region");
+        assert_eq!(
+            d.own[&2],
+            (l_lo, l_hi),
+            "a returned block is not a new own region"
+        );
     }
 
     #[test]

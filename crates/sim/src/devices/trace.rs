@@ -212,7 +212,7 @@ impl Bus {
         }
         let Some(foreign) = self.oracle.check_store(addr, width) else {
             if self.loans.active() {
-                self.loans.store(&self.mem, self.oracle.writer(), addr);
+                self.loans.store(self.oracle.writer(), addr);
             }
             return true;
         };
