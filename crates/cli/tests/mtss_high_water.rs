@@ -2,7 +2,8 @@
 //! frames ran on loan in another task's region (docs/mtss.md, "The high water with moved
 //! frames"): `make demo`'s MTSS run (network-small with patricia's budget cut by 90 %, so its
 //! frames move) must report every task at least as deep as the same program under `static`
-//! with the manifest's budgets, and the per-task table must show the JSON's figure.
+//! with the manifest's budgets, and the per-task table and the HTML report must show the
+//! JSON's figure.
 
 use crate::support::*;
 use serde_json::Value;
@@ -44,6 +45,16 @@ fn table_hwm(table: &str, task: &str) -> Option<u64> {
     cells[slash - 1].parse().ok()
 }
 
+/// The high-water cell of `task`'s row in the HTML report's task table (its tenth cell: name,
+/// priority, switches, cycles, share, energy, share, instructions, budget, high water).
+fn html_hwm(html: &str, task: &str) -> Option<u64> {
+    let row = html
+        .lines()
+        .find(|l| l.starts_with(&format!("<tr><td>{task}</td>")))?;
+    let cell = row.split("<td>").nth(10)?;
+    cell.split("</td>").next()?.parse().ok()
+}
+
 fn task<'a>(stats: &'a Value, name: &str) -> &'a Value {
     stats["firmware"]["tasks"]
         .as_array()
@@ -70,26 +81,17 @@ fn frames_on_loan_count_in_the_high_water_and_the_table_shows_the_json() {
             "mtss",
             "--shrink",
             "patricia=90%",
+            "--report",
+            dir.join("mtss.html").to_str().unwrap(),
         ],
     );
+    let html = std::fs::read_to_string(dir.join("mtss.html")).unwrap();
 
     let patricia = task(&mtss, "patricia");
     assert!(
         patricia["overflows"].as_u64() > Some(0) && patricia["borrowed_bytes"].as_u64() > Some(0),
         "patricia's frames must move: {patricia}"
     );
-    let sim = mtss["stats"]["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "patricia")
-        .unwrap();
-    let loans = sim["stack_hwm_loans"].as_u64();
-    assert!(
-        loans.is_some() && loans <= sim["stack_hwm"].as_u64(),
-        "the simulator measured patricia's loans, within its figure: {sim}"
-    );
-
     for t in static_stats["firmware"]["tasks"].as_array().unwrap() {
         let name = t["name"].as_str().unwrap();
         let deepest = t["stack_hwm"]
@@ -108,5 +110,22 @@ fn frames_on_loan_count_in_the_high_water_and_the_table_shows_the_json() {
             Some(hwm),
             "{name}: the table and the JSON disagree:\n{table}"
         );
+        assert_eq!(
+            html_hwm(&html, name),
+            Some(hwm),
+            "{name}: the HTML report and the JSON disagree"
+        );
     }
+
+    let sim = mtss["stats"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "patricia")
+        .unwrap();
+    let loans = sim["stack_hwm_loans"].as_u64();
+    assert!(
+        loans.is_some() && loans <= sim["stack_hwm"].as_u64(),
+        "the simulator measured patricia's loans, within its figure: {sim}"
+    );
 }

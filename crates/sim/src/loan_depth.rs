@@ -149,7 +149,8 @@ impl LoanDepth {
     pub(crate) fn lend(&mut self, mem: &Memory, base: u32, size: u32, lender: u32, borrower: u32) {
         self.place(mem);
         let hi = base.saturating_add(size);
-        if let Some(&(_, own_hi)) = self.own.get(&lender) {
+        let lender_region = self.own.get(&lender).copied();
+        if let Some((_, own_hi)) = lender_region.filter(|&(lo, top)| lo <= base && hi <= top) {
             if let Some(a) = (base..hi).find(|&a| mem.peek_u8(a).is_some_and(|b| b != STACK_PAINT))
             {
                 self.record(lender, own_hi.saturating_sub(a));
