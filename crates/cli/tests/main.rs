@@ -15,6 +15,7 @@ mod build_demo;
 mod build_errors;
 mod cc_driver;
 mod fuzz_cli;
+mod mtss_high_water;
 mod report_sweep;
 mod rta_cli;
 mod run_bad_input;

@@ -93,6 +93,8 @@ pub(crate) struct Bus {
     pub(crate) oracle: Oracle,
     pub(crate) oracle_stop: bool,
     pub(crate) tasks: TaskTable,
+    /// The deepest stack use of tasks with frames on MTSS loans (`loan_depth.rs`).
+    pub(crate) loans: crate::loan_depth::LoanDepth,
     pub(crate) tohost: Option<u32>,
     pub(crate) reservation: Option<u32>,
     pub(crate) record_events: bool,

@@ -22,6 +22,7 @@ mod hart;
 pub mod jobs;
 mod limits;
 mod loader;
+mod loan_depth;
 mod machine;
 mod machine_access;
 mod memory;

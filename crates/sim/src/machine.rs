@@ -144,6 +144,7 @@ impl Machine {
             oracle: Oracle::new(),
             oracle_stop: config.oracle == OracleMode::Stop,
             tasks: TaskTable::new(),
+            loans: Default::default(),
             tohost: None,
             reservation: None,
             record_events: config.record_events,

@@ -30,8 +30,14 @@ pub struct TaskStats {
     /// (docs/simulator-design.md, "Energy per task"). The tasks' energies plus
     /// [`Stats::energy_outside_tasks_nj`] sum to [`Stats::energy_nj`].
     pub energy_nj: f64,
-    /// Highest STACK_HWM `used` value seen.
+    /// The task's deepest stack use in bytes below the top of its own region: the highest
+    /// STACK_HWM `used` value seen (the kernel's scan of its own region) or, when higher,
+    /// [`TaskStats::stack_hwm_loans`]. Meaningful only with `hwm_samples > 0`.
     pub stack_hwm: u32,
+    /// The deepest use the simulator measured with frames on MTSS loans (as a borrower: its
+    /// own region, the chain of blocks it held at once and the deepest block; as a lender: its
+    /// own bytes in pages when it lent them; `loan_depth.rs`), `None` if it did neither.
+    pub stack_hwm_loans: Option<u32>,
     /// Budget from the last STACK_HWM sample.
     pub stack_budget: u32,
     /// Number of STACK_HWM samples.
@@ -147,11 +153,22 @@ impl TaskTable {
         self.running
     }
 
-    /// Snapshot with the running task's time accounted up to (cycle, instret) and its energy
-    /// up to the run's energy `now_nj`.
-    pub(crate) fn snapshot(&self, cycle: u64, instret: u64, now_nj: f64) -> Vec<TaskStats> {
+    /// Snapshot with the running task's time accounted up to (cycle, instret), its energy
+    /// up to the run's energy `now_nj` and its stack high water raised to `loans`, the deepest
+    /// use measured with frames on MTSS loans.
+    pub(crate) fn snapshot(
+        &self,
+        cycle: u64,
+        instret: u64,
+        now_nj: f64,
+        loans: &BTreeMap<u32, u32>,
+    ) -> Vec<TaskStats> {
         let mut out: Vec<TaskStats> = self.tasks.values().cloned().collect();
         for t in &mut out {
+            if let Some(&d) = loans.get(&t.id) {
+                t.stack_hwm_loans = Some(d);
+                t.stack_hwm = t.stack_hwm.max(d);
+            }
             if t.id == self.running {
                 t.cycles += cycle.saturating_sub(self.since_cycle);
                 t.instructions += instret.saturating_sub(self.since_instret);

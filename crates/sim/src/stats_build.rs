@@ -146,7 +146,10 @@ impl Machine {
             violations: self.bus.violations.clone(),
             // The open interval ends at the total itself: without task switches the energy
             // outside any task is `energy_nj` exactly, however the run was sliced.
-            tasks: self.bus.tasks.snapshot(cycles, instret, energy_nj),
+            tasks: self
+                .bus
+                .tasks
+                .snapshot(cycles, instret, energy_nj, &self.bus.loans.deepest()),
             energy_outside_tasks_nj: self.bus.tasks.energy.energy_nj(NOBODY, energy_nj),
             markers: self.bus.markers,
             memory_system: self.bus.ext.as_ref().map(|e| {

@@ -33,9 +33,10 @@ pub struct TaskRow {
     pub instructions: Option<u64>,
     /// Times the task was switched in.
     pub switches: Option<u64>,
-    /// Highest stack use the kernel measured (bytes below the stack's top), `None` when it
-    /// reported none (a run the kernel did not end, or a build without the trace device):
-    /// unknown, never 0.
+    /// The task's deepest stack use, bytes below the top of its own stack: the kernel's
+    /// measurement or, under `mtss`, the simulator's with frames on loan if deeper
+    /// (`cactus_sim::TaskStats::stack_hwm`); `None` when the kernel reported none (a run the
+    /// kernel did not end, or a build without the trace device): unknown, never 0.
     pub stack_hwm: Option<u32>,
     /// The manifest's stack budget, bytes (guard included): the one budget every table, the
     /// JSON and `used` refer to.

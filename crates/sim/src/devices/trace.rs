@@ -75,6 +75,9 @@ impl Bus {
 
     fn commit_event(&mut self, code: u32, ctx: &Ctx) {
         let [a0, a1, a2, a3] = self.trace.args;
+        if !matches!(code, 4..=6 | 8) {
+            self.loans.event(&self.mem);
+        }
         let kind = match code {
             1 => {
                 let name = self.read_name(a2);
@@ -98,6 +101,7 @@ impl Bus {
                 }
             }
             4 => {
+                self.loans.assign(&self.mem, a0, a1, a2);
                 self.oracle.assign(a0, a1, a2);
                 self.mem.set_flag(a0, a1, PAGE_ORACLE);
                 EventKind::RegionAssign {
@@ -107,11 +111,13 @@ impl Bus {
                 }
             }
             5 => {
+                self.loans.release(&self.mem, a0, a1);
                 self.oracle.assign(a0, a1, NOBODY);
                 self.mem.set_flag(a0, a1, PAGE_ORACLE);
                 EventKind::RegionRelease { base: a0, size: a1 }
             }
             6 => {
+                self.loans.lend(&self.mem, a0, a1, a2, a3);
                 let moved = self.oracle.lend(a0, a1, a2, a3);
                 self.tasks.lend(a2, a3, moved);
                 EventKind::RegionLend {
@@ -131,6 +137,7 @@ impl Bus {
                 }
             }
             8 => {
+                self.loans.overflow(&self.mem, a0, a3);
                 self.tasks.overflow(a0, a3);
                 EventKind::Overflow {
                     task: a0,
@@ -204,6 +211,9 @@ impl Bus {
             return true;
         }
         let Some(foreign) = self.oracle.check_store(addr, width) else {
+            if self.loans.active() {
+                self.loans.store(self.oracle.writer(), addr);
+            }
             return true;
         };
         self.oracle.violations += 1;
