@@ -217,7 +217,8 @@ fn multitask_group_passes_and_starved_stacks_are_caught() {
     assert!(bad.saved.unwrap().join("report.txt").exists());
 }
 
-/// The isolate pass whose stack window reads the (empty) shared window instead: every store
+/// The detect checks and the isolate pass, whose stack window reads the (empty) shared window
+/// instead: every store
 /// through a pointer into the stack takes the runtime's slow path, which must allow it and
 /// return with every register intact.
 #[derive(Debug)]
@@ -233,7 +234,7 @@ impl Pass for IsolateStackSlow {
     fn apply(&self, units: &[Unit], r: &cactus_cc::Reserves) -> Result<Vec<String>, String> {
         let isolate = cactus_verify::fuzz::variant::IsolatePass {
             checks: cactus_verify::fuzz::variant::CheckPass {
-                mode: CheckMode::None,
+                mode: CheckMode::Detect,
                 rolling: true,
             },
         };
