@@ -15,8 +15,8 @@
 //! (word offsets in `cactus_iso_win`): 0-1 the task's own globals `[lo, hi - 4]`, 2-3 its
 //! stack, 4-5 the shared globals (both `[lo, hi - 4]`), 6-7 the application code `[lo, hi)`.
 //! A store of at most 4 bytes at `a` passes inline when `lo <= a <= hi - 4` for one of the
-//! three data windows, tried in that order; a narrower store in the last word of a region
-//! takes the slow path, which is exact.
+//! three data windows (the first, from the stack down, whose `lo` is at most `a`); a narrower
+//! store in the last word of a region takes the slow path, which is exact.
 
 use crate::emit::{entry, inst, splice};
 use cactus_asm::dataflow::{effects, Liveness};
@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 
 /// The kernel's window table (eight words, see the module documentation).
 pub const WINDOWS: &str = "cactus_iso_win";
-/// The data windows a store is checked against inline, in order: the task's own globals, its
-/// stack, the shared globals (words `2k` and `2k + 1` of [`WINDOWS`]).
+/// The data windows a store is checked against inline: the task's own globals, its stack, the
+/// shared globals (words `2k` and `2k + 1` of [`WINDOWS`]).
 pub const DATA_WINDOWS: u32 = 3;
 /// The word of [`WINDOWS`] where the application code's window starts.
 pub const CODE_WINDOW: u32 = 2 * DATA_WINDOWS;
@@ -185,6 +185,41 @@ fn load_window(b: &str, k: u32) -> [Entry; 2] {
     ]
 }
 
+/// The inline check of the data windows: the window is chosen by `start` against the windows'
+/// lower bounds from the highest region down (the stack, which the stack pool puts above all
+/// globals; the shared globals, which the link script puts above every task's own; the own
+/// globals), then `end` (the last word's address) is checked against that window's `hi - 4`.
+/// Every inline pass lies inside one window whatever the layout; the order only makes the
+/// common cases short: 5 instructions to the stack, 8 to the shared globals, 9 to the own
+/// globals, with the address. Falls through to `back` when inside, jumps to `slow` when not.
+fn data_check(
+    code: &mut Vec<Entry>,
+    start: &str,
+    end: &str,
+    b: &str,
+    slow: &str,
+    back: &str,
+    n: usize,
+) {
+    let (stack, shared) = (format!(".Lcactus_iso3_{n}"), format!(".Lcactus_iso2_{n}"));
+    code.extend(load_window(b, 2));
+    code.push(inst(&format!("bgeu {start},{b},{stack}")));
+    code.extend(load_window(b, 4));
+    code.push(inst(&format!("bgeu {start},{b},{shared}")));
+    code.extend(load_window(b, 0));
+    code.push(inst(&format!("bltu {start},{b},{slow}")));
+    code.extend(load_window(b, 1));
+    code.push(inst(&format!("bgtu {end},{b},{slow}")));
+    code.push(inst(&format!("j {back}")));
+    code.push(entry(Item::Label(shared)));
+    code.extend(load_window(b, 5));
+    code.push(inst(&format!("bgtu {end},{b},{slow}")));
+    code.push(inst(&format!("j {back}")));
+    code.push(entry(Item::Label(stack)));
+    code.extend(load_window(b, 3));
+    code.push(inst(&format!("bgtu {end},{b},{slow}")));
+}
+
 /// The functions of `file` with a site where no pair is dead (the check spills `t0` and `t1`
 /// below `sp`; the check pass must count [`RED_ZONE`]).
 pub fn red_zone_functions(file: &AsmFile) -> Vec<String> {
@@ -263,28 +298,7 @@ pub fn instrument(file: &mut AsmFile, next: &mut usize) -> IsolateStats {
                         let r = cactus_isa::reg_name(*base);
                         code.push(inst(&format!("addi {a},{r},{off}")));
                     }
-                    // Window 0 (own globals), window 1 (its stack), window 2 (the shared
-                    // globals); a miss below a window's lo or above its hi tries the next.
-                    for w in 0..DATA_WINDOWS {
-                        let next = if w + 1 == DATA_WINDOWS {
-                            None
-                        } else {
-                            Some(format!(".Lcactus_iso{}_{n}", w + 2))
-                        };
-                        code.extend(load_window(b, 2 * w));
-                        code.push(inst(&format!(
-                            "bltu {a},{b},{}",
-                            next.as_deref().unwrap_or(&slow)
-                        )));
-                        code.extend(load_window(b, 2 * w + 1));
-                        match &next {
-                            Some(next) => {
-                                code.push(inst(&format!("bleu {a},{b},{back}")));
-                                code.push(entry(Item::Label(next.clone())));
-                            }
-                            None => code.push(inst(&format!("bgtu {a},{b},{slow}"))),
-                        }
-                    }
+                    data_check(&mut code, a, a, b, &slow, &back, n);
                     match width {
                         1 => 'b',
                         2 => 'h',
@@ -303,33 +317,14 @@ pub fn instrument(file: &mut AsmFile, next: &mut usize) -> IsolateStats {
                 }
                 Site::Writer(kind) => {
                     stats.writers += 1;
-                    // Inline for [a0, a0 + a2) inside one of the data windows; anything
-                    // else is exact in the slow path (a wrapping end, strcpy's unknown
-                    // length). A holds the last word's address a0 + a2 - 4.
+                    // Inline for [a0, a0 + a2) inside one of the data windows, chosen by
+                    // a0; anything else is exact in the slow path (a wrapping end, strcpy's
+                    // unknown length). A holds the last word's address a0 + a2 - 4.
                     if *kind == 'r' {
                         code.push(inst(&format!("add {a},a0,a2")));
                         code.push(inst(&format!("bltu {a},a0,{slow}")));
                         code.push(inst(&format!("addi {a},{a},-4")));
-                        for w in 0..DATA_WINDOWS {
-                            let next = if w + 1 == DATA_WINDOWS {
-                                None
-                            } else {
-                                Some(format!(".Lcactus_iso{}_{n}", w + 2))
-                            };
-                            code.extend(load_window(b, 2 * w));
-                            code.push(inst(&format!(
-                                "bltu a0,{b},{}",
-                                next.as_deref().unwrap_or(&slow)
-                            )));
-                            code.extend(load_window(b, 2 * w + 1));
-                            match &next {
-                                Some(next) => {
-                                    code.push(inst(&format!("bleu {a},{b},{back}")));
-                                    code.push(entry(Item::Label(next.clone())));
-                                }
-                                None => code.push(inst(&format!("bgtu {a},{b},{slow}"))),
-                            }
-                        }
+                        data_check(&mut code, "a0", a, b, &slow, &back, n);
                     } else {
                         code.push(inst(&format!("j {slow}")));
                     }
@@ -374,7 +369,7 @@ mod tests {
     fn a_store_through_a_pointer_is_checked_against_the_three_data_windows() {
         let (out, stats) = run(&func("\tsw\ta1,8(a0)\n\tret\n"));
         assert_eq!((stats.stores, stats.jumps), (1, 1));
-        let want = "\taddi t0,a0,8\n\tlui t1,%hi(cactus_iso_win)\n\tlw t1,%lo(cactus_iso_win)(t1)\n\tbltu t0,t1,.Lcactus_iso2_0\n\tlui t1,%hi(cactus_iso_win+4)\n\tlw t1,%lo(cactus_iso_win+4)(t1)\n\tbleu t0,t1,.Lcactus_isr_0\n.Lcactus_iso2_0:\n\tlui t1,%hi(cactus_iso_win+8)\n\tlw t1,%lo(cactus_iso_win+8)(t1)\n\tbltu t0,t1,.Lcactus_iso3_0\n\tlui t1,%hi(cactus_iso_win+12)\n\tlw t1,%lo(cactus_iso_win+12)(t1)\n\tbleu t0,t1,.Lcactus_isr_0\n.Lcactus_iso3_0:\n\tlui t1,%hi(cactus_iso_win+16)\n\tlw t1,%lo(cactus_iso_win+16)(t1)\n\tbltu t0,t1,.Lcactus_iso_0\n\tlui t1,%hi(cactus_iso_win+20)\n\tlw t1,%lo(cactus_iso_win+20)(t1)\n\tbgtu t0,t1,.Lcactus_iso_0\n.Lcactus_isr_0:\n";
+        let want = "\taddi t0,a0,8\n\tlui t1,%hi(cactus_iso_win+8)\n\tlw t1,%lo(cactus_iso_win+8)(t1)\n\tbgeu t0,t1,.Lcactus_iso3_0\n\tlui t1,%hi(cactus_iso_win+16)\n\tlw t1,%lo(cactus_iso_win+16)(t1)\n\tbgeu t0,t1,.Lcactus_iso2_0\n\tlui t1,%hi(cactus_iso_win)\n\tlw t1,%lo(cactus_iso_win)(t1)\n\tbltu t0,t1,.Lcactus_iso_0\n\tlui t1,%hi(cactus_iso_win+4)\n\tlw t1,%lo(cactus_iso_win+4)(t1)\n\tbgtu t0,t1,.Lcactus_iso_0\n\tj .Lcactus_isr_0\n.Lcactus_iso2_0:\n\tlui t1,%hi(cactus_iso_win+20)\n\tlw t1,%lo(cactus_iso_win+20)(t1)\n\tbgtu t0,t1,.Lcactus_iso_0\n\tj .Lcactus_isr_0\n.Lcactus_iso3_0:\n\tlui t1,%hi(cactus_iso_win+12)\n\tlw t1,%lo(cactus_iso_win+12)(t1)\n\tbgtu t0,t1,.Lcactus_iso_0\n.Lcactus_isr_0:\n";
         assert!(out.contains(want), "{out}");
         assert!(out.contains(".Lcactus_isr_0:\n\tsw a1,8(a0)\n"), "{out}");
         let stub = ".Lcactus_iso_0:\n\tjal t1,port_isolate_w_t0_t1\n\tj .Lcactus_isr_0\n";

@@ -19,7 +19,8 @@
 cactus_iso_win:
     .word __data_start, __bss_end - 4       /* own globals [lo, hi - 4] */
     .word __stack_bottom, __stack_top - 4   /* stack [lo, hi - 4] */
-    .word 1, 0                              /* shared globals: none (empty) */
+    .word __stack_bottom, 0                 /* shared globals: none (a check picks the
+                                             * stack first for anything at or above this) */
     .word _start, __text_end                /* code [lo, hi) */
 
 /* To 8f when [\c, \a) lies in [\lo, \hi), else on to \next; \d is clobbered. */
