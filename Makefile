@@ -28,6 +28,7 @@ RANDOM_COUNT ?= 200
 RANDOM_SEED  ?= 1
 FUZZ_RUNS    ?= 20
 MT_FUZZ_RUNS ?= 8
+ISO_FUZZ_RUNS ?= 8
 STRESS_RUNS  ?= 200
 # Parallel jobs for the firmware step (the C builds of tests/, kernel/, workloads/).
 JOBS         ?= $(shell nproc)
@@ -197,6 +198,7 @@ test-lane-b:
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
 	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
+	$(call counted,isolate-fuzz,$(CACTUS) fuzz --runs $(ISO_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O2 --modes none --isolate --out build/fuzz-isolate)
 	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss$(comma)split --no-tight --out build/fuzz-multitask)
 	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)

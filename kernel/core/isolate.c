@@ -14,8 +14,9 @@
  * which are not instrumented.
  *
  * Guarantees: a store, a library writer's destination range or a jump target that lies inside
- * one of the running task's regions (the application code, for a jump) resumes the task at its check,
- * with the region in the task's second window (so the next access to it passes inline);
+ * one of the running task's regions (the application code, for a jump) resumes the task after
+ * its check (the check's windows are the same regions, so the slow path only sees what the
+ * inline check cannot decide: a narrower store in a region's last word, strcpy);
  * anything else is reported (task, pc, address, what lies there) and the task's fault policy
  * applies with reason CACTUS_FAULT_ISOLATION, nothing written. Kernel code, interrupt handlers
  * and tasks the manifest does not declare (the timer task) are not restricted. */
@@ -28,15 +29,17 @@
 extern const uint32_t cactus_iso_table[] __attribute__((weak));
 extern const char port_task_return_to[];
 
-/* The running task's windows, read by every check site: [0] own globals lo, [1] own globals
- * hi - 4, [2] second window lo, [3] its hi - 4, [4] application code lo, [5] its hi. Until the
- * first task runs everything is inside them. Small data: one gp-relative load each. */
-uint32_t cactus_iso_win[6] __attribute__((section(".sdata.cactus_iso_win"))) = {
-    0, 0xfffffffcu, 0, 0xfffffffcu, 0, 0xffffffffu,
+/* The running task's windows, read by every check site (crates/cc/src/isolate.rs): [0] own
+ * globals lo, [1] own globals hi - 4, [2] its stack lo, [3] its hi - 4, [4] the shared globals
+ * lo, [5] their hi - 4, [6] application code lo, [7] its hi. Until the first task runs
+ * everything is inside them. Small data: one gp-relative load each. */
+#define ISO_WORDS 8
+uint32_t cactus_iso_win[ISO_WORDS] __attribute__((section(".sdata.cactus_iso_win"))) = {
+    0, 0xfffffffcu, 0, 0xfffffffcu, 0, 0xfffffffcu, 0, 0xffffffffu,
 };
 
-/* Each task's windows while it does not run (the second one changes as it runs). */
-static uint32_t iso_win[CACTUS_MAX_TASKS][6];
+/* Each task's windows while it does not run. */
+static uint32_t iso_win[CACTUS_MAX_TASKS][ISO_WORDS];
 static uint8_t iso_ready[CACTUS_MAX_TASKS];
 
 uint32_t k_isolate_slow;       /* slow-path entries that were allowed (for measurements) */
@@ -97,19 +100,20 @@ static void init_windows(struct k_tcb *t)
     uint32_t *w = iso_win[id];
     if (i < 0) {
         /* Not a manifest task (the timer task): unrestricted. */
-        set_window(&w[0], 0, 0xffffffffu);
-        w[1] = 0xfffffffcu;
-        w[2] = 0;
-        w[3] = 0xfffffffcu;
-        w[4] = 0;
-        w[5] = 0xffffffffu;
+        for (int k = 0; k < 6; k += 2) {
+            w[k] = 0;
+            w[k + 1] = 0xfffffffcu;
+        }
+        w[6] = 0;
+        w[7] = 0xffffffffu;
     } else {
         const uint32_t *e = task_entry(i);
         cactus_stack_info s;
         stack_usage(t, &s);
         set_window(&w[0], e[0], e[1]);
         set_window(&w[2], s.base, s.base + s.size);
-        code_span(&w[4], &w[5]);
+        set_window(&w[4], cactus_iso_table[1], cactus_iso_table[2]);
+        code_span(&w[6], &w[7]);
     }
     iso_ready[id] = 1;
 }
@@ -119,7 +123,7 @@ void k_isolate_switch(struct k_tcb *t)
     int id = k_id(t);
     if (!iso_ready[id])
         init_windows(t);
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < ISO_WORDS; k++)
         cactus_iso_win[k] = iso_win[id][k];
 }
 
@@ -197,20 +201,12 @@ void k_isolate_trap(uint32_t addr, uint32_t kind)
             return;
         }
     } else {
+        /* The inline check tries the same three regions; it misses a narrower store in a
+         * region's last word, a write crossing into the next region, strcpy. */
         cactus_stack_info s;
         stack_usage(cur, &s);
-        uint32_t lo = 0, hi = 0;
-        if (inside(addr, n, e[0], e[1])) {
-            lo = e[0], hi = e[1];
-        } else if (inside(addr, n, s.base, s.base + s.size)) {
-            lo = s.base, hi = s.base + s.size;
-        } else if (inside(addr, n, shared[0], shared[1])) {
-            lo = shared[0], hi = shared[1];
-        }
-        if (hi) {
-            set_window(&iso_win[id][2], lo, hi);
-            cactus_iso_win[2] = iso_win[id][2];
-            cactus_iso_win[3] = iso_win[id][3];
+        if (inside(addr, n, e[0], e[1]) || inside(addr, n, s.base, s.base + s.size) ||
+            inside(addr, n, shared[0], shared[1])) {
             k_isolate_slow++;
             return;
         }

@@ -12,11 +12,11 @@
 //! checked statement (a *pair*), or, where no pair is dead, `t0` and `t1` spilled to the two
 //! words below `sp` ([`RED_ZONE`] bytes, which the stack checks count) and reloaded before the
 //! statement; the checked statement itself and everything else are unchanged. The windows
-//! (word offsets in `cactus_iso_win`): 0-1 the task's own globals `[lo, hi - 4]`, 2-3 the
-//! region the slow path found last (at first the task's stack) `[lo, hi - 4]`, 4-5 the
-//! application code `[lo, hi)`. A store of at most 4 bytes at `a` passes inline when `lo <= a <= hi - 4`
-//! for window 0 or 1; a narrower store in the last word of a region takes the slow path, which
-//! is exact.
+//! (word offsets in `cactus_iso_win`): 0-1 the task's own globals `[lo, hi - 4]`, 2-3 its
+//! stack, 4-5 the shared globals (both `[lo, hi - 4]`), 6-7 the application code `[lo, hi)`.
+//! A store of at most 4 bytes at `a` passes inline when `lo <= a <= hi - 4` for one of the
+//! three data windows (the first, from the stack down, whose `lo` is at most `a`); a narrower
+//! store in the last word of a region takes the slow path, which is exact.
 
 use crate::emit::{entry, inst, splice};
 use cactus_asm::dataflow::{effects, Liveness};
@@ -25,8 +25,13 @@ use cactus_isa::asm::{Imm, Statement};
 use cactus_isa::{Class, Op, Reg, RegSet};
 use std::collections::BTreeMap;
 
-/// The kernel's window table (six words, see the module documentation).
+/// The kernel's window table (eight words, see the module documentation).
 pub const WINDOWS: &str = "cactus_iso_win";
+/// The data windows a store is checked against inline: the task's own globals, its stack, the
+/// shared globals (words `2k` and `2k + 1` of [`WINDOWS`]).
+pub const DATA_WINDOWS: u32 = 3;
+/// The word of [`WINDOWS`] where the application code's window starts.
+pub const CODE_WINDOW: u32 = 2 * DATA_WINDOWS;
 /// The kernel entries are `port_isolate_<kind>_<A>_<B>`.
 pub const ENTRY_PREFIX: &str = "port_isolate_";
 /// Bytes below `sp` the checks use when they must spill `t0` and `t1`.
@@ -180,6 +185,41 @@ fn load_window(b: &str, k: u32) -> [Entry; 2] {
     ]
 }
 
+/// The inline check of the data windows: the window is chosen by `start` against the windows'
+/// lower bounds from the highest region down (the stack, which the stack pool puts above all
+/// globals; the shared globals, which the link script puts above every task's own; the own
+/// globals), then `end` (the last word's address) is checked against that window's `hi - 4`.
+/// Every inline pass lies inside one window whatever the layout; the order only makes the
+/// common cases short: 5 instructions to the stack, 8 to the shared globals, 9 to the own
+/// globals, with the address. Falls through to `back` when inside, jumps to `slow` when not.
+fn data_check(
+    code: &mut Vec<Entry>,
+    start: &str,
+    end: &str,
+    b: &str,
+    slow: &str,
+    back: &str,
+    n: usize,
+) {
+    let (stack, shared) = (format!(".Lcactus_iso3_{n}"), format!(".Lcactus_iso2_{n}"));
+    code.extend(load_window(b, 2));
+    code.push(inst(&format!("bgeu {start},{b},{stack}")));
+    code.extend(load_window(b, 4));
+    code.push(inst(&format!("bgeu {start},{b},{shared}")));
+    code.extend(load_window(b, 0));
+    code.push(inst(&format!("bltu {start},{b},{slow}")));
+    code.extend(load_window(b, 1));
+    code.push(inst(&format!("bgtu {end},{b},{slow}")));
+    code.push(inst(&format!("j {back}")));
+    code.push(entry(Item::Label(shared)));
+    code.extend(load_window(b, 5));
+    code.push(inst(&format!("bgtu {end},{b},{slow}")));
+    code.push(inst(&format!("j {back}")));
+    code.push(entry(Item::Label(stack)));
+    code.extend(load_window(b, 3));
+    code.push(inst(&format!("bgtu {end},{b},{slow}")));
+}
+
 /// The functions of `file` with a site where no pair is dead (the check spills `t0` and `t1`
 /// below `sp`; the check pass must count [`RED_ZONE`]).
 pub fn red_zone_functions(file: &AsmFile) -> Vec<String> {
@@ -241,7 +281,7 @@ pub fn instrument(file: &mut AsmFile, next: &mut usize) -> IsolateStats {
                 format!(".Lcactus_iso_{next}"),
                 format!(".Lcactus_isr_{next}"),
             );
-            let second = format!(".Lcactus_iso2_{next}");
+            let n = *next;
             *next += 1;
             let mut code = Vec::new();
             if spill {
@@ -258,16 +298,7 @@ pub fn instrument(file: &mut AsmFile, next: &mut usize) -> IsolateStats {
                         let r = cactus_isa::reg_name(*base);
                         code.push(inst(&format!("addi {a},{r},{off}")));
                     }
-                    // Window 0 (own globals), then window 1 (the last region found).
-                    code.extend(load_window(b, 0));
-                    code.push(inst(&format!("bltu {a},{b},{second}")));
-                    code.extend(load_window(b, 1));
-                    code.push(inst(&format!("bleu {a},{b},{back}")));
-                    code.push(entry(Item::Label(second.clone())));
-                    code.extend(load_window(b, 2));
-                    code.push(inst(&format!("bltu {a},{b},{slow}")));
-                    code.extend(load_window(b, 3));
-                    code.push(inst(&format!("bgtu {a},{b},{slow}")));
+                    data_check(&mut code, a, a, b, &slow, &back, n);
                     match width {
                         1 => 'b',
                         2 => 'h',
@@ -278,24 +309,22 @@ pub fn instrument(file: &mut AsmFile, next: &mut usize) -> IsolateStats {
                     stats.jumps += 1;
                     let r = cactus_isa::reg_name(*base);
                     code.push(inst(&format!("addi {a},{r},{off}")));
-                    code.extend(load_window(b, 4));
+                    code.extend(load_window(b, CODE_WINDOW));
                     code.push(inst(&format!("bltu {a},{b},{slow}")));
-                    code.extend(load_window(b, 5));
+                    code.extend(load_window(b, CODE_WINDOW + 1));
                     code.push(inst(&format!("bgeu {a},{b},{slow}")));
                     'j'
                 }
                 Site::Writer(kind) => {
                     stats.writers += 1;
-                    // Inline only for [a0, a0 + a2) inside window 0; anything else is exact
-                    // in the slow path (a wrapping end, strcpy's unknown length).
+                    // Inline for [a0, a0 + a2) inside one of the data windows, chosen by
+                    // a0; anything else is exact in the slow path (a wrapping end, strcpy's
+                    // unknown length). A holds the last word's address a0 + a2 - 4.
                     if *kind == 'r' {
-                        code.extend(load_window(b, 0));
-                        code.push(inst(&format!("bltu a0,{b},{slow}")));
                         code.push(inst(&format!("add {a},a0,a2")));
                         code.push(inst(&format!("bltu {a},a0,{slow}")));
                         code.push(inst(&format!("addi {a},{a},-4")));
-                        code.extend(load_window(b, 1));
-                        code.push(inst(&format!("bgtu {a},{b},{slow}")));
+                        data_check(&mut code, "a0", a, b, &slow, &back, n);
                     } else {
                         code.push(inst(&format!("j {slow}")));
                     }
@@ -337,10 +366,10 @@ mod tests {
     }
 
     #[test]
-    fn a_store_through_a_pointer_is_checked_against_both_windows() {
+    fn a_store_through_a_pointer_is_checked_against_the_three_data_windows() {
         let (out, stats) = run(&func("\tsw\ta1,8(a0)\n\tret\n"));
         assert_eq!((stats.stores, stats.jumps), (1, 1));
-        let want = "\taddi t0,a0,8\n\tlui t1,%hi(cactus_iso_win)\n\tlw t1,%lo(cactus_iso_win)(t1)\n\tbltu t0,t1,.Lcactus_iso2_0\n\tlui t1,%hi(cactus_iso_win+4)\n\tlw t1,%lo(cactus_iso_win+4)(t1)\n\tbleu t0,t1,.Lcactus_isr_0\n.Lcactus_iso2_0:\n";
+        let want = "\taddi t0,a0,8\n\tlui t1,%hi(cactus_iso_win+8)\n\tlw t1,%lo(cactus_iso_win+8)(t1)\n\tbgeu t0,t1,.Lcactus_iso3_0\n\tlui t1,%hi(cactus_iso_win+16)\n\tlw t1,%lo(cactus_iso_win+16)(t1)\n\tbgeu t0,t1,.Lcactus_iso2_0\n\tlui t1,%hi(cactus_iso_win)\n\tlw t1,%lo(cactus_iso_win)(t1)\n\tbltu t0,t1,.Lcactus_iso_0\n\tlui t1,%hi(cactus_iso_win+4)\n\tlw t1,%lo(cactus_iso_win+4)(t1)\n\tbgtu t0,t1,.Lcactus_iso_0\n\tj .Lcactus_isr_0\n.Lcactus_iso2_0:\n\tlui t1,%hi(cactus_iso_win+20)\n\tlw t1,%lo(cactus_iso_win+20)(t1)\n\tbgtu t0,t1,.Lcactus_iso_0\n\tj .Lcactus_isr_0\n.Lcactus_iso3_0:\n\tlui t1,%hi(cactus_iso_win+12)\n\tlw t1,%lo(cactus_iso_win+12)(t1)\n\tbgtu t0,t1,.Lcactus_iso_0\n.Lcactus_isr_0:\n";
         assert!(out.contains(want), "{out}");
         assert!(out.contains(".Lcactus_isr_0:\n\tsw a1,8(a0)\n"), "{out}");
         let stub = ".Lcactus_iso_0:\n\tjal t1,port_isolate_w_t0_t1\n\tj .Lcactus_isr_0\n";
@@ -372,7 +401,7 @@ mod tests {
             "\taddi\tsp,sp,-16\n\tsw\tra,12(sp)\n\tjalr\ta5\n\tlw\tra,12(sp)\n\taddi\tsp,sp,16\n\tjr\tra\n",
         ));
         assert_eq!((stats.stores, stats.jumps), (0, 2));
-        let want = "\taddi t0,a5,0\n\tlui t1,%hi(cactus_iso_win+16)\n\tlw t1,%lo(cactus_iso_win+16)(t1)\n\tbltu t0,t1,.Lcactus_iso_0\n\tlui t1,%hi(cactus_iso_win+20)\n\tlw t1,%lo(cactus_iso_win+20)(t1)\n\tbgeu t0,t1,.Lcactus_iso_0\n.Lcactus_isr_0:\n\tjalr a5\n";
+        let want = "\taddi t0,a5,0\n\tlui t1,%hi(cactus_iso_win+24)\n\tlw t1,%lo(cactus_iso_win+24)(t1)\n\tbltu t0,t1,.Lcactus_iso_0\n\tlui t1,%hi(cactus_iso_win+28)\n\tlw t1,%lo(cactus_iso_win+28)(t1)\n\tbgeu t0,t1,.Lcactus_iso_0\n.Lcactus_isr_0:\n\tjalr a5\n";
         assert!(out.contains(want), "{out}");
         assert!(out.contains("\taddi t0,ra,0\n"), "{out}");
         assert!(out.contains("port_isolate_j_t0_t1"), "{out}");

@@ -137,6 +137,47 @@ impl Pass for PreemptPass {
     }
 }
 
+/// A check pass followed by the isolate pass (docs/sensmart.md "Memory isolation"): every
+/// store through a pointer, indirect jump, return and C library writer call is checked against
+/// the running task's windows (`cactus_iso_win`); the runtime decides the rest exactly. Named
+/// `<check pass>-isolate` (`detect-rolling-isolate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IsolatePass {
+    /// The stack checks that run first.
+    pub checks: CheckPass,
+}
+
+impl IsolatePass {
+    /// The pass called `name` (as [`Pass::name`] spells it).
+    pub fn parse(name: &str) -> Option<IsolatePass> {
+        Some(IsolatePass {
+            checks: CheckPass::parse(name.strip_suffix("-isolate")?)?,
+        })
+    }
+}
+
+impl Pass for IsolatePass {
+    fn name(&self) -> String {
+        format!("{}-isolate", self.checks.name())
+    }
+
+    fn instruments(&self) -> bool {
+        true
+    }
+
+    fn apply(&self, units: &[Unit], reserves: &Reserves) -> Result<Vec<String>, String> {
+        let options = PassOptions {
+            mode: self.checks.mode,
+            rolling: self.checks.rules(),
+            isolate: true,
+            ..PassOptions::default()
+        };
+        instrument_units(units, &options, reserves)
+            .map(|(texts, _report)| texts)
+            .map_err(|e| e.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +210,19 @@ mod tests {
         assert_eq!(PreemptPass::parse(&p.name()), Some(p));
         assert_eq!(PreemptPass::parse("detect-rolling-preempt0"), None);
         assert_eq!(PreemptPass::parse("detect-rolling"), None);
+    }
+
+    #[test]
+    fn isolate_pass_names_parse_back() {
+        let p = IsolatePass {
+            checks: CheckPass {
+                mode: CheckMode::Detect,
+                rolling: true,
+            },
+        };
+        assert_eq!(p.name(), "detect-rolling-isolate");
+        assert_eq!(IsolatePass::parse(&p.name()), Some(p));
+        assert_eq!(IsolatePass::parse("detect-rolling"), None);
+        assert_eq!(IsolatePass::parse("fast-isolate"), None);
     }
 }

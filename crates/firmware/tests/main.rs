@@ -6,6 +6,7 @@ mod build_demo;
 mod build_errors;
 mod build_pool_ram;
 mod fuzz_manifest;
+mod isolate_image;
 mod many_tasks;
 mod pools;
 mod srp;

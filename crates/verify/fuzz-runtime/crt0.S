@@ -15,7 +15,8 @@
  * failing check left sp below the limit; nothing may be stored there) and calls
  * fuzz_trap(mcause, mepc, mtval, sp), which reports and exits.
  *
- * port_split_request: the call slow path of `split` checks, here a jump to the site's ecall. */
+ * port_split_request: the call slow path of `split` checks, here a jump to the site's ecall.
+ * isolate.S: the windows and slow path of `--isolate` code. */
 
     .equ FUZZ_MAGIC, 0x5A5A5546
     .equ PAINT, 0xCAC705A5
@@ -87,10 +88,12 @@ port_split_request:
     jr      t0
 
 #include "preempt.S"                /* crates/cc/runtime/preempt.S, written beside */
+#include "isolate.S"                /* the isolate pass's windows and slow path */
 
     .data
     .balign 4
-    .word   0                       /* tp - 12: the preempt entry's scratch word */
+    .word   0                       /* tp - 16: the isolate entry's second scratch word */
+    .word   0                       /* tp - 12: the preempt and isolate entries' scratch word */
     .word   cactus_preempt_period   /* tp - 8: the branch counter (0 without the pass) */
     .globl fuzz_stack_desc
 fuzz_stack_desc:

@@ -216,3 +216,70 @@ fn multitask_group_passes_and_starved_stacks_are_caught() {
     );
     assert!(bad.saved.unwrap().join("report.txt").exists());
 }
+
+/// The detect checks and the isolate pass, whose stack window reads the (empty) shared window
+/// instead: every store
+/// through a pointer into the stack takes the runtime's slow path, which must allow it and
+/// return with every register intact.
+#[derive(Debug)]
+struct IsolateStackSlow;
+
+impl Pass for IsolateStackSlow {
+    fn name(&self) -> String {
+        "isolate-stackslow".into()
+    }
+    fn instruments(&self) -> bool {
+        true
+    }
+    fn apply(&self, units: &[Unit], r: &cactus_cc::Reserves) -> Result<Vec<String>, String> {
+        let isolate = cactus_verify::fuzz::variant::IsolatePass {
+            checks: cactus_verify::fuzz::variant::CheckPass {
+                mode: CheckMode::Detect,
+                rolling: true,
+            },
+        };
+        Ok(isolate
+            .apply(units, r)?
+            .into_iter()
+            .map(|t| {
+                t.replace("cactus_iso_win+8)", "cactus_iso_win+16)")
+                    .replace("cactus_iso_win+12)", "cactus_iso_win+20)")
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn isolated_builds_pass_and_their_slow_path_allows_what_is_the_programs() {
+    if !tools_present() {
+        eprintln!("csmith or the RISC-V toolchain is missing: skipping");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let mut list = vec![Variant::baseline(OptLevel::O0)];
+    list.extend(cactus_verify::fuzz::variant::isolate_variants(&[
+        OptLevel::O2,
+    ]));
+    list.push(Variant {
+        opt: OptLevel::O0,
+        pass: Arc::new(IsolateStackSlow),
+    });
+    let opts = options(list, work.path());
+    let source = generate(SEEDS[0]).unwrap().unwrap();
+    let outcome = run_source(work.path(), &source, Some(SEEDS[0]), &opts).unwrap();
+    assert_eq!(
+        outcome.status,
+        CaseStatus::Passed,
+        "{:#?}",
+        outcome.findings
+    );
+    for v in ["O2-detect-rolling-isolate", "O0-isolate-stackslow"] {
+        let asm = std::fs::read_to_string(work.path().join(v).join("prog.s")).unwrap();
+        assert!(asm.contains("port_isolate_w_"), "{v}: no checked store");
+        let out = std::fs::read_to_string(work.path().join(v).join("output.txt")).unwrap();
+        let reference = std::fs::read_to_string(work.path().join("O0-none/output.txt")).unwrap();
+        assert_eq!(out, reference, "{v}");
+    }
+    let slow = std::fs::read_to_string(work.path().join("O0-isolate-stackslow/prog.s")).unwrap();
+    assert!(!slow.contains("cactus_iso_win+8)"), "{slow}");
+}

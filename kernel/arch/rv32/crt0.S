@@ -1,6 +1,6 @@
-/* Reset entry: gp, kernel stack and its descriptor in tp, .bss cleared, trap vector, then
- * main(). QEMU virt with `-bios none` jumps to 0x80000000, where the linker script places
- * .text.init. */
+/* Reset entry: gp, kernel stack and its descriptor in tp, .bss cleared (with CACTUS_ISOLATE
+ * every task region's .bss part too), trap vector, then main(). QEMU virt with `-bios none`
+ * jumps to 0x80000000, where the linker script places .text.init. */
 #include "port.h"
 
     .section .text.init, "ax"
@@ -18,6 +18,23 @@ _start:
     sw zero, 0(t0)
     addi t0, t0, 4
     j 1b
+2:
+#if CACTUS_ISOLATE
+    /* An isolated firmware keeps each task region's zero-initialised globals in a NOLOAD part
+     * of its own (crates/firmware/src/isolate_link.rs): clear each one from the link script's
+     * table cactus_iso_bss (count, then [start, end) pairs). */
+    la t2, cactus_iso_bss
+    lw t3, 0(t2)
+4:  beqz t3, 2f
+    lw t0, 4(t2)
+    lw t1, 8(t2)
+    addi t2, t2, 8
+    addi t3, t3, -1
+5:  bgeu t0, t1, 4b
+    sw zero, 0(t0)
+    addi t0, t0, 4
+    j 5b
+#endif
 2:  la t0, port_kstack_bottom       /* the kernel stack's check limit (port.h) */
     la t1, port_kernel
     sw t0, PORT_STACK_DESC(t1)

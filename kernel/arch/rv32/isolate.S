@@ -9,9 +9,9 @@
  *
  * The entry masks interrupts, saves what C may clobber into the task's context like the
  * general trap entry (trap.S), with the resume address as its pc, and calls
- * k_isolate_trap(address, kind) on the kernel stack. That either widens the task's window to
- * the region the access lies in (the task resumes at its check, which passes) or applies the
- * task's fault policy and reschedules. The exit is the general one (port_trap_exit), as for
+ * k_isolate_trap(address, kind) on the kernel stack. That either finds the access inside one
+ * of the task's regions (the task resumes after its check) or applies the task's fault policy
+ * and reschedules. The exit is the general one (port_trap_exit), as for
  * preempt.S: the same task resumes with its own interrupt state, another one with interrupts
  * enabled. From kernel code or an interrupt handler (tp = the kernel's descriptor) every
  * access is allowed: the entry returns at once.

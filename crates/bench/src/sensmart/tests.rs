@@ -211,8 +211,20 @@ fn isolate_summary_pairs_come_from_the_attacks_and_the_costs() {
         sites: 3,
         slow: 1,
     });
-    let pairs = isolate::summary_pairs(&[a, c]);
+    let pairs = isolate::summary_pairs(&[a.clone(), c.clone()]);
     let get = |k: &str| pairs.iter().find(|(n, _)| *n == k).unwrap().1.clone();
+    assert_eq!(get("isolate_median_pct"), "21.0");
+    // The median is the middle row's overhead (+1 %, +21 %, +200 %), not the mean's.
+    let mut rows = vec![a.clone(), c.clone(), c.clone(), c.clone()];
+    rows[2].cost.as_mut().unwrap().cycles_isolate = 101;
+    rows[3].cost.as_mut().unwrap().cycles_isolate = 300;
+    let three = isolate::summary_pairs(&rows);
+    let median = three
+        .iter()
+        .find(|(n, _)| *n == "isolate_median_pct")
+        .unwrap();
+    assert_eq!(median.1, "21.0");
+    assert!(isolate::markdown(&rows).contains("(median +21.0 %)"));
     assert_eq!(get("attacks_tried"), "10");
     assert_eq!(get("attacks_stopped"), "9");
     assert_eq!(get("isolate_overhead_pct"), "21.0");
@@ -222,4 +234,26 @@ fn isolate_summary_pairs_come_from_the_attacks_and_the_costs() {
         Some((10, 7))
     );
     assert_eq!(isolate::parse_attacks("nothing"), None);
+}
+
+#[test]
+fn the_isolate_cost_rows_at_small_are_a_subset_of_the_preempt_parts() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let o = super::preempt::PreemptOptions {
+        root: root.clone(),
+        size: crate::Size::Small,
+        build_dir: None,
+    };
+    let small = super::isolate::workloads(&o);
+    let preempt = super::preempt::workloads(&root, crate::Size::Small);
+    assert!(
+        !small.is_empty() && small.len() < preempt.len(),
+        "{small:?}"
+    );
+    assert!(small.iter().all(|w| preempt.contains(w)), "{small:?}");
+    let full = super::isolate::workloads(&super::preempt::PreemptOptions {
+        size: crate::Size::Full,
+        ..o
+    });
+    assert!(full.len() > small.len(), "{full:?}");
 }

@@ -21,7 +21,8 @@ pub struct SensmartArgs {
     #[arg(long, value_enum, default_value_t = BenchSize::Full)]
     pub size: BenchSize,
     /// The parts to run, comma-separated: preempt, relocate, isolate (the attack suite and
-    /// the isolate pass's cost on the same workloads as preempt).
+    /// the isolate pass's cost: on two of the preempt part's workloads at `small`, on the same
+    /// workloads as preempt that have static stacks at `full`).
     #[arg(long, value_name = "PARTS", default_value = "preempt,relocate,isolate")]
     pub parts: String,
     /// Parent directory of the builds (default: build/firmware in the Cactus tree).

@@ -11,7 +11,9 @@ use anyhow::{bail, Context, Result};
 use cactus_verify::fuzz::batch::run_multitask;
 use cactus_verify::fuzz::case::{CaseOutcome, CaseStatus, FuzzOptions};
 use cactus_verify::fuzz::multitask::GroupOutcome;
-use cactus_verify::fuzz::variant::{parse_mode, preempt_variants, variants, OptLevel};
+use cactus_verify::fuzz::variant::{
+    isolate_variants, parse_mode, preempt_variants, variants, OptLevel,
+};
 use cactus_verify::fuzz::{run_batch, BatchSummary};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -58,6 +60,11 @@ pub struct BatchArgs {
     /// pass with period N (docs/sensmart.md): a small N exercises the kernel entry often.
     #[arg(long, value_name = "N")]
     pub preempt_traps: Option<u32>,
+    /// Also build every level with the stack checks (detect) followed by the isolate pass
+    /// (docs/sensmart.md "Memory isolation"): every checked store, jump and library write must
+    /// pass (the runtime's slow path decides exactly; a refused access traps).
+    #[arg(long)]
+    pub isolate: bool,
     /// Where failing cases are kept (`seed-N/`; baseline disagreements in `baseline/`).
     #[arg(long, value_name = "DIR", default_value = "build/fuzz")]
     pub out: PathBuf,
@@ -177,6 +184,9 @@ fn options_from(args: &BatchArgs) -> Result<FuzzOptions> {
             bail!("--preempt-traps: the period N must be at least 1");
         }
         all.extend(preempt_variants(&opts, n));
+    }
+    if args.isolate {
+        all.extend(isolate_variants(&opts));
     }
     Ok(FuzzOptions {
         variants: all,

@@ -14,6 +14,8 @@ pub const CRT0_S: &str = include_str!("../../fuzz-runtime/crt0.S");
 pub const FUZZ_RT_C: &str = include_str!("../../fuzz-runtime/fuzz_rt.c");
 /// `string.c`: the kernel's memcpy & co. (kernel/lib/string.c), included by fuzz_rt.c.
 pub const STRING_C: &str = include_str!("../../../../kernel/lib/string.c");
+/// `isolate.S`: the windows and slow path of `--isolate` code, included by [`CRT0_S`].
+pub const ISOLATE_S: &str = include_str!("../../fuzz-runtime/isolate.S");
 /// `link.ld`: memory map and stacks.
 pub const LINK_LD: &str = include_str!("../../fuzz-runtime/link.ld");
 
@@ -43,12 +45,13 @@ pub const RUNTIME_FLAGS: &[&str] = &[
     "-Werror",
 ];
 
-/// Writes crt0.S (with the preempt-traps entry it includes, cactus cc's `preempt.S`),
-/// fuzz_rt.c, string.c and link.ld into `dir`.
+/// Writes crt0.S (with the preempt-traps entry it includes, cactus cc's `preempt.S`, and the
+/// isolate pass's `isolate.S`), fuzz_rt.c, string.c and link.ld into `dir`.
 pub fn write_sources(dir: &Path) -> Result<(), FuzzError> {
     for (name, text) in [
         ("crt0.S", CRT0_S),
         ("preempt.S", cactus_cc::driver::runtime::PREEMPT_S),
+        ("isolate.S", ISOLATE_S),
         ("fuzz_rt.c", FUZZ_RT_C),
         ("string.c", STRING_C),
         ("link.ld", LINK_LD),

@@ -57,7 +57,7 @@ impl fmt::Display for OptLevel {
     }
 }
 
-pub use cactus_cc::selection::{CheckPass, Pass, PreemptPass};
+pub use cactus_cc::selection::{CheckPass, IsolatePass, Pass, PreemptPass};
 
 /// The name of a check mode as the command line spells it.
 pub fn mode_name(mode: CheckMode) -> &'static str {
@@ -129,6 +129,9 @@ pub fn parse_pass(name: &str) -> Option<Arc<dyn Pass>> {
     if let Some(p) = PreemptPass::parse(name) {
         return Some(Arc::new(p));
     }
+    if let Some(p) = IsolatePass::parse(name) {
+        return Some(Arc::new(p));
+    }
     CheckPass::parse(name).map(|p| Arc::new(p) as Arc<dyn Pass>)
 }
 
@@ -147,6 +150,25 @@ pub fn preempt_variants(opts: &[OptLevel], period: u32) -> Vec<Variant> {
                     rolling: true,
                 },
                 period,
+            }),
+        })
+        .collect()
+}
+
+/// One isolate variant (`detect-rolling-isolate`, docs/sensmart.md) per level of `opts`: the
+/// detect checks with every rolling rule, then the isolate pass; the fuzz runtime's
+/// `isolate.S` holds the program's windows and decides the slow path exactly.
+pub fn isolate_variants(opts: &[OptLevel]) -> Vec<Variant> {
+    let levels: BTreeSet<OptLevel> = opts.iter().copied().collect();
+    levels
+        .into_iter()
+        .map(|opt| Variant {
+            opt,
+            pass: Arc::new(IsolatePass {
+                checks: CheckPass {
+                    mode: CheckMode::Detect,
+                    rolling: true,
+                },
             }),
         })
         .collect()
