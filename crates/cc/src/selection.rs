@@ -61,6 +61,26 @@ impl CheckPass {
     }
 }
 
+impl CheckPass {
+    /// `units` instrumented by `options` with this pass's check mode and rolling rules (the
+    /// passes that run after the checks set their own fields of `options`).
+    fn instrument(
+        &self,
+        units: &[Unit],
+        reserves: &Reserves,
+        options: PassOptions,
+    ) -> Result<Vec<String>, String> {
+        let options = PassOptions {
+            mode: self.mode,
+            rolling: self.rules(),
+            ..options
+        };
+        instrument_units(units, &options, reserves)
+            .map(|(texts, _report)| texts)
+            .map_err(|e| e.to_string())
+    }
+}
+
 impl Pass for CheckPass {
     fn name(&self) -> String {
         match self.mode {
@@ -77,14 +97,7 @@ impl Pass for CheckPass {
     }
 
     fn apply(&self, units: &[Unit], reserves: &Reserves) -> Result<Vec<String>, String> {
-        let options = PassOptions {
-            mode: self.mode,
-            rolling: self.rules(),
-            ..PassOptions::default()
-        };
-        instrument_units(units, &options, reserves)
-            .map(|(texts, _report)| texts)
-            .map_err(|e| e.to_string())
+        self.instrument(units, reserves, PassOptions::default())
     }
 
     fn firmware_checks(&self) -> Option<(CheckMode, RollingRules)> {
@@ -126,14 +139,10 @@ impl Pass for PreemptPass {
 
     fn apply(&self, units: &[Unit], reserves: &Reserves) -> Result<Vec<String>, String> {
         let options = PassOptions {
-            mode: self.checks.mode,
-            rolling: self.checks.rules(),
             preempt_traps: Some(self.period),
             ..PassOptions::default()
         };
-        instrument_units(units, &options, reserves)
-            .map(|(texts, _report)| texts)
-            .map_err(|e| e.to_string())
+        self.checks.instrument(units, reserves, options)
     }
 }
 
@@ -167,14 +176,10 @@ impl Pass for IsolatePass {
 
     fn apply(&self, units: &[Unit], reserves: &Reserves) -> Result<Vec<String>, String> {
         let options = PassOptions {
-            mode: self.checks.mode,
-            rolling: self.checks.rules(),
             isolate: true,
             ..PassOptions::default()
         };
-        instrument_units(units, &options, reserves)
-            .map(|(texts, _report)| texts)
-            .map_err(|e| e.to_string())
+        self.checks.instrument(units, reserves, options)
     }
 }
 
