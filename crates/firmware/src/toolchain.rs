@@ -103,6 +103,20 @@ impl Toolchain {
     /// on success gcc's diagnostics (warnings), if any, are passed through to stderr as gcc
     /// itself would print them.
     fn run_compile(&self, command: &mut Command, source: &Path) -> Result<(), BuildError> {
+        let diagnostics = self.run_compile_quietly(command, source)?;
+        if !diagnostics.is_empty() {
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(&diagnostics);
+        }
+        Ok(())
+    }
+
+    /// [`Toolchain::run_compile`] returning gcc's diagnostics instead of printing them.
+    fn run_compile_quietly(
+        &self,
+        command: &mut Command,
+        source: &Path,
+    ) -> Result<Vec<u8>, BuildError> {
         let out = run(command, &self.gcc())?;
         if !out.status.success() {
             return Err(BuildError::Compile {
@@ -110,11 +124,7 @@ impl Toolchain {
                 output: transcript(&out),
             });
         }
-        if !out.stderr.is_empty() {
-            use std::io::Write;
-            let _ = std::io::stderr().write_all(&out.stderr);
-        }
-        Ok(())
+        Ok(out.stderr)
     }
 
     /// Compiles `source` to GCC assembly `asm` with the firmware flags ([`ARCH_FLAGS`],
@@ -164,7 +174,7 @@ impl Toolchain {
         flags: &[String],
         depfile: &Path,
     ) -> Result<Vec<u8>, BuildError> {
-        let out = run(
+        self.run_compile_quietly(
             Command::new(self.gcc())
                 .args(flags)
                 .args(["-fno-lto", "-S", "-MD", "-MF"])
@@ -172,15 +182,8 @@ impl Toolchain {
                 .arg(source)
                 .arg("-o")
                 .arg(asm),
-            &self.gcc(),
-        )?;
-        if !out.status.success() {
-            return Err(BuildError::Compile {
-                source_file: source.to_path_buf(),
-                output: transcript(&out),
-            });
-        }
-        Ok(out.stderr)
+            source,
+        )
     }
 
     /// Assembles `asm` (GNU assembly, or `.S` to preprocess) into `object` with `flags`; a

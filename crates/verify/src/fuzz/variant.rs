@@ -139,18 +139,25 @@ pub fn parse_pass(name: &str) -> Option<Arc<dyn Pass>> {
 /// `opts`: the detect checks with every rolling rule, then the counter at every backward
 /// branch with period `period`; the fuzz runtime's `port_preempt_<reg>` reloads it.
 pub fn preempt_variants(opts: &[OptLevel], period: u32) -> Vec<Variant> {
+    after_detect_checks(opts, |checks| Arc::new(PreemptPass { checks, period }))
+}
+
+/// One variant per distinct level of `opts`, its pass `pass` made over the detect checks with
+/// every rolling rule.
+fn after_detect_checks(
+    opts: &[OptLevel],
+    pass: impl Fn(CheckPass) -> Arc<dyn Pass>,
+) -> Vec<Variant> {
     let levels: BTreeSet<OptLevel> = opts.iter().copied().collect();
+    let checks = CheckPass {
+        mode: CheckMode::Detect,
+        rolling: true,
+    };
     levels
         .into_iter()
         .map(|opt| Variant {
             opt,
-            pass: Arc::new(PreemptPass {
-                checks: CheckPass {
-                    mode: CheckMode::Detect,
-                    rolling: true,
-                },
-                period,
-            }),
+            pass: pass(checks),
         })
         .collect()
 }
@@ -159,19 +166,7 @@ pub fn preempt_variants(opts: &[OptLevel], period: u32) -> Vec<Variant> {
 /// detect checks with every rolling rule, then the isolate pass; the fuzz runtime's
 /// `isolate.S` holds the program's windows and decides the slow path exactly.
 pub fn isolate_variants(opts: &[OptLevel]) -> Vec<Variant> {
-    let levels: BTreeSet<OptLevel> = opts.iter().copied().collect();
-    levels
-        .into_iter()
-        .map(|opt| Variant {
-            opt,
-            pass: Arc::new(IsolatePass {
-                checks: CheckPass {
-                    mode: CheckMode::Detect,
-                    rolling: true,
-                },
-            }),
-        })
-        .collect()
+    after_detect_checks(opts, |checks| Arc::new(IsolatePass { checks }))
 }
 
 /// The variant called `name` (`O2-detect-rolling`), the inverse of [`Variant::name`].
