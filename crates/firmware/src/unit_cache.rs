@@ -13,7 +13,9 @@
 //! put back, so an entry serves a build in any cache directory. Entries are written under a
 //! temporary name and renamed, so concurrent builds never read half of one; they are stored
 //! when the build has succeeded, and a failure to store one is not a build failure. `CACTUS_UNIT_CACHE=off` (or [`crate::BuildOptions`]'s
-//! `no_unit_cache`) compiles every unit; deleting `.units` empties the cache.
+//! `no_unit_cache`) compiles every unit; deleting `.units` empties the cache. Storing an entry
+//! removes the entries beside it (same source and flags) that a changed file has made useless,
+//! so the cache grows with the variety of builds, not with the number of edits.
 
 use crate::deps::parse_rule;
 use crate::error::BuildError;
@@ -199,14 +201,7 @@ impl UnitCache {
             let Ok(text) = std::fs::read_to_string(&listing) else {
                 continue;
             };
-            let unchanged = text.lines().all(|line| {
-                let Some((hash, path)) = line.split_once('\t') else {
-                    return false;
-                };
-                let path = PathBuf::from(path.replace(BUILD_MARK, &self.build_dir));
-                self.file_hash(&path).as_deref() == Some(hash)
-            });
-            if !unchanged {
+            if !self.listing_holds(&text) {
                 continue;
             }
             let asm = std::fs::read_to_string(listing.with_extension("s")).ok()?;
@@ -214,6 +209,44 @@ impl UnitCache {
             return Some((asm.replace(FINAL_MARK, &self.final_dir), diagnostics));
         }
         None
+    }
+
+    /// Whether every file of an entry's `listing` (hash, tab, path per line) still has the
+    /// content it had when the entry was stored.
+    fn listing_holds(&mut self, listing: &str) -> bool {
+        listing.lines().all(|line| {
+            let Some((hash, path)) = line.split_once('\t') else {
+                return false;
+            };
+            let path = PathBuf::from(path.replace(BUILD_MARK, &self.build_dir));
+            self.file_hash(&path).as_deref() == Some(hash)
+        })
+    }
+
+    /// Removes the entries of `dir` other than `keep` that no build can use any more (a file
+    /// they were compiled from has changed since), so that editing a header replaces the
+    /// entries of the units that include it rather than adding to them. Best effort: an
+    /// entry a concurrent build is reading is then a miss for it, never a wrong hit, since
+    /// a listing is removed before its assembly.
+    fn prune_stale(&mut self, dir: &Path, keep: &Path) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let listings: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "deps") && p != keep)
+            .collect();
+        for listing in listings {
+            let stale = match std::fs::read_to_string(&listing) {
+                Ok(text) => !self.listing_holds(&text),
+                Err(_) => false,
+            };
+            if stale {
+                let _ = std::fs::remove_file(&listing);
+                let _ = std::fs::remove_file(listing.with_extension("s"));
+                let _ = std::fs::remove_file(listing.with_extension("err"));
+            }
+        }
     }
 
     /// Stores `text` (GCC's assembly), `diagnostics` and the hashes of the files of `rule`
@@ -254,7 +287,9 @@ impl UnitCache {
         // The listing last: an entry is found by it, and by then the rest is in place.
         write_renamed(&stem.with_extension("s"), asm.as_bytes())?;
         write_renamed(&stem.with_extension("err"), diagnostics)?;
-        write_renamed(&stem.with_extension("deps"), listing.as_bytes())
+        write_renamed(&stem.with_extension("deps"), listing.as_bytes())?;
+        self.prune_stale(dir, &stem.with_extension("deps"));
+        Ok(())
     }
 }
 

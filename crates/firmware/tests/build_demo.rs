@@ -91,6 +91,8 @@ fn changing_a_source_or_a_header_rebuilds() {
     let src = demo_copy();
     let manifest = src.path().join("demo.toml");
     let a = build(&Manifest::load(&manifest).unwrap(), &options(out.path())).unwrap();
+    let stored = cache_entries(out.path());
+    assert!(stored > 0);
     let consumer = src.path().join("consumer.c");
     let text = std::fs::read_to_string(&consumer).unwrap();
     std::fs::write(&consumer, format!("{text}/* changed */\n")).unwrap();
@@ -122,6 +124,24 @@ fn changing_a_source_or_a_header_rebuilds() {
         .count();
     assert!(includers > 1);
     assert_eq!(c.units.compiled, includers, "{:?}", c.units);
+    // The entries the edits made useless were replaced, not kept beside the new ones.
+    assert_eq!(cache_entries(out.path()), stored);
+}
+
+/// How many entries the unit cache under the build directory `out` holds (one listing each).
+fn cache_entries(out: &std::path::Path) -> usize {
+    let root = out.join(cactus_firmware::unit_cache::DIR_NAME);
+    std::fs::read_dir(root)
+        .unwrap()
+        .flat_map(|key| std::fs::read_dir(key.unwrap().path()).unwrap())
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "deps")
+        })
+        .count()
 }
 
 #[test]
