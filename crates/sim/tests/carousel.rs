@@ -227,7 +227,11 @@ fn queued_copies_overlap_the_core_and_accesses_to_their_memories_wait() {
     assert_eq!(costs[at[3]], 1 + 260 - 5, "the SPM waits for the engine");
     assert_eq!(m.reg(A1 as usize), 0x5555_5555);
     assert_eq!(costs[at[4]], 2);
-    assert_eq!(costs[at[5]], 2 + 130 - 2, "WAIT: until the third copy has ended");
+    assert_eq!(
+        costs[at[5]],
+        2 + 130 - 2,
+        "WAIT: until the third copy has ended"
+    );
     let s = m.stats();
     assert_eq!(mem_stats(&s).dma_copies, 3);
     // run() gives the same cycles as step().
@@ -244,7 +248,11 @@ fn a_fetch_from_memory_a_queued_copy_uses_waits_for_it() {
     let (prog, at) = queued_copies();
     let mut m = machine_at("carousel-paper", RAM, &prog);
     let costs = step_costs(&mut m);
-    assert_eq!(costs[at[0]], 50 + 1, "fetch 50, store 1, device 1, less one");
+    assert_eq!(
+        costs[at[0]],
+        50 + 1,
+        "fetch 50, store 1, device 1, less one"
+    );
     // Its fetch waits for the first copy (130 cycles from the start, 51 have passed).
     assert_eq!(costs[at[1]], 130 - 51 + 51);
     assert_eq!(costs[at[2]], 130 - 51 + 50, "and this one for the second");

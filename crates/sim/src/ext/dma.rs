@@ -375,13 +375,21 @@ mod tests {
         assert_eq!(d.write(DMA_LEN, 64), Some(Start::No));
         assert_eq!(d.read(DMA_LEN, 0), Some((64, 0)));
         assert_eq!(d.write(DMA_CTRL, 2), Some(Start::No));
-        assert_eq!(d.write(DMA_CTRL, 4), Some(Start::No), "QUEUE alone starts nothing");
+        assert_eq!(
+            d.write(DMA_CTRL, 4),
+            Some(Start::No),
+            "QUEUE alone starts nothing"
+        );
         assert_eq!(d.write(DMA_CTRL, 1), Some(Start::Sync));
         assert_eq!(d.write(DMA_CTRL, 5), Some(Start::Queued));
         assert_eq!(d.write(0x10, 1), None, "LAST_CYCLES is read-only");
         assert_eq!(d.write(DMA_WAIT, 1), None, "WAIT is read-only");
         assert_eq!(d.write(DMA_COPIES, 1), None, "COPIES is read-only");
-        assert_eq!(d.read(DMA_WAIT, 0), Some((0, 0)), "idle: WAIT does not stall");
+        assert_eq!(
+            d.read(DMA_WAIT, 0),
+            Some((0, 0)),
+            "idle: WAIT does not stall"
+        );
         assert_eq!(d.read(0x1C, 0), None);
     }
 
@@ -398,7 +406,10 @@ mod tests {
         assert!(!d.busy(230));
         assert_eq!(d.schedule(300, 130, Start::Queued, [EXT, SPM]), 0);
         // Behind the queued copy (ends at 430): 130 more.
-        assert_eq!(d.schedule(310, 130, Start::Sync, [EXT, SPM]), 430 + 130 - 310);
+        assert_eq!(
+            d.schedule(310, 130, Start::Sync, [EXT, SPM]),
+            430 + 130 - 310
+        );
         assert_eq!(d.copies, 3);
         let mut sync = Dma::default();
         assert_eq!(

@@ -195,12 +195,10 @@ impl Bus {
         ext.stats.dma_transactions += cost.transactions;
         ext.stats.dma_cycles += cost.cycles;
         let span = |a: u32| {
-            self.mem
-                .find(a, len.max(1))
-                .map_or((0, 0), |(i, _)| {
-                    let r = &self.mem.region(i).spec;
-                    (r.base, r.size)
-                })
+            self.mem.find(a, len.max(1)).map_or((0, 0), |(i, _)| {
+                let r = &self.mem.region(i).spec;
+                (r.base, r.size)
+            })
         };
         let regions = [span(src), span(dst)];
         let mut stall = cost.cycles;
