@@ -141,7 +141,6 @@ impl Machine {
                 h.mstatus = v;
                 let at = self.hart.cycle + csr_cost;
                 self.note_masked(at);
-                return;
             }
             0x304 => h.mie = v & (MIP_MSIP | MIP_MTIP | MIP_MEIP),
             // Modes 2 and 3 are reserved: the write is ignored (QEMU does the same).
