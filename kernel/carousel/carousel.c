@@ -178,26 +178,48 @@ unsigned carousel_top(void)
     return top;
 }
 
-/* Figure 8, steps 2-6, for a laid-out task: swap_out(p), open its code, data and stack
- * blocks, run it, close them and swap_in(p), each phase one critical section whose copies
- * are queued and waited for at its end. */
+/* Figure 8, steps 2-6, for a laid-out task, in two critical sections whose copies are queued
+ * and waited for at their ends. The first is swap_out(p) fused with open, block by block (the
+ * block's tag pushed and its copy out queued, then its new tag written and its copy in
+ * queued: the FIFO keeps the order); the second closes the data blocks (written back) and
+ * swaps the p blocks back in (tags popped, copies in queued). The code and stack blocks need
+ * no UNUSED in between: the next tag write of their slot follows at once. The copies are
+ * exactly those of swap_out(p), open, close and swap_in(p). */
 int32_t carousel_run_task(const carousel_task *t, void *arg)
 {
     unsigned y = t->code_blocks, d = t->data_blocks, z = t->stack_blocks;
-    uint32_t stack = t->stack_top & ~MASK;
+    unsigned p = y + d + z;
     uint32_t irq = irq_off();
-    unsigned base = top;
-    if (swap_out(y + d + z) != 0) {
+    unsigned base = top, n = nsaved;
+    if (p > CAROUSEL_BLOCKS || n + p > CAROUSEL_SAVED_MAX) {
         irq_restore(irq);
         return -1;
     }
-    for (unsigned k = 0; k < y; k++)
-        open_block(t->code + k * CAROUSEL_BLOCK_SIZE, slot(base + k), CAROUSEL_CODE);
-    for (unsigned k = 0; k < d; k++)
-        open_block(t->data + k * CAROUSEL_BLOCK_SIZE, slot(base + y + k), CAROUSEL_DATA);
-    for (unsigned k = 0; k < z; k++)
-        open_block(stack - (k + 1) * CAROUSEL_BLOCK_SIZE, slot(base + y + d + k),
-                   CAROUSEL_STACK);
+    uint32_t *save = &saved[n];
+    unsigned i = base;
+    copies_begin();
+    uint32_t a = t->code;
+    for (unsigned k = 0; k < y; k++, i++, a += CAROUSEL_BLOCK_SIZE) {
+        unsigned b = slot(i);
+        push_block(b, save++);
+        open_block(a, b, CAROUSEL_CODE);
+    }
+    a = t->data;
+    for (unsigned k = 0; k < d; k++, i++, a += CAROUSEL_BLOCK_SIZE) {
+        unsigned b = slot(i);
+        push_block(b, save++);
+        open_block(a, b, CAROUSEL_DATA);
+    }
+    uint32_t stack = t->stack_top & ~MASK;
+    a = stack;
+    for (unsigned k = 0; k < z; k++, i++) {
+        unsigned b = slot(i);
+        a -= CAROUSEL_BLOCK_SIZE;
+        push_block(b, save++);
+        open_block(a, b, CAROUSEL_STACK);
+    }
+    nsaved = n + p;
+    top = slot(i);
     dma_wait();
     irq_restore(irq);
     uint32_t t0 = cycles();
@@ -205,11 +227,13 @@ int32_t carousel_run_task(const carousel_task *t, void *arg)
     uint32_t ran = cycles() - t0;
     irq = irq_off();
     copies_begin();
-    /* close: only data blocks move (written back); the code and stack blocks' tags need no
-     * UNUSED in between, swap_in writes every tag of the range next. */
     for (unsigned k = d; k-- > 0;)
         close_block(slot(base + y + k), CAROUSEL_DATA);
-    swap_in(y + d + z);
+    save = &saved[n];
+    for (unsigned k = 0; k < p; k++)
+        pop_block(slot(base + k), save[k]);
+    nsaved = n;
+    top = base;
     dma_wait();
     irq_restore(irq);
     return (int32_t)ran;
