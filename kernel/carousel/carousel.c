@@ -48,12 +48,21 @@ void carousel_init(void)
     nsaved = 0;
 }
 
-/* open/close without the critical section (callers hold it). */
+/* Every copy of a critical section is queued on the DMA engine (its FIFO holds several) and
+ * the section ends with dma_wait(): the engine moves block after block while the core writes
+ * the next copy's registers, and nothing outside the section sees a copy in flight. Every
+ * copy is a whole block, so a section writes LEN once. */
+static inline void copies_begin(void)
+{
+    DMA_REG(DMA_LEN_OFF) = CAROUSEL_BLOCK_SIZE;
+}
+
+/* open/close without the critical section (callers hold it and wait). */
 static void open_block(uint32_t addr, unsigned i, carousel_kind kind)
 {
     CAROUSEL_TAG(i) = addr;
     if (kind != CAROUSEL_STACK)
-        dma_copy(CAROUSEL_SPM_BLOCK(i), addr, CAROUSEL_BLOCK_SIZE);
+        dma_queue(CAROUSEL_SPM_BLOCK(i), addr);
 }
 
 static void close_block(unsigned i, carousel_kind kind)
@@ -62,21 +71,25 @@ static void close_block(unsigned i, carousel_kind kind)
     if (addr == CAROUSEL_UNUSED)
         return;
     if (kind == CAROUSEL_DATA)
-        dma_copy(addr, CAROUSEL_SPM_BLOCK(i), CAROUSEL_BLOCK_SIZE);
+        dma_queue(addr, CAROUSEL_SPM_BLOCK(i));
     CAROUSEL_TAG(i) = CAROUSEL_UNUSED;
 }
 
 void carousel_open(uint32_t addr, unsigned block, carousel_kind kind)
 {
     uint32_t m = irq_off();
+    copies_begin();
     open_block(addr & ~MASK, slot(block), kind);
+    dma_wait();
     irq_restore(m);
 }
 
 void carousel_close(unsigned block, carousel_kind kind)
 {
     uint32_t m = irq_off();
+    copies_begin();
     close_block(slot(block), kind);
+    dma_wait();
     irq_restore(m);
 }
 
@@ -90,33 +103,55 @@ static inline uint32_t or_void(uint32_t addr)
     return (addr & ~mask) | ((uint32_t)(uintptr_t)void_block & mask);
 }
 
+/* Pushes block i's tag into *save and queues its copy out (always: its contents are not
+ * known; an unused block's go to the void). The tag is left as it is. */
+static inline void push_block(unsigned i, uint32_t *save)
+{
+    uint32_t addr = CAROUSEL_TAG(i);
+    *save = addr;
+    dma_queue(or_void(addr), CAROUSEL_SPM_BLOCK(i));
+}
+
+/* Maps block i back to the popped tag addr and queues its copy in (from the void for an
+ * unused one). */
+static inline void pop_block(unsigned i, uint32_t addr)
+{
+    CAROUSEL_TAG(i) = addr;
+    dma_queue(CAROUSEL_SPM_BLOCK(i), or_void(addr));
+}
+
+/* T and the saved-tag count are read once and written once: GCC 12's loop store motion,
+ * given a loop that updates them in memory beside volatile stores, re-issued the last
+ * iteration's register writes after the loop, a whole extra DMA copy per swap
+ * (docs/carousel.md, "The +350 cycles"). */
 static int swap_out(unsigned p)
 {
-    if (p > CAROUSEL_BLOCKS || nsaved + p > CAROUSEL_SAVED_MAX)
+    unsigned t = top, n = nsaved;
+    if (p > CAROUSEL_BLOCKS || n + p > CAROUSEL_SAVED_MAX)
         return -1;
+    copies_begin();
     for (unsigned j = 0; j < p; j++) {
-        unsigned i = slot(top + j);
-        uint32_t addr = CAROUSEL_TAG(i);
-        saved[nsaved++] = addr;
-        /* Always copied: its contents are not known (an unused block's go to the void). */
-        dma_copy(or_void(addr), CAROUSEL_SPM_BLOCK(i), CAROUSEL_BLOCK_SIZE);
+        unsigned i = slot(t + j);
+        push_block(i, &saved[n + j]);
         CAROUSEL_TAG(i) = CAROUSEL_UNUSED;
     }
-    top = slot(top + p);
+    nsaved = n + p;
+    top = slot(t + p);
     return 0;
 }
 
 static int swap_in(unsigned p)
 {
-    if (p > nsaved)
+    unsigned n = nsaved;
+    if (p > n)
         return -1;
-    top = slot(top + CAROUSEL_BLOCKS - p % CAROUSEL_BLOCKS);
-    for (unsigned j = p; j-- > 0;) {
-        uint32_t addr = saved[--nsaved];
-        unsigned i = slot(top + j);
-        CAROUSEL_TAG(i) = addr;
-        dma_copy(CAROUSEL_SPM_BLOCK(i), or_void(addr), CAROUSEL_BLOCK_SIZE);
-    }
+    unsigned t = slot(top + CAROUSEL_BLOCKS - p % CAROUSEL_BLOCKS);
+    n -= p;
+    copies_begin();
+    for (unsigned j = 0; j < p; j++)
+        pop_block(slot(t + j), saved[n + j]);
+    nsaved = n;
+    top = t;
     return 0;
 }
 
@@ -124,6 +159,7 @@ int carousel_swap_out(unsigned p)
 {
     uint32_t m = irq_off();
     int r = swap_out(p);
+    dma_wait();
     irq_restore(m);
     return r;
 }
@@ -132,6 +168,7 @@ int carousel_swap_in(unsigned p)
 {
     uint32_t m = irq_off();
     int r = swap_in(p);
+    dma_wait();
     irq_restore(m);
     return r;
 }
@@ -141,35 +178,63 @@ unsigned carousel_top(void)
     return top;
 }
 
+/* Figure 8, steps 2-6, for a laid-out task, in two critical sections whose copies are queued
+ * and waited for at their ends. The first is swap_out(p) fused with open, block by block (the
+ * block's tag pushed and its copy out queued, then its new tag written and its copy in
+ * queued: the FIFO keeps the order); the second closes the data blocks (written back) and
+ * swaps the p blocks back in (tags popped, copies in queued). The code and stack blocks need
+ * no UNUSED in between: the next tag write of their slot follows at once. The copies are
+ * exactly those of swap_out(p), open, close and swap_in(p). */
 int32_t carousel_run_task(const carousel_task *t, void *arg)
 {
     unsigned y = t->code_blocks, d = t->data_blocks, z = t->stack_blocks;
-    uint32_t stack = t->stack_top & ~MASK;
+    unsigned p = y + d + z;
     uint32_t irq = irq_off();
-    unsigned base = top;
-    if (swap_out(y + d + z) != 0) {
+    unsigned base = top, n = nsaved;
+    if (p > CAROUSEL_BLOCKS || n + p > CAROUSEL_SAVED_MAX) {
         irq_restore(irq);
         return -1;
     }
-    for (unsigned k = 0; k < y; k++)
-        open_block(t->code + k * CAROUSEL_BLOCK_SIZE, slot(base + k), CAROUSEL_CODE);
-    for (unsigned k = 0; k < d; k++)
-        open_block(t->data + k * CAROUSEL_BLOCK_SIZE, slot(base + y + k), CAROUSEL_DATA);
-    for (unsigned k = 0; k < z; k++)
-        open_block(stack - (k + 1) * CAROUSEL_BLOCK_SIZE, slot(base + y + d + k),
-                   CAROUSEL_STACK);
+    uint32_t *save = &saved[n];
+    unsigned i = base;
+    copies_begin();
+    uint32_t a = t->code;
+    for (unsigned k = 0; k < y; k++, i++, a += CAROUSEL_BLOCK_SIZE) {
+        unsigned b = slot(i);
+        push_block(b, save++);
+        open_block(a, b, CAROUSEL_CODE);
+    }
+    a = t->data;
+    for (unsigned k = 0; k < d; k++, i++, a += CAROUSEL_BLOCK_SIZE) {
+        unsigned b = slot(i);
+        push_block(b, save++);
+        open_block(a, b, CAROUSEL_DATA);
+    }
+    uint32_t stack = t->stack_top & ~MASK;
+    a = stack;
+    for (unsigned k = 0; k < z; k++, i++) {
+        unsigned b = slot(i);
+        a -= CAROUSEL_BLOCK_SIZE;
+        push_block(b, save++);
+        open_block(a, b, CAROUSEL_STACK);
+    }
+    nsaved = n + p;
+    top = slot(i);
+    dma_wait();
     irq_restore(irq);
     uint32_t t0 = cycles();
     carousel_call_on(stack, t->entry, arg);
     uint32_t ran = cycles() - t0;
     irq = irq_off();
-    for (unsigned k = z; k-- > 0;)
-        close_block(slot(base + y + d + k), CAROUSEL_STACK);
+    copies_begin();
     for (unsigned k = d; k-- > 0;)
         close_block(slot(base + y + k), CAROUSEL_DATA);
-    for (unsigned k = y; k-- > 0;)
-        close_block(slot(base + k), CAROUSEL_CODE);
-    swap_in(y + d + z);
+    save = &saved[n];
+    for (unsigned k = 0; k < p; k++)
+        pop_block(slot(base + k), save[k]);
+    nsaved = n;
+    top = base;
+    dma_wait();
     irq_restore(irq);
     return (int32_t)ran;
 }

@@ -111,7 +111,6 @@ static void scenario(void *arg)
     }
     CHECK(ext_word((uint32_t)(uintptr_t)&own[5]) == 0x1234 + 5);
     CHECK(carousel_call_method(method, 17, 0, 0) == -1);
-
 }
 
 int main(void)
@@ -124,10 +123,14 @@ int main(void)
     for (unsigned y = 1; y <= 4; y++) {
         for (unsigned z = 0; z <= 2; z++) {
             fill_carousel();
+            uint32_t copies = DMA_REG(DMA_COPIES_OFF);
             uint32_t t0 = cycles();
             int32_t inner = carousel_invoke(trivial, y, z, 0, tasks);
             uint32_t total = cycles() - t0;
             CHECK(inner >= 0);
+            /* Exactly the paper's copies: swap_out and swap_in one per block each, open one
+             * per code block (stack blocks are not copied on open and close). */
+            CHECK(DMA_REG(DMA_COPIES_OFF) - copies == 3 * y + 2 * z);
             rt_puts("overhead y=");
             rt_putu(y);
             rt_puts(" z=");

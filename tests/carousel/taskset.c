@@ -76,9 +76,13 @@ static uint32_t jobs[NTASKS], misses[NTASKS], releases[NTASKS];
 static int running = -1;       /* the running job's task */
 static int ceiling = -1;       /* its priority: only a higher one starts */
 
+/* Bytes below dispatch's sp that the frames of a job's invocation may use on the executive's
+ * stack before the job switches to its own. */
+#define DISPATCH_FRAMES 256u
+
 /* The executive's own stack for the timer handler (taskset_entry.S), in the OS scratchpad. */
-static uint32_t os_stack[1024] __attribute__((aligned(16)));
-uint32_t ts_os_sp = (uint32_t)(uintptr_t)&os_stack[1024];
+static uint32_t os_stack[2048] __attribute__((aligned(16)));
+uint32_t ts_os_sp = (uint32_t)(uintptr_t)&os_stack[2048];
 void ts_timer_entry(void);
 void ts_timer_isr(void);
 
@@ -214,10 +218,14 @@ static void dispatch(void)
         ceiling = (int)ts_config.task[i].prio;
         uint32_t mepc = read_mepc(), mstatus;
         __asm__ volatile("csrr %0, mstatus" : "=r"(mstatus));
-        /* An interrupt while the job runs puts its frame below this one. */
+        /* An interrupt while the job runs puts its frame below this one and below the frames
+         * run_job, carousel_run_task and carousel_call_on push before the job switches to
+         * its own stack (about 100 bytes with GCC 12 -O2; a margin of 64 let a nested
+         * interrupt's frame overwrite carousel_run_task's saved registers once its frame
+         * grew to 80 bytes). */
         uint32_t outer_sp = ts_os_sp, sp;
         __asm__ volatile("mv %0, sp" : "=r"(sp));
-        ts_os_sp = (sp - 64u) & ~15u;
+        ts_os_sp = (sp - DISPATCH_FRAMES) & ~15u;
         trace_marker(MARK_START + i, jobs[i]);
         __asm__ volatile("csrsi mstatus, 8" ::: "memory");
         run_job(i);

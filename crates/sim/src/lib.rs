@@ -45,7 +45,10 @@ pub use devices::DEVICE_LATENCY;
 pub use error::{LoadError, MemError, ProfileError};
 pub use events::{Event, EventKind, NOBODY};
 pub use ext::carousel::{TAG_INFO, TAG_SPM_BASE, UNUSED as CAROUSEL_UNUSED};
-pub use ext::dma::{DMA_CTRL, DMA_DST, DMA_LAST_CYCLES, DMA_LEN, DMA_SRC, DMA_STATUS_ERROR};
+pub use ext::dma::{
+    DMA_COPIES, DMA_CTRL, DMA_CTRL_QUEUE, DMA_CTRL_START, DMA_DST, DMA_LAST_CYCLES, DMA_LEN,
+    DMA_SRC, DMA_STATUS_BUSY, DMA_STATUS_ERROR, DMA_WAIT,
+};
 pub use ext::run::SPM_REGION;
 pub use ext::spec::{CacheSpec, CarouselSpec, DmaSpec, ExternalSpec, WritePolicy};
 pub use ext::stats::{CacheStats, MemSysStats};

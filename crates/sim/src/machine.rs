@@ -96,6 +96,8 @@ pub struct Machine {
     pub(crate) stack_bound_ext: bool,
     /// The stack-window extension (`mswbound`, `mswdisp`) is configured.
     pub(crate) stack_window_ext: bool,
+    /// The longest interrupt-masked window (`hart/masked.rs`).
+    pub(crate) masked: crate::hart::masked::MaskedWatch,
     /// The timer-pending watch, when configured (`hart/pending_watch.rs`).
     pub(crate) pending_watch: Option<crate::hart::pending_watch::PendingWatch>,
     /// Memory-system mode with caches: one instruction per dispatch, each fetch charged as it
@@ -202,6 +204,7 @@ impl Machine {
             interrupts: 0,
             mode_stats: [ModeStats::default(); 2],
             mode_since: (0, 0),
+            masked: Default::default(),
             sleep_cycles: 0,
             timer_latency: BTreeMap::new(),
             elf: None,
@@ -306,14 +309,23 @@ impl Machine {
             first = false;
             let before = self.hart.instret;
             // Chained blocks run whole, so chaining stops a full block short of the budget;
-            // the rest runs in bounded blocks.
-            let chain_until = if !self.has_stops() {
+            // the rest runs in bounded blocks. While the DMA engine has a copy outstanding,
+            // one instruction at a time, its fetch waiting for the copy (ext/dma.rs).
+            let dma = self.bus.dma_busy(self.hart.cycle);
+            let chain_until = if !self.has_stops() && !dma {
                 before.saturating_add(budget.saturating_sub(MAX_BODY as u64))
             } else {
                 0
             };
+            if dma {
+                self.dma_fetch_wait();
+            }
             let bounds = Bounds {
-                limit: u32::try_from(budget).unwrap_or(u32::MAX),
+                limit: if dma {
+                    1
+                } else {
+                    u32::try_from(budget).unwrap_or(u32::MAX)
+                },
                 next_event: self.next_event,
                 chain_until,
             };
@@ -343,6 +355,7 @@ impl Machine {
         let out = if self.per_fetch {
             self.exec_one_ext()
         } else {
+            self.dma_fetch_wait();
             self.exec_block(&Bounds {
                 limit: 1,
                 next_event: u64::MAX,

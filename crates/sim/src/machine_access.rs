@@ -92,6 +92,13 @@ impl Machine {
         self.bus.uart.take_output()
     }
 
+    /// The longest window, in cycles, that the hart spent in M-mode with interrupts masked
+    /// (`mstatus.MIE` clear) after interrupts were first enabled, counting closed windows
+    /// only (`hart/masked.rs`): an upper bound on how long a pending interrupt waits.
+    pub fn longest_masked_window(&self) -> u64 {
+        self.masked.longest
+    }
+
     /// Timer interrupt latencies so far: cycles from the moment MTIP became set (`mtime`
     /// reached `mtimecmp`, or a CLINT write made it pending) to the trap entry, as a histogram
     /// (latency -> count). Includes time the interrupt was masked.

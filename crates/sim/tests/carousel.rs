@@ -183,6 +183,84 @@ fn every_instruction_costs_its_class_plus_its_access_times_minus_one() {
     assert_eq!(r.stats().instructions, m.stats().instructions);
 }
 
+/// Two queued copies of B into SPM block 0 (CTRL = 5), a load from the OS scratchpad, a load
+/// from the SPM window, a third queued copy and a read of WAIT; returns the program and the
+/// indices of the first start, the two loads, the third start and the WAIT read.
+fn queued_copies() -> (Vec<Inst>, [usize; 6]) {
+    let mut p = cat(&[
+        li(S0, B),
+        li(S2, DMA),
+        li(S3, SPM),
+        li(S4, OS_SPM + 0x1000),
+        vec![s(Op::Sw, S0, S2, 0), s(Op::Sw, S3, S2, 4)],
+        li(T0, 128),
+        vec![s(Op::Sw, T0, S2, 8)],
+        li(T0, 5),
+    ]);
+    let mut at = [0; 6];
+    at[0] = p.len();
+    p.push(s(Op::Sw, T0, S2, 12)); // queued: the store returns at once
+    at[1] = p.len();
+    p.push(s(Op::Sw, T0, S2, 12)); // a second one, behind the first
+    at[2] = p.len();
+    p.push(i(Op::Lw, A0, S4, 0)); // the OS scratchpad: no copy uses it
+    at[3] = p.len();
+    p.push(i(Op::Lw, A1, S3, 8)); // the SPM window: waits for both copies
+    at[4] = p.len();
+    p.push(s(Op::Sw, T0, S2, 12));
+    at[5] = p.len();
+    p.push(i(Op::Lw, A2, S2, 0x14)); // WAIT
+    p.push(sys(Op::Ebreak));
+    (p, at)
+}
+
+#[test]
+fn queued_copies_overlap_the_core_and_accesses_to_their_memories_wait() {
+    let (prog, at) = queued_copies();
+    let mut m = machine_at("carousel-paper", OS_SPM, &prog);
+    m.write_debug(B + 8, &0x5555_5555u32.to_le_bytes()).unwrap();
+    let costs = step_costs(&mut m);
+    assert_eq!(costs[at[0]], 2, "a queued start: store + device latency");
+    assert_eq!(costs[at[1]], 2);
+    assert_eq!(costs[at[2]], 1, "the OS scratchpad is not waited for");
+    // Both copies end 260 cycles after the first start; 5 of them have passed.
+    assert_eq!(costs[at[3]], 1 + 260 - 5, "the SPM waits for the engine");
+    assert_eq!(m.reg(A1 as usize), 0x5555_5555);
+    assert_eq!(costs[at[4]], 2);
+    assert_eq!(
+        costs[at[5]],
+        2 + 130 - 2,
+        "WAIT: until the third copy has ended"
+    );
+    let s = m.stats();
+    assert_eq!(mem_stats(&s).dma_copies, 3);
+    // run() gives the same cycles as step().
+    let mut r = machine_at("carousel-paper", OS_SPM, &prog);
+    r.write_debug(B + 8, &0x5555_5555u32.to_le_bytes()).unwrap();
+    run_to_ebreak(&mut r);
+    assert_eq!(r.stats().cycles, s.cycles);
+}
+
+#[test]
+fn a_fetch_from_memory_a_queued_copy_uses_waits_for_it() {
+    // The same program from external RAM: the instruction after a queued start cannot be
+    // fetched until the engine is idle, so the starts gain nothing there.
+    let (prog, at) = queued_copies();
+    let mut m = machine_at("carousel-paper", RAM, &prog);
+    let costs = step_costs(&mut m);
+    assert_eq!(
+        costs[at[0]],
+        50 + 1,
+        "fetch 50, store 1, device 1, less one"
+    );
+    // Its fetch waits for the first copy (130 cycles from the start, 51 have passed).
+    assert_eq!(costs[at[1]], 130 - 51 + 51);
+    assert_eq!(costs[at[2]], 130 - 51 + 50, "and this one for the second");
+    let mut r = machine_at("carousel-paper", RAM, &prog);
+    run_to_ebreak(&mut r);
+    assert_eq!(r.stats().cycles, m.stats().cycles, "run() = step()");
+}
+
 #[test]
 fn fetching_from_external_ram_adds_49_cycles_per_instruction() {
     let (prog, _, _) = open_close();

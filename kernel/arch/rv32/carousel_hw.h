@@ -1,9 +1,8 @@
 /* The Carousel hardware of cactus-sim's `carousel-paper` profile (docs/profiles.md,
  * "Memory-system extensions"): the Carousel tag registers, the SPM window, the OS scratchpad
  * and the DMA engine. Addresses are the profile's defaults; a profile that moves a window
- * needs the matching -D override. Usable from C and assembly. Header only: nothing includes
- * it yet; the Carousel OS operations (open, close, swap_in, swap_out, call_method) build on
- * it.
+ * needs the matching -D override. Usable from C and assembly. The Carousel OS operations
+ * (kernel/carousel/carousel.c) build on it.
  *
  * Tag register r_i (CAROUSEL_TAG(i)): reads the base address of the external-RAM block
  * mapped to SPM block i, or CAROUSEL_UNUSED. Write a block-aligned address inside external
@@ -13,12 +12,19 @@
  * fault. A tag write does not copy anything: external RAM keeps its bytes until software
  * copies the block back (close), normally with dma_copy.
  *
- * DMA: write SRC, DST, LEN (bytes), then 1 to CTRL. The copy is synchronous: the store to CTRL
- * completes when all bytes have moved and the hart stalls for the bus time (one 49 + len/4
- * cycle transaction per 64-byte chunk per external side; SPM to SPM len/4 cycles). Addresses
+ * DMA: write SRC, DST, LEN (bytes; the registers keep their values between copies), then
+ * DMA_CTRL_START to CTRL: a synchronous copy, the store to CTRL completes when all bytes have
+ * moved (behind any queued copies) and the hart stalls for the bus time (one 49 + len/4 cycle
+ * transaction per 64-byte chunk per external side; SPM to SPM len/4 cycles). Or
+ * DMA_CTRL_START | DMA_CTRL_QUEUE: a queued copy, the store completes at once (unless the
+ * engine's FIFO, `[dma] queue` copies, is full) and the engine runs the copies one after
+ * another while the hart goes on; a read of WAIT completes when every copy has finished.
+ * Until then every access of the hart to external RAM or the Carousel SPM stalls (the
+ * engine is using them); the OS scratchpad and the device registers stay free. Addresses
  * are physical (the DMA engine does not see the tags); each range must lie in one memory
  * region, or the CTRL store raises a store access fault (mcause 7) with mtval = the first bad
- * byte, copies nothing and sets DMA_STATUS_ERROR. LAST_CYCLES reads the last copy's stall. */
+ * byte, copies nothing and sets DMA_STATUS_ERROR. LAST_CYCLES reads the last copy's bus time,
+ * COPIES the copies started since reset. */
 #ifndef CACTUS_CAROUSEL_HW_H
 #define CACTUS_CAROUSEL_HW_H
 
@@ -66,7 +72,11 @@
 #define DMA_LEN_OFF 0x8u
 #define DMA_CTRL_OFF 0xCu
 #define DMA_LAST_CYCLES_OFF 0x10u
+#define DMA_WAIT_OFF 0x14u
+#define DMA_COPIES_OFF 0x18u
 #define DMA_CTRL_START 1u
+#define DMA_CTRL_QUEUE 4u
+#define DMA_STATUS_BUSY 1u
 #define DMA_STATUS_ERROR 2u
 
 #ifndef __ASSEMBLER__
@@ -84,6 +94,21 @@ static inline void dma_copy(uint32_t dst, uint32_t src, uint32_t len)
     DMA_REG(DMA_DST_OFF) = dst;
     DMA_REG(DMA_LEN_OFF) = len;
     DMA_REG(DMA_CTRL_OFF) = DMA_CTRL_START;
+}
+
+/* Queues a copy of LEN bytes (the LEN register as last written) from src to dst: returns at
+ * once unless the FIFO is full (synchronous on a profile whose `[dma] queue` is 0). */
+static inline void dma_queue(uint32_t dst, uint32_t src)
+{
+    DMA_REG(DMA_SRC_OFF) = src;
+    DMA_REG(DMA_DST_OFF) = dst;
+    DMA_REG(DMA_CTRL_OFF) = DMA_CTRL_START | DMA_CTRL_QUEUE;
+}
+
+/* Returns when every queued copy has finished. */
+static inline void dma_wait(void)
+{
+    (void)DMA_REG(DMA_WAIT_OFF);
 }
 #endif
 

@@ -52,6 +52,14 @@ impl Evaluation for Carousel {
                 } else {
                     "-".to_string()
                 },
+            )
+            .add(
+                "b",
+                if sets.drawn_b > 0 {
+                    sets.drawn_b.to_string()
+                } else {
+                    "-".to_string()
+                },
             );
         let (mut passed, mut failed) = verdicts(rows);
         let mut tables = String::new();
@@ -84,17 +92,22 @@ impl Evaluation for Carousel {
 const READING: &str = "How to read this. `tests/carousel/carousel_ops.c` runs on cactus-sim's \
 `carousel-paper` profile (external RAM behind a bus of 49 cycles per transaction plus one per \
 4 bytes, the Carousel unit with 16 blocks of 128 bytes, a one-cycle OS scratchpad holding the \
-program, a synchronous DMA engine). After checking what the Carousel operations keep and move, \
-it fills every block with a preempted task's data, then the kernel invokes a trivial task that \
-needs y code blocks and z stack blocks (`carousel_invoke`: swap_out(y + z), open, run, close, \
-swap_in) and the overhead is the invocation's cycles less the task's own. Ours are cycles of \
+program, a DMA engine that queues up to 4 copies and runs them while the core goes on; every \
+access to the memories a queued copy uses waits for it). After checking what the Carousel \
+operations keep and move, it fills every block with a preempted task's data, then the kernel \
+invokes a trivial task that needs y code blocks and z stack blocks (`carousel_invoke`: \
+swap_out(y + z), open, run, close, swap_in, each critical section queuing its copies and \
+waiting for them at its end) and the overhead is the invocation's cycles less the task's own. \
+The floor of the bus alone is 390y + 260z (a code block is copied out, in and back in, a stack \
+block out and back in, each copy two 64-byte transactions of 65 cycles). Ours are cycles of \
 an RV32 core with Microblaze-like class costs; the paper's, of its Microblaze prototype. The fit \
 is least squares over the twelve points; the paper's last row, 416y + 286z + 455, is an upper \
 bound over its points. Tables V-VII: `tests/carousel/taskset.c` runs the thirteen \
 malardalen-like tasks under fixed-priority SRP, released by the machine timer with the periods, \
 offsets and priorities of each generated set (section VI-D: periods in [2C, max(4C, SZ/4)], \
 D = T, sets that equation 4 rejects drawn again; C from one job of each task on the Carousel \
-machine; SZ scaled to our tasks, see the parameters). On `carousel-paper` each job is invoked \
+machine; SZ scaled to our tasks, see the parameters; B for equation 4 the longest \
+interrupt-masked window measured in the calibration run, below). On `carousel-paper` each job is invoked \
 through Carousel (its code, as many of its data blocks as fit, two stack blocks); on \
 `cache-wt` and `cache-wb` the same job is called directly, its code and data cached. A job's \
 time is measured from the run's events: its start and end markers less the interrupt windows \

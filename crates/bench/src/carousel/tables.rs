@@ -87,6 +87,8 @@ pub struct TaskSetFigures {
     pub schedulable: Vec<u64>,
     /// Per machine: the longest blocking measured.
     pub blocking: Vec<u64>,
+    /// The blocking B equation 4 used to draw the sets (the largest recorded; 0: none).
+    pub drawn_b: u64,
 }
 
 impl TaskSetFigures {
@@ -100,6 +102,7 @@ impl TaskSetFigures {
         };
         for row in rows.into_iter().filter(|r| r.runs.len() == MACHINES.len()) {
             f.sets += 1;
+            f.drawn_b = f.drawn_b.max(row.b);
             for (m, run) in row.runs.iter().enumerate() {
                 let mut misses = 0;
                 for (k, t) in run.tasks.iter().enumerate() {
@@ -229,8 +232,20 @@ impl TaskSetFigures {
                 paper,
             ]);
         }
+        let drawn = if self.drawn_b > 0 {
+            format!(
+                "B = {} cycles: the longest interrupt-masked window of the calibration run \
+                 on `carousel-paper` (every task invoked once through Carousel)",
+                self.drawn_b
+            )
+        } else {
+            "not recorded".to_string()
+        };
         out.push_str(&format!(
-            "\n### Schedulability and blocking\n\n{}",
+            "\n### Schedulability and blocking\n\n{}\nThe sets were drawn with equation 4 \
+             and {drawn}; the paper's sets with its measured B = {PAPER_BLOCKING}. The \
+             blocking measured is the longest time the timer interrupt stayed pending in the \
+             sets' runs.\n",
             s.render()
         ));
         out
@@ -261,6 +276,7 @@ mod tests {
                 TASKS.len()
             ],
             blocking: 7,
+            masked: 0,
             cycles: 0,
         }
     }
@@ -271,15 +287,18 @@ mod tests {
             SetRow {
                 index: 0,
                 runs: vec![run(10, 10, 0), run(20, 30, 1), run(15, 15, 0)],
+                b: 2500,
             },
             SetRow {
                 index: 1,
                 runs: vec![run(10, 10, 0), run(18, 25, 0), run(15, 16, 0)],
+                b: 2500,
             },
             // Incomplete (a machine failed): not counted.
             SetRow {
                 index: 2,
                 runs: vec![run(1, 99, 0)],
+                b: 9999,
             },
         ];
         let f = TaskSetFigures::from_rows(sets.iter());
@@ -292,6 +311,8 @@ mod tests {
         let page = f.render();
         assert!(page.contains("### Table V") && page.contains("### Table VII"));
         assert!(page.contains("| binarysearch | 18 | 30 | 3.00 |"));
+        assert_eq!(f.drawn_b, 2500, "incomplete sets do not count");
+        assert!(page.contains("B = 2500 cycles"), "{page}");
     }
 
     #[test]
@@ -301,6 +322,7 @@ mod tests {
         let sets = [SetRow {
             index: 0,
             runs: vec![one, run(1, 1, 0), run(1, 1, 0)],
+            b: 0,
         }];
         let f = TaskSetFigures::from_rows(sets.iter());
         let pct = f.zero_interference_pct().unwrap();

@@ -68,6 +68,10 @@ pub struct MachineRun {
     pub tasks: Vec<TaskRun>,
     /// The longest time the timer interrupt stayed pending, cycles (measured B).
     pub blocking: u64,
+    /// The longest interrupt-masked window after interrupts were first enabled, cycles
+    /// (`Machine::longest_masked_window`): the bound on B the calibration measures.
+    #[serde(default)]
+    pub masked: u64,
     /// Simulated cycles of the run.
     pub cycles: u64,
 }
@@ -81,6 +85,9 @@ pub struct SetSpec {
     pub tasks: Vec<(u32, u32, u32)>,
     /// Releases stop at this tick (SZ).
     pub duration: u32,
+    /// The blocking B (cycles) equation 4 used when the set was drawn.
+    #[serde(default)]
+    pub b: u64,
 }
 
 /// What a set's point measured.
@@ -90,6 +97,9 @@ pub struct SetRow {
     pub index: u64,
     /// One run per machine of [`MACHINES`] that ran.
     pub runs: Vec<MachineRun>,
+    /// The blocking B (cycles) equation 4 used when the set was drawn (0: not recorded).
+    #[serde(default)]
+    pub b: u64,
 }
 
 /// Runs the program once on `profile` in `mode` with `set` written into `ts_config` (None:
@@ -158,6 +168,7 @@ pub fn run(
         profile: profile.to_string(),
         tasks,
         blocking,
+        masked: machine.longest_masked_window(),
         cycles: machine.stats().cycles,
     })
 }
@@ -311,6 +322,7 @@ pub fn sets(
                     .map(|t| (t.priority, up(t.period), down(t.offset)))
                     .collect(),
                 duration: down(sz),
+                b: blocking,
             })
         })
         .collect()

@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `bus_timing.rs` | external RAM bus: 49 cycles per transaction + 1 per 4 bytes, 64-byte maximum | `[external]` |
 //! | `carousel.rs` | the Carousel translation unit: n tag registers over an SPM of n 2^x-byte blocks | `[carousel]` |
-//! | `dma.rs` | the synchronous DMA engine behind `dma_copy` | `[dma]` |
+//! | `dma.rs` | the DMA engine behind `dma_copy`: synchronous or queued copies | `[dma]` |
 //! | `fetch.rs` | the cost of an uncached access from the tags alone (fetch costs fixed per predecoded block) | |
 //! | `cache.rs` | direct-mapped instruction and data caches (write-through or write-back) | `[cache]` |
 //! | `spec.rs` | the TOML tables and their validation | |
@@ -91,6 +91,7 @@ impl MemSystem {
                 dcache: cache.map(Cache::new),
                 dma: profile.dma().map(|d| Dma {
                     base: d.base,
+                    depth: d.queue,
                     ..Dma::default()
                 }),
                 stats: MemSysStats::default(),

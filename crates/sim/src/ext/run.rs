@@ -68,6 +68,7 @@ impl Machine {
     /// Charges the fetch of the instruction at pc and runs it (or takes its trap). The
     /// instruction has started (events were checked), so nothing may cut it.
     pub(crate) fn exec_one_ext(&mut self) -> Option<RunOutcome> {
+        self.dma_fetch_wait();
         let fetch = self.fetch_delta(self.hart.pc);
         self.hart.cycle = self.hart.cycle.wrapping_add(fetch);
         self.exec_block(&Bounds {
@@ -75,6 +76,13 @@ impl Machine {
             next_event: u64::MAX,
             chain_until: 0,
         })
+    }
+
+    /// Stalls the hart until the DMA engine is idle if an outstanding copy uses the memory
+    /// the instruction at pc is fetched from (ext/dma.rs); nothing otherwise.
+    pub(crate) fn dma_fetch_wait(&mut self) {
+        let wait = self.bus.dma_fetch_stall(self.hart.pc, self.hart.cycle);
+        self.hart.cycle = self.hart.cycle.wrapping_add(wait);
     }
 
     /// Cycles the fetch at `pc` adds to the instruction's class cycles (its access time

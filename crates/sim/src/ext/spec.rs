@@ -12,8 +12,10 @@ pub const DEFAULT_TAGS_BASE: u32 = 0x0F00_0000;
 pub const DEFAULT_DMA_BASE: u32 = 0x0F00_1000;
 /// Bytes decoded by the tag window: r_0..r_63 at +4i, INFO at +0x100, SPM_BASE at +0x104.
 pub const TAGS_WINDOW: u32 = 0x108;
-/// Bytes decoded by the DMA window: SRC, DST, LEN, CTRL/STATUS, LAST_CYCLES.
-pub const DMA_WINDOW: u32 = 0x14;
+/// Bytes decoded by the DMA window: SRC, DST, LEN, CTRL/STATUS, LAST_CYCLES, WAIT, COPIES.
+pub const DMA_WINDOW: u32 = 0x1C;
+/// Largest `dma.queue`.
+pub const MAX_DMA_QUEUE: u32 = 64;
 /// Largest `external.transaction_cycles` (keeps every access time and block cost in range).
 pub const MAX_TRANSACTION_CYCLES: u32 = 1_000_000;
 /// Largest `external.max_transaction` in bytes.
@@ -58,6 +60,10 @@ pub struct DmaSpec {
     /// Base of the DMA register window (4-byte aligned).
     #[serde(default = "default_dma_base")]
     pub base: u32,
+    /// Copies the engine's FIFO holds for queued starts (CTRL = 5), 0..=64; 0 (the default):
+    /// every start is synchronous.
+    #[serde(default)]
+    pub queue: u32,
 }
 
 /// Write policy of the data cache.
@@ -198,6 +204,9 @@ pub(crate) fn check(
         need_external("dma")?;
         if d.base & 3 != 0 {
             return bad("dma.base", "must be 4-byte aligned".into());
+        }
+        if d.queue > MAX_DMA_QUEUE {
+            return bad("dma.queue", format!("must be at most {MAX_DMA_QUEUE}"));
         }
     }
     if let Some(c) = s.cache {

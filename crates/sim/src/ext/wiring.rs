@@ -5,7 +5,7 @@
 //! HTIF and events keep the CPU (logical) address.
 
 use crate::bus::{Bus, Ctx, Exc, CAUSE_LOAD_FAULT, CAUSE_STORE_FAULT};
-use crate::ext::dma::{copy, copy_cost, DMA_CTRL};
+use crate::ext::dma::{copy, copy_cost, Start, DMA_CTRL};
 use crate::ext::spec::{DMA_WINDOW, TAGS_WINDOW};
 use crate::ext::Kind;
 use crate::hart::codemap::CodeMap;
@@ -46,12 +46,35 @@ impl Bus {
         }
     }
 
-    /// Cycle delta of the memory system for a data access that succeeded.
-    fn ext_delta(&mut self, addr: u32, width: u32, kind: Kind) -> u64 {
+    /// Cycle delta of the memory system for a data access that succeeded: its access time
+    /// less one, plus the wait for the DMA engine if an outstanding copy uses the memory at
+    /// physical `phys` (`dma.rs`).
+    fn ext_delta(&mut self, addr: u32, phys: u32, width: u32, kind: Kind, now: u64) -> u64 {
         let Some(ext) = self.ext.as_mut() else {
             return 0;
         };
-        ext.access_time(self.mem.carousel.as_ref(), addr, width, kind) - 1
+        let wait = ext.dma.as_ref().map_or(0, |d| d.access_stall(phys, now));
+        ext.access_time(self.mem.carousel.as_ref(), addr, width, kind) - 1 + wait
+    }
+
+    /// True if the DMA engine has a copy outstanding at cycle `now` (the run loop then runs
+    /// one instruction at a time and charges [`Bus::dma_fetch_stall`] before each).
+    #[inline]
+    pub(crate) fn dma_busy(&self, now: u64) -> bool {
+        self.ext
+            .as_ref()
+            .and_then(|e| e.dma.as_ref())
+            .is_some_and(|d| d.busy(now))
+    }
+
+    /// Cycles the fetch at CPU address `pc` waits at cycle `now` for the DMA engine: until it
+    /// is idle if an outstanding copy uses the memory the fetch is served from, else 0.
+    pub(crate) fn dma_fetch_stall(&self, pc: u32, now: u64) -> u64 {
+        let Some(d) = self.ext.as_ref().and_then(|e| e.dma.as_ref()) else {
+            return 0;
+        };
+        let phys = self.mem.carousel.as_ref().map_or(pc, |c| c.translate(pc));
+        d.access_stall(phys, now)
     }
 
     /// A load in memory-system mode (alignment checked).
@@ -62,18 +85,26 @@ impl Bus {
                 return Err(fault);
             }
             let v = match w {
-                ExtWindow::Tags(off) => self.mem.carousel.as_ref().and_then(|c| c.read_reg(off)),
-                ExtWindow::Dma(off) => self.ext.as_ref().and_then(|e| e.dma.as_ref()?.read(off)),
+                ExtWindow::Tags(off) => self
+                    .mem
+                    .carousel
+                    .as_ref()
+                    .and_then(|c| c.read_reg(off))
+                    .map(|v| (v, 0)),
+                ExtWindow::Dma(off) => self
+                    .ext
+                    .as_ref()
+                    .and_then(|e| e.dma.as_ref()?.read(off, ctx.cycle)),
             };
             self.device_accesses += 1;
-            return v.map(|v| (v, self.device_delta())).ok_or(fault);
+            return v
+                .map(|(v, wait)| (v, self.device_delta().wrapping_add(wait)))
+                .ok_or(fault);
         }
         let phys = self.phys(addr, width, CAUSE_LOAD_FAULT)?;
         let (v, delta) = self.load_at(phys, width, ctx)?;
-        Ok((
-            v,
-            delta.wrapping_add(self.ext_delta(addr, width, Kind::Load)),
-        ))
+        let ext = self.ext_delta(addr, phys, width, Kind::Load, ctx.cycle);
+        Ok((v, delta.wrapping_add(ext)))
     }
 
     /// A store in memory-system mode (alignment checked). Ok((cycle delta, end block)).
@@ -98,10 +129,13 @@ impl Bus {
                     self.code_dirty = true;
                     0
                 }
-                ExtWindow::Dma(off) => self.dma_write(cache, off, value).map_err(|r| match r {
-                    Refused::NotWritable => fault,
-                    Refused::BadRange(a) => (CAUSE_STORE_FAULT, a),
-                })?,
+                ExtWindow::Dma(off) => {
+                    self.dma_write(cache, off, value, ctx.cycle)
+                        .map_err(|r| match r {
+                            Refused::NotWritable => fault,
+                            Refused::BadRange(a) => (CAUSE_STORE_FAULT, a),
+                        })?
+                }
             };
             self.device_accesses += 1;
             return Ok((self.device_delta().wrapping_add(extra), true));
@@ -115,25 +149,31 @@ impl Bus {
                 end = true;
             }
         }
-        Ok((
-            delta.wrapping_add(self.ext_delta(addr, width, Kind::Store)),
-            end,
-        ))
+        let ext = self.ext_delta(addr, phys, width, Kind::Store, ctx.cycle);
+        Ok((delta.wrapping_add(ext), end))
     }
 
-    /// A write of DMA register `off`; a start performs the copy. Ok(stall cycles).
-    fn dma_write(&mut self, cache: &CodeMap, off: u32, value: u32) -> Result<u64, Refused> {
+    /// A write of DMA register `off` at cycle `now`; a start performs the copy and schedules
+    /// its bus time (`dma.rs`). Ok(stall cycles).
+    fn dma_write(
+        &mut self,
+        cache: &CodeMap,
+        off: u32,
+        value: u32,
+        now: u64,
+    ) -> Result<u64, Refused> {
         let Some(ext) = self.ext.as_mut() else {
             return Err(Refused::NotWritable);
         };
         let Some(dma) = ext.dma.as_mut() else {
             return Err(Refused::NotWritable);
         };
-        match dma.write(off, value) {
+        let how = match dma.write(off, value) {
             None => return Err(Refused::NotWritable),
-            Some(false) => return Ok(0),
-            Some(true) => debug_assert_eq!(off, DMA_CTRL),
-        }
+            Some(Start::No) => return Ok(0),
+            Some(how) => how,
+        };
+        debug_assert_eq!(off, DMA_CTRL);
         let (src, dst, len) = (dma.src, dma.dst, dma.len);
         ext.stats.dma_copies += 1;
         if let Err(a) = copy(&mut self.mem, dst, src, len) {
@@ -154,9 +194,18 @@ impl Bus {
         ext.stats.dma_bytes += u64::from(len);
         ext.stats.dma_transactions += cost.transactions;
         ext.stats.dma_cycles += cost.cycles;
+        let span = |a: u32| {
+            self.mem.find(a, len.max(1)).map_or((0, 0), |(i, _)| {
+                let r = &self.mem.region(i).spec;
+                (r.base, r.size)
+            })
+        };
+        let regions = [span(src), span(dst)];
+        let mut stall = cost.cycles;
         if let Some(d) = ext.dma.as_mut() {
             d.error = false;
             d.last_cycles = u32::try_from(cost.cycles).unwrap_or(u32::MAX);
+            stall = d.schedule(now, cost.cycles, how, regions);
         }
         // Predecoded code may have been overwritten: in the SPM window (under a tag) or at
         // its own address.
@@ -168,6 +217,6 @@ impl Bus {
         if len > 0 && (into_spm || cache.covers(dst, len)) {
             self.code_dirty = true;
         }
-        Ok(cost.cycles)
+        Ok(stall)
     }
 }

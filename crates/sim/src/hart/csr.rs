@@ -139,6 +139,8 @@ impl Machine {
                     v &= !MSTATUS_MPP;
                 }
                 h.mstatus = v;
+                let at = self.hart.cycle + csr_cost;
+                self.note_masked(at);
             }
             0x304 => h.mie = v & (MIP_MSIP | MIP_MTIP | MIP_MEIP),
             // Modes 2 and 3 are reserved: the write is ignored (QEMU does the same).

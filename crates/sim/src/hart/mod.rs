@@ -9,6 +9,7 @@ pub(crate) mod counter;
 pub(crate) mod csr;
 pub(crate) mod exec;
 pub(crate) mod hot;
+pub(crate) mod masked;
 pub(crate) mod pending_watch;
 pub(crate) mod spbound;
 pub(crate) mod stackwin;

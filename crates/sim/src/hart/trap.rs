@@ -116,6 +116,7 @@ impl Machine {
         h.just_trapped = true;
         self.bus.clear_reservation();
         self.set_mode(Mode::Machine);
+        self.note_masked(self.hart.cycle);
         self.hart.cycle += u64::from(self.class_cycles[CostClass::TrapEntry as usize]);
         self.extra_counts[CostClass::TrapEntry as usize] += 1;
         *self.traps_by_cause.entry(cause).or_insert(0) += 1;
@@ -146,6 +147,7 @@ impl Machine {
         h.pc = h.mepc & !1;
         h.in_trap = false;
         self.set_mode(new_mode);
+        self.note_masked(self.hart.cycle);
         self.next_event = 0;
         let ctx = self.ctx_now(self.hart.pc);
         let target = self.hart.pc;
