@@ -104,7 +104,15 @@ impl StateLiveness {
         let mut args = vec![RegSet::EMPTY; n];
         loop {
             let solved = (0..n)
-                .map(|f| solve(files, prog, &clobbers, &exit_live, &args, world, f))
+                .map(|f| {
+                    let facts = Facts {
+                        prog,
+                        clobbers: &clobbers,
+                        args: &args,
+                        world,
+                    };
+                    solve(files, &facts, &exit_live, f)
+                })
                 .collect::<Vec<_>>();
             let live_in: Vec<Vec<RegSet>> = solved.iter().map(|s| s.0.clone()).collect();
             let next_args: Vec<RegSet> = live_in
@@ -237,17 +245,30 @@ fn has_opaque(file: &AsmFile, info: &crate::program::FuncInfo) -> bool {
     (info.func.start + 1..info.func.end).any(|i| matches!(file.entries[i].item, Item::Opaque(_)))
 }
 
+/// What the per-instruction effects depend on besides the instruction: the program, every
+/// function's clobbers and argument reads (this round's), and the closed world.
+#[derive(Clone, Copy)]
+struct Facts<'a> {
+    prog: &'a Program,
+    clobbers: &'a [RegSet],
+    args: &'a [RegSet],
+    world: &'a ClosedWorld,
+}
+
 /// (read, written) of the instruction at entry `idx` of function `f` for the state analysis.
 fn effects(
     file: &AsmFile,
-    prog: &Program,
-    clobbers: &[RegSet],
+    facts: &Facts,
     exit_live: RegSet,
-    args: &[RegSet],
-    world: &ClosedWorld,
     f: usize,
     idx: usize,
 ) -> (RegSet, RegSet) {
+    let Facts {
+        prog,
+        clobbers,
+        args,
+        world,
+    } = *facts;
     let s = match &file.entries[idx].item {
         Item::Inst(s) => s,
         Item::Opaque(_) => return (ALL, RegSet::EMPTY),
@@ -296,14 +317,11 @@ fn effects(
 /// state before every instruction.
 fn solve(
     files: &[AsmFile],
-    prog: &Program,
-    clobbers: &[RegSet],
+    facts: &Facts,
     exit_live: &[RegSet],
-    args: &[RegSet],
-    world: &ClosedWorld,
     f: usize,
 ) -> (Vec<RegSet>, Vec<Vec<RegSet>>) {
-    let info = &prog.funcs[f];
+    let info = &facts.prog.funcs[f];
     let file = &files[info.unit];
     let cfg = &info.cfg;
     let exit = exit_live[f];
@@ -313,7 +331,7 @@ fn solve(
         .map(|b| {
             b.insts
                 .iter()
-                .map(|&i| effects(file, prog, clobbers, exit, args, world, f, i))
+                .map(|&i| effects(file, facts, exit, f, i))
                 .collect()
         })
         .collect();
