@@ -177,3 +177,102 @@ fn a_cycle_that_avoids_the_point_has_no_deferral_bound() {
     assert_eq!(l.point_regs, vec!["ra", "sp", "s1", "a5"], "{l:?}");
     assert_eq!(l.deferral, None, "{l:?}");
 }
+
+/// A task entry that calls `work` through a table of pointers in its own unit, then, in
+/// `extra`, anything else.
+fn pointer_program(extra: &str) -> String {
+    let entry = format!(
+        "\taddi sp,sp,-16\n\tsw ra,12(sp)\n\tlui a5,%hi(table)\n\tlw a5,%lo(table)(a5)\n\
+         \tjalr a5\n{extra}\tlw ra,12(sp)\n\taddi sp,sp,16\n\tret\n"
+    );
+    func("main_task", &entry)
+        + &func("work", SUM_LOOP)
+        + "\t.section\t.rodata\n\t.align\t2\ntable:\n\t.word\twork\n"
+}
+
+fn task_report(text: &str) -> cactus_cc::switch::TaskSwitches {
+    let file = AsmFile::parse(text, "t.s").expect("parses");
+    let tasks = [TaskEntry {
+        task: "t".into(),
+        entry: "main_task".into(),
+    }];
+    switch_report(&[file], &tasks, None)
+        .expect("report")
+        .remove(0)
+}
+
+#[test]
+fn a_function_called_only_through_pointers_of_the_program_needs_what_its_call_sites_need() {
+    // Closed world: work's address is taken only in the task's unit and every indirect call
+    // is the program's, so after work returns only what main_task needs is live (sp and s1,
+    // the task's exit path), not s0-s11.
+    let r = task_report(&pointer_program(""));
+    assert_eq!(r.open_world, None);
+    let l = r
+        .loops
+        .iter()
+        .find(|l| l.function.ends_with(":work"))
+        .unwrap();
+    assert_eq!(l.point_regs, vec!["ra", "sp", "s1", "a1", "a5"], "{l:?}");
+    // A call to code outside the program that might call through a pointer it is given
+    // opens the world: work is an ABI root again and s0-s11 are live throughout its loop.
+    let r = task_report(&pointer_program("\tcall qsort\n"));
+    assert!(r.open_world.as_deref().unwrap().contains("qsort"), "{r:?}");
+    let l = r
+        .loops
+        .iter()
+        .find(|l| l.function.ends_with(":work"))
+        .unwrap();
+    for s in ["s0", "s2", "s11"] {
+        assert!(l.point_regs.contains(&s), "{l:?}");
+    }
+    // So does a kernel function that takes a function pointer.
+    let kernel_api = func("cactus_irq_attach", "\tret\n");
+    let r = task_report(&(pointer_program("\tcall cactus_irq_attach\n") + &kernel_api));
+    assert!(r.open_world.is_some(), "{r:?}");
+}
+
+#[test]
+fn a_call_reads_only_the_arguments_its_callee_reads() {
+    // leaf reads a0 only, __adddf3 (libgcc) a0-a3: the loop's other argument registers are
+    // never written in it, and are not live (before, every call read a0-a7).
+    let body = "\
+\taddi sp,sp,-16\n\
+\tsw ra,12(sp)\n\
+\tli s0,8\n\
+.Lloop:\n\
+\tmv a0,s0\n\
+\tcall leaf\n\
+\tmv a0,s0\n\
+\tli a1,0\n\
+\tli a2,0\n\
+\tli a3,0\n\
+\tcall __adddf3\n\
+\taddi s0,s0,-1\n\
+\tbnez s0,.Lloop\n\
+\tlw ra,12(sp)\n\
+\taddi sp,sp,16\n\
+\tret\n";
+    let text = func("main_task", body) + &func("leaf", "\taddi a0,a0,1\n\tret\n");
+    let r = task_report(&text);
+    let l = r
+        .loops
+        .iter()
+        .find(|l| l.function.ends_with(":main_task"))
+        .unwrap();
+    for a in ["a1", "a2", "a3", "a4", "a5", "a6", "a7"] {
+        assert!(!l.point_regs.contains(&a), "{a}: {l:?}");
+    }
+    for a in ["a4", "a5", "a6", "a7"] {
+        assert!(!l.block_regs.contains(&a), "{a}: {l:?}");
+    }
+    assert_eq!(
+        cactus_cc::switch::live::libgcc_args("__adddf3"),
+        Some(cactus_isa::RegSet(0b1111 << 10))
+    );
+    assert_eq!(
+        cactus_cc::switch::live::libgcc_args("__floatsidf"),
+        Some(cactus_isa::RegSet(1 << 10))
+    );
+    assert_eq!(cactus_cc::switch::live::libgcc_args("qsort"), None);
+}

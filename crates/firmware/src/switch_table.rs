@@ -5,12 +5,16 @@
 //!
 //! Guarantees: after [`sort_elf`] the `.cactus.switch` section of the ELF holds 16-byte records
 //! (start, end, save routine, restore routine) sorted by start, each with start < end, none
-//! overlapping the next; otherwise the build fails and names the record.
+//! overlapping the next, and its bucket index (`__cactus_switch_index`) is filled for them;
+//! otherwise the build fails and names the record.
 
 use crate::error::BuildError;
 use crate::manifest::Manifest;
 use cactus_asm::AsmFile;
-use cactus_cc::switch::table::{switch_table, SwitchTable, TableOptions, RECORD_BYTES, SECTION};
+use cactus_cc::switch::table::{
+    bucket_index, switch_table, SwitchTable, TableOptions, INDEX_HEADER_BYTES, INDEX_SYMBOL,
+    RECORD_BYTES, SECTION,
+};
 use cactus_cc::switch::TaskEntry;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -105,6 +109,24 @@ pub fn listing(table: &SwitchTable, files: &[AsmFile]) -> String {
     s
 }
 
+/// The file offset and size of the bucket index's object ([`INDEX_SYMBOL`]) in `file`, if it
+/// has one.
+fn index_range(file: &object::File) -> Result<Option<(usize, usize)>, String> {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let Some(sym) = file.symbols().find(|s| s.name() == Ok(INDEX_SYMBOL)) else {
+        return Ok(None);
+    };
+    let section = sym
+        .section_index()
+        .and_then(|i| file.section_by_index(i).ok())
+        .ok_or_else(|| format!("{INDEX_SYMBOL} is in no section"))?;
+    let (offset, _) = section
+        .file_range()
+        .ok_or_else(|| format!("{INDEX_SYMBOL}'s section has no bytes in the file"))?;
+    let at = offset + (sym.address() - section.address());
+    Ok(Some((at as usize, sym.size() as usize)))
+}
+
 /// What [`sort_elf`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sorted {
@@ -115,7 +137,7 @@ pub struct Sorted {
 }
 
 /// Sorts the records of the `.cactus.switch` section of the linked `elf` by start address, in
-/// place, and checks them (see the module documentation); appends the mutated record's range,
+/// place, checks them, fills the kernel's bucket index over them (see the module documentation); appends the mutated record's range,
 /// if any, to the listing beside the ELF ([`LISTING_NAME`]).
 pub fn sort_elf(m: &Manifest, elf: &Path) -> Result<Sorted, BuildError> {
     use object::{Object, ObjectSection};
@@ -124,15 +146,16 @@ pub fn sort_elf(m: &Manifest, elf: &Path) -> Result<Sorted, BuildError> {
         move |error| BuildError::Io { what, path, error }
     };
     let mut data = std::fs::read(elf).map_err(io("cannot read"))?;
-    let (offset, size, mutated_save) = {
+    let (offset, size, mutated_save, index) = {
         let file = object::File::parse(&*data)
             .map_err(|e| fail(m, format!("{}: not an ELF: {e}", elf.display())))?;
+        let index = index_range(&file).map_err(|e| fail(m, format!("{}: {e}", elf.display())))?;
         let Some(section) = file.section_by_name(SECTION) else {
             return Err(fail(m, format!("{}: no {SECTION} section", elf.display())));
         };
         let mutated_save = m.kernel.switch_mutate;
         match section.file_range() {
-            Some((o, s)) => (o as usize, s as usize, mutated_save),
+            Some((o, s)) => (o as usize, s as usize, mutated_save, index),
             None => {
                 return Ok(Sorted {
                     records: 0,
@@ -179,6 +202,22 @@ pub fn sort_elf(m: &Manifest, elf: &Path) -> Result<Sorted, BuildError> {
             out[k * RECORD_BYTES + 4 * j..k * RECORD_BYTES + 4 * j + 4]
                 .copy_from_slice(&w.to_le_bytes());
         }
+    }
+    if let Some((at, len)) = index {
+        let buckets = len.saturating_sub(INDEX_HEADER_BYTES) / 2;
+        let spans: Vec<(u32, u32)> = records.iter().map(|r| (r[0], r[1])).collect();
+        let bytes = bucket_index(&spans, buckets.saturating_sub(1))
+            .filter(|b| b.len() == len && at + len <= data.len())
+            .ok_or_else(|| {
+                fail(
+                    m,
+                    format!(
+                        "{INDEX_SYMBOL} ({len} bytes) cannot index {} records",
+                        records.len()
+                    ),
+                )
+            })?;
+        data[at..at + len].copy_from_slice(&bytes);
     }
     std::fs::write(elf, &data).map_err(io("cannot write"))?;
     let mutated = mutated_save

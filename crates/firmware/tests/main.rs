@@ -11,3 +11,4 @@ mod many_tasks;
 mod pools;
 mod srp;
 mod support;
+mod switch_index;

@@ -2,7 +2,7 @@
  * the same hooks as switch_full.h, for a kernel built with CACTUS_SWITCH_CCS. A timer
  * preemption looks the preempted pc up in the firmware's switch table (.cactus.switch, made by
  * the build over the tasks' code and sorted by start: 16-byte records start, end (exclusive),
- * save routine, range id). Inside a range it stores only that range's live registers (its
+ * save routine, range id) through its bucket index (__cactus_switch_index, see PREEMPT_SAVE). Inside a range it stores only that range's live registers (its
  * save routine, which also keeps the range's restore routine in the context's CTX_CCS word);
  * the resume then restores only those (and, in poison mode, fills every other register with
  * garbage). Outside every range it saves like the full strategy. Assembly only; include after
@@ -20,7 +20,8 @@
 #ifdef __ASSEMBLER__
 /* The timer preemption's save (tick.S's slow path): t0 parked in mscratch, t1 already in the
  * context. Stores the lookup's scratch registers (t0, t1, t2, t3, t6: a save routine never
- * stores them) and mepc, then binary-searches the table for mepc. Leaves mscratch = the
+ * stores them) and mepc, then looks mepc up through the bucket index: O(1) to the bucket, then
+ * a scan of the few records that overlap it. Leaves mscratch = the
  * context and either the range's live registers stored and CTX_CCS = its restore routine, or
  * every C-clobbered register stored (s0-s11 follow lazily in the exit, as in the full
  * strategy). */
@@ -34,30 +35,35 @@
     sw t6, CTX_X(31)(t1)
     csrr t0, mepc
     sw t0, CTX_PC(t1)
-    /* [t1, t3) holds the records that may contain t0; the first one starts at or before t0
-     * unless it is the table's first. */
-    lla t1, __cactus_switch_start
-    lla t3, __cactus_switch_end
-.Lccs_search\@:
-    sub t6, t3, t1
-    srli t6, t6, 5                  /* half the records, rounded down */
-    beqz t6, .Lccs_one\@
-    slli t6, t6, 4
-    add t6, t6, t1                  /* the middle record */
-    lw t2, 0(t6)
-    bltu t0, t2, .Lccs_left\@
-    mv t1, t6
-    j .Lccs_search\@
-.Lccs_left\@:
-    mv t3, t6
-    j .Lccs_search\@
-.Lccs_one\@:
-    addi t6, tp, -PORT_TP           /* t6 = the context (the routines' base) */
-    beq t1, t3, .Lccs_full\@        /* an empty table */
+    /* The bucket index (__cactus_switch_index, filled by the build after linking: base,
+     * shift, bucket count, then per bucket the first record that ends after the bucket's
+     * start): the records that may hold t0 start at its bucket's first and are sorted, so the
+     * scan stops at the first record that starts after t0. A pc below base wraps to a large
+     * bucket, past the count: a full save. */
+    lla t1, __cactus_switch_index
     lw t2, 0(t1)
-    bltu t0, t2, .Lccs_full\@
+    lw t3, 4(t1)
+    sub t2, t0, t2
+    srl t2, t2, t3                  /* the bucket */
+    lw t3, 8(t1)
+    addi t6, tp, -PORT_TP           /* t6 = the context (the routines' base) */
+    bgeu t2, t3, .Lccs_full\@       /* outside the indexed span */
+    slli t2, t2, 1
+    add t2, t2, t1
+    lhu t2, 12(t2)                  /* the bucket's first record */
+    slli t2, t2, 4
+    lla t1, __cactus_switch_start
+    add t1, t1, t2
+    lla t3, __cactus_switch_end
+.Lccs_scan\@:
+    beq t1, t3, .Lccs_full\@        /* past the last record */
+    lw t2, 0(t1)
+    bltu t0, t2, .Lccs_full\@       /* starts after t0: no record holds it */
     lw t2, 4(t1)
-    bgeu t0, t2, .Lccs_full\@
+    bltu t0, t2, .Lccs_hit\@
+    addi t1, t1, 16
+    j .Lccs_scan\@
+.Lccs_hit\@:
     lw t3, 8(t1)
     jalr t2, t3                     /* stores the range's live registers and CTX_CCS */
     j .Lccs_done\@

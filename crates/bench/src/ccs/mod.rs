@@ -4,7 +4,8 @@
 //!   task's loops (the paper's Tables II-V, first rows), from the firmware's own assembly;
 //! - `poison`: each workload built full and `ccs-sw` with poison mode, run under many seeded
 //!   timer jitters; every run must give the full build's output, and the timer preemptions
-//!   (trap to the `mret` into another task) are measured inside a switch range and outside;
+//!   (trap to the `mret` into another task) of the `ccs-sw` build without poison, under the
+//!   same jitters, are measured inside a switch range and outside;
 //! - `mutation`: the ranges the poison runs preempted most, each built with one register
 //!   dropped from its live set; the same runs must then fail (the test of the test).
 //!
@@ -111,9 +112,9 @@ pub struct Poison {
     pub partial: u64,
     /// Preemption cycles of the full build (same seeds).
     pub full: Cycles,
-    /// ccs-sw, preempted inside a range.
+    /// ccs-sw without poison (same seeds), preempted inside a range.
     pub inside: Cycles,
-    /// ccs-sw, preempted outside every range.
+    /// ccs-sw without poison (same seeds), preempted outside every range.
     pub outside: Cycles,
     /// Awake cycles summed over the full runs.
     pub awake_full: u64,
@@ -432,15 +433,31 @@ fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
         mutate: None,
     };
     let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
-    let (mut inside, mut outside) = (Vec::new(), Vec::new());
-    let (mut matched, mut awake_ccs) = (0, 0);
+    let (mut matched, mut awake_ccs, mut partial, mut preemptions) = (0, 0, 0, 0);
     for &s in &seeds {
         let ran = run::run(&fw, Some(s))?;
         if ran.output == output && ran.exit == exit {
             matched += 1;
         }
         awake_ccs += ran.awake;
-        for p in &ran.preemptions {
+        preemptions += ran.preemptions.len() as u64;
+        partial += ran
+            .preemptions
+            .iter()
+            .filter(|p| lookup(&fw.table, p.pc).is_some())
+            .count() as u64;
+    }
+    // The cost of a preemption is measured without poison (its fills are a test's, not the
+    // strategy's): the same seeds on the plain ccs-sw build.
+    let plain = Variant {
+        ccs: true,
+        poison: None,
+        mutate: None,
+    };
+    let fw = build(&o.root, o.build_dir.as_deref(), manifest, plain)?;
+    let (mut inside, mut outside) = (Vec::new(), Vec::new());
+    for &s in &seeds {
+        for p in &run::run(&fw, Some(s))?.preemptions {
             match lookup(&fw.table, p.pc) {
                 Some(_) => inside.push(p.cycles),
                 None => outside.push(p.cycles),
@@ -450,8 +467,8 @@ fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
     Ok(Poison {
         runs: seeds.len() as u32,
         matched,
-        preemptions: (inside.len() + outside.len()) as u64,
-        partial: inside.len() as u64,
+        preemptions,
+        partial,
         full: Cycles::of(&full),
         inside: Cycles::of(&inside),
         outside: Cycles::of(&outside),
@@ -592,7 +609,9 @@ fn reading(size: &str) -> String {
          and exits 0, and at least one preemption landed inside a switch range. Preemption: \
          cycles from the timer trap to the `mret` into the task switched in (the save, the \
          kernel's tick and scheduling), worst and average, full build beside ccs-sw inside a \
-         range (partial save) and outside (full save after the table lookup). \
+         range (partial save) and outside (full save after the table lookup through its \
+         bucket index), both from the ccs-sw build without poison under the same jitters \
+         (the counts of preemptions and of those inside a range are the poison runs'). \
          **Mutation**: the ranges the poison runs preempted most, each rebuilt with \
          `kernel.switch_mutate` (one register live throughout the range dropped from its \
          set); a mutant passes when some run then differs. The paper (Zhou and Petrov, Table \

@@ -5,16 +5,21 @@
 //! function `f` if some path from `p` reads it before writing it, where a path continues past
 //! `f`'s returns into what `f`'s callers still need (`exit_live(f)`), and calls are modelled by
 //! what they really do:
-//! - a direct call to a function of the program reads a0-a7 and sp and writes only the
-//!   caller-saved registers the callee (transitively) writes, so a value a caller keeps in an
-//!   untouched caller-saved register across the call (GCC's `-fipa-ra`) stays live before it;
+//! - a direct call to a function of the program reads sp and the argument registers live on
+//!   the callee's entry, and writes only the caller-saved registers the callee (transitively)
+//!   writes, so a value a caller keeps in an untouched caller-saved register across the call
+//!   (GCC's `-fipa-ra`) stays live before it; a call to a libgcc routine reads its operands
+//!   ([`libgcc_args`]), one to `port_syscall` a0-a4, any other call a0-a7;
 //! - a call to code outside the program (libgcc, the kernel) or through a register follows the
 //!   ilp32 convention: it may write every caller-saved register;
 //! - `exit_live(f)` is the union over the call sites of `f` of what is live right after them
 //!   (for a tail call, the tail-calling function's own `exit_live`), solved to a fixed point
 //!   from the roots: a task entry, which returns into the kernel's exit path and needs only sp
-//!   and s1 (the exit function the kernel's `port_task_return_to` jumps to), and every function the program calls from elsewhere or takes the address of, which
-//!   needs what the ABI promises its caller (ra, sp, gp, tp, s0-s11, a0/a1);
+//!   and s1 (the exit function the kernel's `port_task_return_to` jumps to), and every
+//!   function the program calls from elsewhere or takes the address of, which needs what the
+//!   ABI promises its caller (ra, sp, gp, tp, s0-s11, a0/a1), but in a closed world
+//!   ([`super::closed`]) an address-taken function only the task code can reach through a
+//!   pointer, which needs the union of what is live after the task code's indirect calls;
 //! - an inline-asm line the IR does not know reads every register, and a block whose
 //!   successors are unknown has every register live after it.
 //!
@@ -22,6 +27,7 @@
 //! resume that leaves garbage in it cannot change what the task computes. gp and tp are never
 //! part of the state (gp is constant and tp is set by every resume), sp always is.
 
+use super::closed::ClosedWorld;
 use crate::program::Program;
 use cactus_asm::callgraph::Target;
 use cactus_asm::dataflow::{ABI_ARGS, CALLER_SAVED, EXIT_LIVE};
@@ -64,13 +70,22 @@ impl StateLiveness {
     /// Solves the state of every instruction of `prog` (built from `files`). `roots` names the
     /// task entries (the caller vouches that the kernel's task table is the only other way in);
     /// every other function that is address-taken or has no caller in the program is an ABI
-    /// root.
-    pub fn compute(files: &[AsmFile], prog: &Program, roots: &[(usize, Root)]) -> StateLiveness {
+    /// root, but the closed ones of `world` ([`super::closed`]): their `exit_live` is the union
+    /// of what every indirect call site of the functions `world` feeds needs after it.
+    pub fn compute(
+        files: &[AsmFile],
+        prog: &Program,
+        roots: &[(usize, Root)],
+        world: &ClosedWorld,
+    ) -> StateLiveness {
+        let closed = &world.closed;
         let n = prog.funcs.len();
         let clobbers = clobbers(files, prog);
         let mut exit_live: Vec<RegSet> = (0..n)
             .map(|f| {
-                if prog.address_taken.contains(&f) || prog.callers[f].is_empty() {
+                if closed.contains(&f) {
+                    RegSet::EMPTY
+                } else if prog.address_taken.contains(&f) || prog.callers[f].is_empty() {
                     EXIT_LIVE
                 } else {
                     RegSet::EMPTY
@@ -84,28 +99,59 @@ impl StateLiveness {
             };
         }
         let mut before;
+        // What a call to each function reads of a0-a7: its live-in at entry (least fixed
+        // point, grown with exit_live).
+        let mut args = vec![RegSet::EMPTY; n];
         loop {
             let solved = (0..n)
-                .map(|f| solve(files, prog, &clobbers, &exit_live, f))
+                .map(|f| {
+                    let facts = Facts {
+                        prog,
+                        clobbers: &clobbers,
+                        args: &args,
+                        world,
+                    };
+                    solve(files, &facts, &exit_live, f)
+                })
                 .collect::<Vec<_>>();
             let live_in: Vec<Vec<RegSet>> = solved.iter().map(|s| s.0.clone()).collect();
+            let next_args: Vec<RegSet> = live_in
+                .iter()
+                .map(|l| RegSet(l.first().map_or(0, |r| r.0) & ABI_ARGS.0))
+                .collect();
             before = solved.into_iter().map(|s| s.1).collect::<Vec<_>>();
             let mut next = exit_live.clone();
+            // What any indirect call site needs after it: the closed functions' exit_live.
+            let mut indirect = RegSet::EMPTY;
             for (f, info) in prog.funcs.iter().enumerate() {
+                if world.dead.contains(&f) {
+                    continue;
+                }
                 for e in &prog.graph.calls[f] {
-                    let Target::Func(g) = e.target else { continue };
-                    let need = if e.tail {
-                        exit_live[f]
-                    } else {
-                        after_call(info, &before[f], &live_in[f], exit_live[f], e.entry)
+                    let need = || {
+                        if e.tail {
+                            exit_live[f]
+                        } else {
+                            after_call(info, &before[f], &live_in[f], exit_live[f], e.entry)
+                        }
                     };
-                    next[g] = next[g].union(need);
+                    match e.target {
+                        Target::Func(g) => next[g] = next[g].union(need()),
+                        Target::Indirect if world.feeds.contains(&f) => {
+                            indirect = indirect.union(need())
+                        }
+                        _ => {}
+                    }
                 }
             }
-            if next == exit_live {
+            for &g in closed {
+                next[g] = next[g].union(indirect);
+            }
+            if next == exit_live && next_args == args {
                 break;
             }
             exit_live = next;
+            args = next_args;
         }
         StateLiveness {
             exit_live,
@@ -199,37 +245,69 @@ fn has_opaque(file: &AsmFile, info: &crate::program::FuncInfo) -> bool {
     (info.func.start + 1..info.func.end).any(|i| matches!(file.entries[i].item, Item::Opaque(_)))
 }
 
+/// What the per-instruction effects depend on besides the instruction: the program, every
+/// function's clobbers and argument reads (this round's), and the closed world.
+#[derive(Clone, Copy)]
+struct Facts<'a> {
+    prog: &'a Program,
+    clobbers: &'a [RegSet],
+    args: &'a [RegSet],
+    world: &'a ClosedWorld,
+}
+
 /// (read, written) of the instruction at entry `idx` of function `f` for the state analysis.
 fn effects(
     file: &AsmFile,
-    prog: &Program,
-    clobbers: &[RegSet],
+    facts: &Facts,
     exit_live: RegSet,
     f: usize,
     idx: usize,
 ) -> (RegSet, RegSet) {
+    let Facts {
+        prog,
+        clobbers,
+        args,
+        world,
+    } = *facts;
     let s = match &file.entries[idx].item {
         Item::Inst(s) => s,
         Item::Opaque(_) => return (ALL, RegSet::EMPTY),
         _ => return (RegSet::EMPTY, RegSet::EMPTY),
     };
     let (r, w) = (s.reads(), s.writes());
+    let target = || {
+        prog.graph.calls[f]
+            .iter()
+            .find(|e| e.entry == idx)
+            .map(|e| e.target.clone())
+    };
+    // The argument registers a call or tail call reads: a function of the program's own
+    // live-in, a known libgcc routine's operands, else all eight.
+    let reads_args = |t: &Option<Target>| match t {
+        Some(Target::Func(g)) => args[*g],
+        Some(Target::Indirect) if world.feeds.contains(&f) => world
+            .targets
+            .iter()
+            .fold(RegSet::EMPTY, |acc, &g| acc.union(args[g])),
+        Some(Target::External(name)) => libgcc_args(name)
+            .or_else(|| kernel_asm_args(name))
+            .unwrap_or(ABI_ARGS),
+        _ => ABI_ARGS,
+    };
     match Flow::of(s) {
         Flow::Call(_) => {
-            let target = prog.graph.calls[f]
-                .iter()
-                .find(|e| e.entry == idx)
-                .map(|e| e.target.clone());
+            let target = target();
             let kill = match target {
                 Some(Target::Func(g)) => RegSet(clobbers[g].0 & CALLER_SAVED.0),
                 _ => CALLER_SAVED,
             };
             (
-                r.union(ABI_ARGS).union(SP),
+                r.union(reads_args(&target)).union(SP),
                 w.union(kill).union(RegSet::of(1)),
             )
         }
-        Flow::TailCall(_) | Flow::IndirectJump(_) => (r.union(ABI_ARGS).union(exit_live), w),
+        Flow::TailCall(_) => (r.union(reads_args(&target())).union(exit_live), w),
+        Flow::IndirectJump(_) => (r.union(ABI_ARGS).union(exit_live), w),
         Flow::Return => (r.union(exit_live), w),
         _ => (r, w),
     }
@@ -239,12 +317,11 @@ fn effects(
 /// state before every instruction.
 fn solve(
     files: &[AsmFile],
-    prog: &Program,
-    clobbers: &[RegSet],
+    facts: &Facts,
     exit_live: &[RegSet],
     f: usize,
 ) -> (Vec<RegSet>, Vec<Vec<RegSet>>) {
-    let info = &prog.funcs[f];
+    let info = &facts.prog.funcs[f];
     let file = &files[info.unit];
     let cfg = &info.cfg;
     let exit = exit_live[f];
@@ -254,7 +331,7 @@ fn solve(
         .map(|b| {
             b.insts
                 .iter()
-                .map(|&i| effects(file, prog, clobbers, exit, f, i))
+                .map(|&i| effects(file, facts, exit, f, i))
                 .collect()
         })
         .collect();
@@ -286,6 +363,75 @@ fn solve(
         })
         .collect();
     (live_in, before)
+}
+
+/// The argument registers a libgcc routine reads, by its name (GCC's libgcc ABI: a double or
+/// a 64-bit integer is a register pair, a float or a 32-bit integer one register), for the
+/// routines the soft-float and integer code of RV32IMAC calls; None for any other name.
+pub fn libgcc_args(name: &str) -> Option<RegSet> {
+    let body = name.strip_prefix("__")?;
+    let a = |n: u8| RegSet((0..n).fold(0, |m, k| m | 1 << (10 + k)));
+    let ops = |mode: &str| match mode {
+        "df" | "di" => Some(2),
+        "sf" | "si" => Some(1),
+        _ => None,
+    };
+    // Binary arithmetic and comparisons: two operands of the mode.
+    for op in [
+        "add", "sub", "mul", "div", "udiv", "mod", "umod", "eq", "ne", "lt", "le", "gt", "ge",
+        "unord", "cmp", "ucmp",
+    ] {
+        if let Some(rest) = body.strip_prefix(op) {
+            let (mode, arity) = rest.split_at(rest.len().saturating_sub(1));
+            if matches!(arity, "2" | "3") {
+                if let Some(k) = ops(mode) {
+                    return Some(a(2 * k));
+                }
+            }
+        }
+    }
+    // Shifts of a 64-bit value by a 32-bit count.
+    if matches!(body, "ashldi3" | "ashrdi3" | "lshrdi3") {
+        return Some(a(3));
+    }
+    // Unary: negation, bit counts, conversions (float/fix/extend/trunc FROM the first mode).
+    let unary = [
+        ("neg", 2),
+        ("abs", 2),
+        ("clz", 2),
+        ("ctz", 2),
+        ("popcount", 2),
+        ("bswap", 2),
+        ("ffs", 2),
+        ("parity", 2),
+    ];
+    for (op, arity) in unary {
+        if let Some(mode) = body
+            .strip_prefix(op)
+            .and_then(|r| r.strip_suffix(char::from(b'0' + arity)))
+        {
+            return ops(mode).map(a);
+        }
+    }
+    for op in ["floatun", "float", "fixuns", "fix", "extend", "trunc"] {
+        if let Some(rest) = body.strip_prefix(op) {
+            let rest = rest.strip_suffix('2').unwrap_or(rest);
+            if rest.len() == 4 {
+                return ops(&rest[..2]).map(a);
+            }
+        }
+    }
+    None
+}
+
+/// The argument registers a routine of the kernel's assembly reads, for those task code
+/// reaches through the kernel's C: `port_syscall(a0, a1, a2, a3, fn)` (kernel/arch/rv32/port.h)
+/// reads a0-a4 and passes a0-a3 to `fn`, a kernel function (analysed as an ABI root).
+pub fn kernel_asm_args(name: &str) -> Option<RegSet> {
+    match name {
+        "port_syscall" => Some(RegSet(0b11111 << 10)),
+        _ => None,
+    }
 }
 
 /// The saved part of a live set: sp always, never x0, gp or tp.

@@ -2,6 +2,7 @@
 //! instruction over the whole program ([`live`]) and the switch points and blocks of every
 //! loop ([`points`]), reported per task by [`switch_report`].
 
+pub mod closed;
 pub mod live;
 pub mod points;
 pub mod table;
@@ -77,6 +78,9 @@ pub struct TaskSwitches {
     pub entry_root: bool,
     /// Its loops.
     pub loops: Vec<LoopRow>,
+    /// Why the program is not a closed world (docs/ccs.md, "Closed-world indirect calls"):
+    /// then every address-taken function is an ABI root. None when it is closed.
+    pub open_world: Option<String>,
 }
 
 /// Units whose origin starts with this are the kernel library's (`cactus_firmware::assembly`):
@@ -85,8 +89,13 @@ pub struct TaskSwitches {
 pub const KERNEL_PREFIX: &str = "kernel-";
 
 /// The functions `f` reaches by direct calls and, through a call by pointer, every function
-/// whose address the program takes.
-fn reachable(prog: &Program, f: usize) -> std::collections::BTreeSet<usize> {
+/// whose address the program takes (from task code in a closed world: those the task units
+/// and the glue name, [`closed::ClosedWorld::targets`]).
+fn reachable(
+    prog: &Program,
+    world: &closed::ClosedWorld,
+    f: usize,
+) -> std::collections::BTreeSet<usize> {
     let mut seen = std::collections::BTreeSet::new();
     let mut stack = vec![f];
     while let Some(g) = stack.pop() {
@@ -98,7 +107,11 @@ fn reachable(prog: &Program, f: usize) -> std::collections::BTreeSet<usize> {
             .iter()
             .any(|e| e.target == cactus_asm::callgraph::Target::Indirect)
         {
-            stack.extend(prog.address_taken.iter().copied());
+            if world.feeds.contains(&g) {
+                stack.extend(world.targets.iter().copied());
+            } else {
+                stack.extend(prog.address_taken.iter().copied());
+            }
         }
     }
     seen
@@ -128,6 +141,7 @@ pub(crate) struct Analysis {
     pub(crate) prog: Program,
     pub(crate) live: StateLiveness,
     pub(crate) tasks: Vec<(usize, bool, Vec<usize>)>,
+    pub(crate) closed: closed::ClosedWorld,
 }
 
 pub(crate) fn analyse(
@@ -156,11 +170,13 @@ pub(crate) fn analyse(
         roots.push((f, if pure { Root::TaskEntry } else { Root::Abi }));
         entries.push((f, pure));
     }
-    let live = StateLiveness::compute(files, &prog, &roots);
+    let entry_set = roots.iter().map(|&(f, _)| f).collect();
+    let closed = closed::closed_world(files, &prog, glue, &entry_set);
+    let live = StateLiveness::compute(files, &prog, &roots, &closed);
     let tasks = entries
         .into_iter()
         .map(|(f, pure)| {
-            let funcs: Vec<usize> = reachable(&prog, f)
+            let funcs: Vec<usize> = reachable(&prog, &closed, f)
                 .into_iter()
                 .filter(|&g| Some(prog.funcs[g].unit) != glue || g == f)
                 .filter(|&g| !files[prog.funcs[g].unit].origin.starts_with(KERNEL_PREFIX))
@@ -168,7 +184,12 @@ pub(crate) fn analyse(
             (f, pure, funcs)
         })
         .collect();
-    Ok(Analysis { prog, live, tasks })
+    Ok(Analysis {
+        prog,
+        live,
+        tasks,
+        closed,
+    })
 }
 
 /// The switch points and blocks of every loop reachable from each task's entry. `glue` is the
@@ -183,6 +204,7 @@ pub fn switch_report(
         prog,
         live,
         tasks: analysed,
+        closed,
     } = analyse(files, tasks, glue)?;
     let origins: Vec<String> = files.iter().map(|f| f.origin.clone()).collect();
     Ok(tasks
@@ -212,6 +234,7 @@ pub fn switch_report(
                 entry: t.entry.clone(),
                 entry_root: pure,
                 loops,
+                open_world: closed.off.clone(),
             }
         })
         .collect())

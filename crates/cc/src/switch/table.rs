@@ -32,6 +32,21 @@ pub const SECTION: &str = ".cactus.switch";
 /// [`SwitchTable::ranges`] and the listing).
 pub const RECORD_BYTES: usize = 16;
 
+/// The bucket index the kernel looks a pc up with (kernel/arch/rv32/switch_ccs.h): a
+/// read-only object of the routines unit, reserved here and filled by the firmware build after
+/// linking (`cactus_firmware::switch_table::sort_elf`). Layout: base (the first range's
+/// start), shift, bucket count, then one halfword per bucket plus one: the index of the first
+/// record (in start order) whose range ends after the bucket's start. A bucket covers
+/// `1 << shift` bytes from `base + (bucket << shift)`. Until it is filled the count is 0,
+/// which sends every lookup to the full save.
+pub const INDEX_SYMBOL: &str = "__cactus_switch_index";
+/// Bytes before the index's first halfword (base, shift, bucket count).
+pub const INDEX_HEADER_BYTES: usize = 12;
+/// Buckets reserved per record: the build picks the smallest shift whose buckets, over the
+/// span of the ranges, fit in `INDEX_BUCKETS_PER_RECORD * records`, so a bucket holds about a
+/// quarter of a range's share of the span.
+pub const INDEX_BUCKETS_PER_RECORD: usize = 4;
+
 /// How the table is generated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TableOptions {
@@ -64,8 +79,9 @@ pub struct Range {
     /// Registers in the state before every instruction of the range (a preemption anywhere
     /// in it needs them).
     pub always: RegSet,
-    /// Registers an instruction of the range reads as an operand (a call's ABI arguments not
-    /// counted: the analysis takes every call to read a0-a7, which a callee need not do).
+    /// Registers an instruction of the range reads as an operand (a call's argument registers
+    /// not counted: where the callee is unknown the analysis takes the call to read a0-a7,
+    /// which the callee need not do).
     pub reads: RegSet,
 }
 
@@ -361,6 +377,15 @@ fn routines(ranges: &[Range], poison: Option<u32>, mutated: Option<usize>) -> St
         .filter(|(k, _)| Some(*k) != mutated)
         .map(|(_, r)| r.mask.0)
         .collect();
+    let buckets = INDEX_BUCKETS_PER_RECORD * ranges.len();
+    let _ = writeln!(
+        s,
+        "/* the bucket index ({buckets} buckets), filled after linking */\n\
+         \t.pushsection .rodata.cactus_switch_index, \"a\"\n\t.balign 4\n\t.globl {INDEX_SYMBOL}\n\
+         \t.type {INDEX_SYMBOL}, @object\n{INDEX_SYMBOL}:\n\t.word 0, 0, 0\n\t.space {}\n\
+         \t.size {INDEX_SYMBOL}, . - {INDEX_SYMBOL}\n\t.popsection",
+        2 * (buckets + 1)
+    );
     for m in masks {
         let mask = RegSet(m);
         routine_pair(&mut s, mask, &save_name(mask), &restore_name(mask), poison);
@@ -409,4 +434,94 @@ fn routine_pair(s: &mut String, mask: RegSet, save: &str, restore: &str, poison:
         let _ = writeln!(s, "\tli t6, 0x{:08x}", mix(seed ^ m) | 1);
     }
     s.push_str("\tmret\n");
+}
+
+/// The bytes of the bucket index ([`INDEX_SYMBOL`]) for `records`, (start, end) sorted by start
+/// and not overlapping, in an object reserved for `buckets` buckets: the smallest shift whose
+/// buckets cover the span from the first start to the last end in at most `buckets`, and per
+/// bucket `b` (and one past the last) the index of the first record ending after
+/// `base + (b << shift)`. Every pc inside a record lies in a bucket whose first record is at or
+/// before that record, and no record before a bucket's first holds a pc of that bucket.
+/// `None` when there are more than 65,535 records (the halfwords cannot name them).
+pub fn bucket_index(records: &[(u32, u32)], buckets: usize) -> Option<Vec<u8>> {
+    let mut out = vec![0u8; INDEX_HEADER_BYTES + 2 * (buckets + 1)];
+    if records.len() > usize::from(u16::MAX) {
+        return None;
+    }
+    let (Some(first), Some(last)) = (records.first(), records.last()) else {
+        return Some(out);
+    };
+    if buckets == 0 {
+        return Some(out);
+    }
+    let base = first.0;
+    let span = u64::from(last.1 - base);
+    let mut shift = 0u32;
+    while span.div_ceil(1u64 << shift) > buckets as u64 {
+        shift += 1;
+    }
+    let used = span.div_ceil(1u64 << shift) as usize;
+    out[0..4].copy_from_slice(&base.to_le_bytes());
+    out[4..8].copy_from_slice(&shift.to_le_bytes());
+    out[8..12].copy_from_slice(&(used as u32).to_le_bytes());
+    let mut k = 0usize;
+    for b in 0..=used {
+        let start = u64::from(base) + ((b as u64) << shift);
+        while k < records.len() && u64::from(records[k].1) <= start {
+            k += 1;
+        }
+        let at = INDEX_HEADER_BYTES + 2 * b;
+        out[at..at + 2].copy_from_slice(&(k as u16).to_le_bytes());
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel's lookup (switch_ccs.h) over an index, on the host.
+    fn lookup(index: &[u8], records: &[(u32, u32)], pc: u32) -> Option<usize> {
+        let w = |i: usize| u32::from_le_bytes(index[i..i + 4].try_into().unwrap());
+        let bucket = pc.wrapping_sub(w(0)) >> w(4);
+        if bucket >= w(8) {
+            return None;
+        }
+        let at = INDEX_HEADER_BYTES + 2 * bucket as usize;
+        let mut k = usize::from(u16::from_le_bytes([index[at], index[at + 1]]));
+        while k < records.len() && records[k].0 <= pc {
+            if pc < records[k].1 {
+                return Some(k);
+            }
+            k += 1;
+        }
+        None
+    }
+
+    #[test]
+    fn the_index_finds_exactly_the_record_of_every_pc() {
+        let records = [
+            (0x100, 0x104),
+            (0x104, 0x10a),
+            (0x120, 0x122),
+            (0x300, 0x340),
+            (0x341, 0x342),
+        ];
+        for buckets in [1, 3, 20, 1000] {
+            let index = bucket_index(&records, buckets).unwrap();
+            assert_eq!(index.len(), INDEX_HEADER_BYTES + 2 * (buckets + 1));
+            for pc in 0xf0..0x360u32 {
+                let want = records.iter().position(|r| r.0 <= pc && pc < r.1);
+                assert_eq!(lookup(&index, &records, pc), want, "pc {pc:#x}, {buckets}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_or_unfilled_index_sends_every_pc_to_the_full_save() {
+        let index = bucket_index(&[], 8).unwrap();
+        assert_eq!(lookup(&index, &[], 0x100), None);
+        let index = bucket_index(&[(0x100, 0x104)], 0).unwrap();
+        assert_eq!(lookup(&index, &[(0x100, 0x104)], 0x100), None);
+    }
 }

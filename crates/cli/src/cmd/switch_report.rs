@@ -100,6 +100,11 @@ pub fn table(tasks: &[TaskSwitches]) -> String {
             ));
         }
     }
+    if let Some(why) = tasks.first().and_then(|t| t.open_world.as_ref()) {
+        t.line(format!(
+            "note: not a closed world ({why}): every address-taken function is an ABI root"
+        ));
+    }
     let mut out = t.render();
     out.push_str(
         "point/block/max: registers saved at the switch point, for the switch block, live at the \
