@@ -13,6 +13,7 @@ mod driver_checks;
 mod driver_compile;
 mod driver_steps;
 mod pass_bound;
+mod pass_logical;
 mod pass_corpus;
 mod pass_overflow;
 mod pass_preempt;

@@ -60,6 +60,9 @@ pub fn pass_options(m: &Manifest, opts: &CheckOptions) -> PassOptions {
         hardware_bound: m.kernel.stack_bound,
         preempt_traps: m.kernel.preempt_traps,
         isolate: m.kernel.isolate,
+        // The software stack window is built by tests/Makefile (checks-relocate-sw) only: no
+        // manifest option selects it yet (docs/sensmart.md, "The software variant").
+        logical_stack: false,
     }
 }
 
