@@ -16,7 +16,7 @@
 const char ktest_name[] = "relocate_preempt";
 
 #define WORDS 32
-#define ROUNDS 16
+#define DEPTH 64
 
 static volatile uint32_t growers_done;
 static uint32_t shadow[WORDS];
@@ -53,19 +53,22 @@ static void v(void *arg)
     }
     cactus_relocate_counts c;
     cactus_relocate_stats(&c);
-    CHECK(c.relocations >= 4);
+    CHECK(c.relocations >= 5);
     CHECK_EQ(c.refusals, 0);
     CHECK(same(buf, shadow));
     ktest_pass();
 }
 
-/* About 64 bytes per level, checked on the way back (as relocate_grow's). */
-static uint32_t __attribute__((noinline)) recurse(uint32_t level)
+/* About 64 bytes per level, checked on the way back; a yield at every level, so the grower is
+ * switched out deep in its recursion (its surplus stays small and the free region above `v`
+ * stays the best donor: every growth moves `v`'s stack). */
+static uint32_t __attribute__((noinline)) descend(uint32_t level)
 {
     volatile uint32_t mine[8];
     for (int i = 0; i < 8; i++)
         mine[i] = level * 8u + (uint32_t)i;
-    uint32_t below = level ? recurse(level - 1) : 0;
+    cactus_yield(); /* v runs a whole slice and is preempted wherever it is */
+    uint32_t below = level ? descend(level - 1) : 0;
     uint32_t sum = 0;
     for (int i = 0; i < 8; i++) {
         CHECK_EQ(mine[i], level * 8u + (uint32_t)i);
@@ -76,24 +79,20 @@ static uint32_t __attribute__((noinline)) recurse(uint32_t level)
 
 static void grower(void *arg)
 {
-    uint32_t step = (uint32_t)(uintptr_t)arg;
-    for (uint32_t r = 1; r <= ROUNDS; r++) {
-        uint32_t depth = r * step, want = 0;
-        for (uint32_t l = 0; l <= depth; l++)
-            for (uint32_t i = 0; i < 8; i++)
-                want += l * 8u + i;
-        CHECK_EQ(recurse(depth), want);
-        cactus_yield(); /* v runs a whole slice and is preempted wherever it is */
-    }
+    uint32_t depth = (uint32_t)(uintptr_t)arg, want = 0;
+    for (uint32_t l = 0; l <= depth; l++)
+        for (uint32_t i = 0; i < 8; i++)
+            want += l * 8u + i;
+    CHECK_EQ(descend(depth), want);
     uint32_t irq = cactus_irq_save();
     growers_done++;
     cactus_irq_restore(irq);
 }
 
 static const cactus_task_desc tasks[] = {
-    { .name = "g0", .entry = grower, .arg = (void *)2, .stack_size = 512, .prio = 3 },
-    { .name = "g1", .entry = grower, .arg = (void *)2, .stack_size = 512, .prio = 3 },
-    { .name = "g2", .entry = grower, .arg = (void *)2, .stack_size = 512, .prio = 3 },
+    { .name = "g0", .entry = grower, .arg = (void *)DEPTH, .stack_size = 512, .prio = 3 },
+    { .name = "g1", .entry = grower, .arg = (void *)DEPTH, .stack_size = 512, .prio = 3 },
+    { .name = "g2", .entry = grower, .arg = (void *)DEPTH, .stack_size = 512, .prio = 3 },
     { .name = "v", .entry = v, .stack_size = 512, .prio = 3 },
 };
 

@@ -333,9 +333,7 @@ fn label(prefix: &str, n: usize) -> String {
 /// A record of [`TABLE`], tied (SHF_LINK_ORDER) to the section of `anchor`.
 fn record(anchor: &str, start: &str, end: &str, what: &str, kind: u32) -> Vec<Entry> {
     vec![
-        directive(&format!(
-            ".pushsection\t{TABLE},\"ao\",@progbits,{anchor}"
-        )),
+        directive(&format!(".pushsection\t{TABLE},\"ao\",@progbits,{anchor}")),
         directive(".p2align\t2"),
         directive(&format!(".word\t{start}")),
         directive(&format!(".word\t{end}")),
@@ -379,8 +377,7 @@ fn plan_function(
                 }
             };
             let flow = Flow::of(&s);
-            if let Flow::Call(Callee::Direct(name)) | Flow::TailCall(Callee::Direct(name)) = &flow
-            {
+            if let Flow::Call(Callee::Direct(name)) | Flow::TailCall(Callee::Direct(name)) = &flow {
                 if WRAPPED.contains(&name.as_str()) {
                     let verb = if matches!(flow, Flow::Call(_)) {
                         "call"
@@ -509,10 +506,12 @@ fn plan_function(
         }
         close_all(&mut open, &mut groups);
         groups.sort_by_key(|g| g.first());
-        // Split groups whose scratch cannot be found into single accesses.
+        // Each group keeps the longest prefix of its run for which a scratch pair is free; the
+        // rest of the run becomes a group of its own (a single access with no free pair
+        // spills).
         let mut placed: Vec<(Group, Option<(Reg, Reg)>)> = Vec::new();
         let mut queue: std::collections::VecDeque<Group> = groups.into();
-        while let Some(g) = queue.pop_front() {
+        while let Some(mut g) = queue.pop_front() {
             let busy = |p: usize, q: usize, placed: &[(Group, Option<(Reg, Reg)>)]| {
                 // Registers other groups' T hold somewhere in [p, q].
                 let mut set = RegSet::EMPTY;
@@ -525,38 +524,54 @@ fn plan_function(
                 }
                 set
             };
-            let (p, q) = (g.first(), g.last());
-            let mut mentioned = busy(p, q, &placed).union(before[p]);
-            for e in &eff[p..=q] {
-                mentioned = mentioned.union(e.0).union(e.1);
-            }
-            let t = SCRATCH.iter().copied().find(|&r| !mentioned.contains(r));
-            let u = t.and_then(|t| {
-                let no = busy(p, p, &placed).union(before[p]).union(eff[p].0);
-                SCRATCH
+            let p = g.first();
+            let no_u = busy(p, p, &placed).union(before[p]).union(eff[p].0);
+            // The pair for the members [0, j]: T unmentioned from the first to the j-th.
+            let pick = |q: usize| -> Option<(Reg, Reg)> {
+                let mut mentioned = busy(p, q, &placed).union(before[p]);
+                for e in &eff[p..=q] {
+                    mentioned = mentioned.union(e.0).union(e.1);
+                }
+                let t = SCRATCH.iter().copied().find(|&r| !mentioned.contains(r))?;
+                let u = SCRATCH
                     .iter()
                     .copied()
-                    .find(|&r| r != t && !no.contains(r))
-            });
-            match (t, u) {
-                (Some(t), Some(u)) => placed.push((g, Some((t, u)))),
-                _ if g.members.len() > 1 => {
-                    let mut parts: Vec<Group> = g
-                        .members
-                        .iter()
-                        .map(|&(k, a)| Group {
-                            base: g.base,
-                            members: vec![(k, a)],
-                            omin: a.off,
-                            omax: a.off,
-                        })
-                        .collect();
-                    while let Some(part) = parts.pop() {
-                        queue.push_front(part);
+                    .find(|&r| r != t && !no_u.contains(r))?;
+                Some((t, u))
+            };
+            let mut keep = 0;
+            let mut regs = None;
+            for j in 0..g.members.len() {
+                match pick(g.members[j].0) {
+                    Some(r) => {
+                        keep = j + 1;
+                        regs = Some(r);
                     }
+                    None => break,
                 }
-                _ => placed.push((g, None)),
             }
+            let keep = keep.max(1);
+            if keep < g.members.len() {
+                let rest: Vec<(usize, Access)> = g.members.split_off(keep);
+                let (omin, omax) = rest.iter().fold((i32::MAX, i32::MIN), |(lo, hi), (_, a)| {
+                    (lo.min(a.off), hi.max(a.off))
+                });
+                queue.push_front(Group {
+                    base: g.base,
+                    members: rest,
+                    omin,
+                    omax,
+                });
+                let (omin, omax) = g
+                    .members
+                    .iter()
+                    .fold((i32::MAX, i32::MIN), |(lo, hi), (_, a)| {
+                        (lo.min(a.off), hi.max(a.off))
+                    });
+                g.omin = omin;
+                g.omax = omax;
+            }
+            placed.push((g, regs));
         }
         placed.sort_by_key(|(g, _)| g.first());
         for idx in 0..placed.len() {
@@ -674,11 +689,14 @@ mod tests {
         assert_eq!((stats.translations, stats.accesses), (1, 3));
         let want = ".Lcactus_lsc_0:\n\taddi t0,a0,0\n\tsrli t1,t0,28\n\taddi t1,t1,-6\n\tbnez t1,.Lcactus_lsk_0\n\tlw t1,32(tp)\n\tadd t0,t0,t1\n\tlw t1,-4(tp)\n\tbltu t0,t1,.Lcactus_lss_0\n.Lcactus_lsk_0:\n\tlw a5,4(t0)\n\tlw a4,8(t0)\n\tsw a4,0(t0)\n.Lcactus_lse_0:\n\tadd a0,a5,a4\n";
         assert!(out.contains(want), "{out}");
-        let stub = ".Lcactus_lss_0:\n\tjal t1,port_lstack_t0_t1\n\tj .Lcactus_lsc_0\n.Lcactus_lsz_0:\n";
+        let stub =
+            ".Lcactus_lss_0:\n\tjal t1,port_lstack_t0_t1\n\tj .Lcactus_lsc_0\n.Lcactus_lsz_0:\n";
         assert!(out.contains(stub), "{out}");
         // The records: the check and the stub restart, t0 (x5) is physical in the run.
         assert!(
-            out.contains(".word\t.Lcactus_lsk_0\n\t.word\t.Lcactus_lse_0\n\t.word\t5\n\t.word\t1\n"),
+            out.contains(
+                ".word\t.Lcactus_lsk_0\n\t.word\t.Lcactus_lse_0\n\t.word\t5\n\t.word\t1\n"
+            ),
             "{out}"
         );
         assert!(out.contains(".pushsection\tcactus_lstack,\"ao\",@progbits,.Lcactus_lsc_0"));
@@ -717,9 +735,15 @@ mod tests {
         ));
         assert_eq!((stats.escapes, stats.sp_sets), (3, 1));
         assert!(out.contains(".Lcactus_lsc_0:\n\tlw a0,32(tp)\n\tsub a0,sp,a0\n\taddi a0,a0,8\n.Lcactus_lse_0:\n"), "{out}");
-        assert!(out.contains(".Lcactus_lsc_1:\n\tlw a1,32(tp)\n\tsub a1,sp,a1\n.Lcactus_lse_1:\n"), "{out}");
+        assert!(
+            out.contains(".Lcactus_lsc_1:\n\tlw a1,32(tp)\n\tsub a1,sp,a1\n.Lcactus_lse_1:\n"),
+            "{out}"
+        );
         // sp from the (logical) frame pointer: the displacement is added back.
-        assert!(out.contains("\tlw t0,32(tp)\n\tadd t0,s0,t0\n\taddi sp,t0,-32\n"), "{out}");
+        assert!(
+            out.contains("\tlw t0,32(tp)\n\tadd t0,s0,t0\n\taddi sp,t0,-32\n"),
+            "{out}"
+        );
         assert!(out.contains("\taddi sp,sp,-32\n") && out.contains("\taddi sp,sp,32\n"));
     }
 
@@ -759,8 +783,14 @@ mod tests {
         assert_eq!(red_zone_functions(&f), vec!["f".to_string()]);
         let (out, stats) = run(&src);
         assert_eq!(stats.spills, 1);
-        assert!(out.contains("\tsw t0,-4(sp)\n\tsw t1,-8(sp)\n.Lcactus_lsc_0:\n"), "{out}");
-        assert!(out.contains(".Lcactus_lse_0:\n\tlw t0,-4(sp)\n\tlw t1,-8(sp)\n"), "{out}");
+        assert!(
+            out.contains("\tsw t0,-4(sp)\n\tsw t1,-8(sp)\n.Lcactus_lsc_0:\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(".Lcactus_lse_0:\n\tlw t0,-4(sp)\n\tlw t1,-8(sp)\n"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -773,7 +803,9 @@ mod tests {
         assert!(out.contains("\tlw a4,0(t1)\n"), "{out}");
         // a1's check runs while t0 holds a0's physical address: its stub is covered.
         assert!(
-            out.contains(".word\t.Lcactus_lss_1\n\t.word\t.Lcactus_lsz_1\n\t.word\t5\n\t.word\t1\n"),
+            out.contains(
+                ".word\t.Lcactus_lss_1\n\t.word\t.Lcactus_lsz_1\n\t.word\t5\n\t.word\t1\n"
+            ),
             "{out}"
         );
     }

@@ -112,8 +112,7 @@ fn logical_units(
 ) -> Result<Vec<Unit>, CcError> {
     if opts.isolate {
         return Err(CcError::Usage(
-            "--logical-stack and --isolate cannot be combined (isolate needs static stacks)"
-                .into(),
+            "--logical-stack and --isolate cannot be combined (isolate needs static stacks)".into(),
         ));
     }
     let mut next = 0usize;

@@ -63,7 +63,10 @@ fn same_behaviour_with_every_stack_pointer_logical() {
             }
         }
     }
-    assert!(translations > 0, "the fixtures access memory through pointers");
+    assert!(
+        translations > 0,
+        "the fixtures access memory through pointers"
+    );
 }
 
 #[test]
@@ -79,7 +82,9 @@ fn dropping_one_translation_breaks_a_program() {
     let lines: Vec<&str> = texts[0].lines().collect();
     // The displacement adds of the translations: `add T,T,U` right after `lw U,32(tp)`.
     let adds: Vec<usize> = (1..lines.len())
-        .filter(|&i| lines[i - 1].trim().ends_with(",32(tp)") && lines[i].trim().starts_with("add "))
+        .filter(|&i| {
+            lines[i - 1].trim().ends_with(",32(tp)") && lines[i].trim().starts_with("add ")
+        })
         .filter(|&i| lines[i - 1].trim().starts_with("lw "))
         .collect();
     assert!(!adds.is_empty(), "{}", texts[0]);
