@@ -91,9 +91,7 @@ static uint32_t live_low(const struct region *r)
     if (r->owner == REGION_FREE)
         return top(r);
     const struct k_tcb *t = &k_tasks[r->owner];
-    uint32_t p = (PORT_WINDOW_SP(PORT_WINDOW_SP_LOGICAL(t->ctx.sp, t->stack_disp), t->stack_disp) -
-                  16u) &
-                 ~15u;
+    uint32_t p = (PORT_WINDOW_SP_LOGICAL(t->ctx.sp, t->stack_disp) + t->stack_disp - 16u) & ~15u;
     if (p < r->base)
         p = r->base;
     if (p > top(r))

@@ -451,17 +451,21 @@ fn plan_function(
                             .copied()
                             .find(|&r| !before[k].contains(r) && r != rd && r != other)
                     };
-                    let Some(tmp) = tmp else {
-                        return Err(format!(
-                            "line {line}: `{s}`: no dead register to convert the stack address"
-                        ));
-                    };
+                    // None dead (`add s6,s6,sp` under pressure): spill one below sp around
+                    // the conversion (the spill precedes the restart label).
+                    let spill = tmp.is_none();
+                    let tmp = tmp.unwrap_or(if rd == 5 || other == 5 { 6 } else { 5 });
                     let (t, st) = (reg_name(tmp), label("c", n));
-                    let mut code = vec![
+                    let mut code = Vec::new();
+                    if spill {
+                        code.push(inst(&format!("sw {t},-4(sp)")));
+                        stats.spills += 1;
+                    }
+                    code.extend([
                         entry(Item::Label(st.clone())),
                         inst(&format!("lw {t},{DISP_OFFSET}(tp)")),
                         inst(&format!("sub {t},sp,{t}")),
-                    ];
+                    ]);
                     if other != 0 {
                         code.push(inst(&format!(
                             "add {},{},{t}",
@@ -473,6 +477,9 @@ fn plan_function(
                     }
                     let end = label("e", n);
                     code.push(entry(Item::Label(end.clone())));
+                    if spill {
+                        code.push(inst(&format!("lw {t},-4(sp)")));
+                    }
                     edits.push(Edit::Replace(i, code));
                     edits.push(Edit::Stub(record(&st, &st, &end, &st, KIND_RESTART)));
                     stats.escapes += 1;
@@ -745,6 +752,23 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("\taddi sp,sp,-32\n") && out.contains("\taddi sp,sp,32\n"));
+    }
+
+    #[test]
+    fn an_escape_with_no_dead_register_spills_one() {
+        let mut body = String::new();
+        for r in SCRATCH {
+            body.push_str(&format!("\tli\t{},1\n", reg_name(r)));
+        }
+        body.push_str("\tadd\ts6,s6,sp\n");
+        for r in SCRATCH {
+            body.push_str(&format!("\tmv\tzero,{}\n", reg_name(r)));
+        }
+        body.push_str("\tmv\ta0,s6\n\tret\n");
+        let (out, stats) = run(&func(&body));
+        assert_eq!((stats.escapes, stats.spills), (1, 1));
+        let want = "\tsw t0,-4(sp)\n.Lcactus_lsc_0:\n\tlw t0,32(tp)\n\tsub t0,sp,t0\n\tadd s6,s6,t0\n.Lcactus_lse_0:\n\tlw t0,-4(sp)\n";
+        assert!(out.contains(want), "{out}");
     }
 
     #[test]
