@@ -178,6 +178,7 @@ test-lane-a:
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
 	$(call counted,relocate-sim,$(MAKE) --no-print-directory -s -C kernel relocate-check CACTUS=$(abspath $(CACTUS)))
 	$(call counted,relocate-workloads,scripts/relocate-check $(CACTUS))
+	$(call counted,relocate-sw-workloads,WINDOW=sw scripts/relocate-check $(CACTUS))
 	$(call step,relocate-sw-build,$(MAKE) --no-print-directory -s -C tests checks-relocate-sw CACTUS_CC="$(abspath $(CACTUS)) cc")
 	$(call counted,relocate-sw-qemu,$(MAKE) --no-print-directory -s -C tests checks-relocate-sw-qemu)
 	$(call counted,relocate-sw-sim,$(MAKE) --no-print-directory -s -C tests checks-relocate-sw-sim CACTUS=$(abspath $(CACTUS)))
