@@ -48,8 +48,11 @@ int cactus_sleep(uint32_t ticks)
 
 int cactus_sleep_until(uint32_t *last_wake, uint32_t period)
 {
-    *last_wake += period;
-    return (int)SYSCALL(sys_sleep_until, *last_wake, 0, 0, 0);
+    uint32_t irq = port_irq_save();
+    uint32_t *p = port_window_task_ptr(last_wake); /* a task's pointer (window.h) */
+    uint32_t wake = p ? (*p += period) : 0;
+    port_irq_restore(irq);
+    return (int)SYSCALL(sys_sleep_until, wake, 0, 0, 0);
 }
 
 int cactus_stack_overflow(uint32_t requested)
@@ -67,9 +70,12 @@ void cactus_exit(uint32_t code)
 void cactus_get_stats(cactus_stats *out)
 {
     uint32_t irq = port_irq_save();
-    *out = k_stats;
-    out->switches = k_switches;
-    out->tick_irqs = k_tick - k_ticks_idled;
+    cactus_stats *p = port_window_task_ptr(out); /* a task's pointer (window.h) */
+    if (p) {
+        *p = k_stats;
+        p->switches = k_switches;
+        p->tick_irqs = k_tick - k_ticks_idled;
+    }
     port_irq_restore(irq);
 }
 
@@ -80,5 +86,12 @@ void cactus_marker(uint32_t id, uint32_t value)
 
 int cactus_oracle_violations(uint32_t *out)
 {
-    return ktrace_violations(out);
+    uint32_t v = 0;
+    int r = ktrace_violations(&v);
+    uint32_t irq = port_irq_save();
+    uint32_t *p = port_window_task_ptr(out); /* a task's pointer (window.h) */
+    if (p)
+        *p = v;
+    port_irq_restore(irq);
+    return r;
 }

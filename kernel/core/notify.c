@@ -138,8 +138,13 @@ int cactus_notify_wait(uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t
     int r = (int)SYSCALL(sys_notify_wait, clear_on_entry, clear_on_exit, timeout, 0);
     /* `got` is written only by a completed wait of this task, and the task is running: no
      * other wait of it can complete before it reads it. */
-    if (r == CACTUS_OK && value)
-        *value = k_notes_got[cactus_task_self()];
+    if (r == CACTUS_OK && value) {
+        uint32_t irq = port_irq_save();
+        uint32_t *p = port_window_task_ptr(value); /* a task's pointer (window.h) */
+        if (p)
+            *p = k_notes_got[cactus_task_self()];
+        port_irq_restore(irq);
+    }
     return r;
 }
 

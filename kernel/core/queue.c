@@ -128,9 +128,12 @@ int cactus_queue_init(cactus_queue *q, void *buf, uint32_t item_size, uint32_t c
 int cactus_queue_send(cactus_queue *q, const void *item, uint32_t timeout)
 {
     uint32_t irq = cactus_irq_save();
+    /* The caller's item as this code must use it (port_window_task_ptr: a logical stack address
+     * under the software stack window; NULL sends it through the kernel call). */
+    const void *mine = port_window_task_ptr((void *)item);
     /* Nobody waits (a waiter means an empty queue with receivers or a full one with senders). */
-    if (__builtin_expect(!q->w.head && q->count < q->capacity, 1)) {
-        put(q, item);
+    if (__builtin_expect(!q->w.head && q->count < q->capacity && mine, 1)) {
+        put(q, mine);
         cactus_irq_restore(irq);
         return CACTUS_OK;
     }
@@ -142,8 +145,9 @@ int cactus_queue_recv(cactus_queue *q, void *item, uint32_t timeout)
 {
     uint32_t irq = cactus_irq_save();
     /* An item to take and no sender waiting for its slot. */
-    if (__builtin_expect(!q->w.head && q->count, 1)) {
-        get(q, item);
+    void *mine = port_window_task_ptr(item); /* as in cactus_queue_send */
+    if (__builtin_expect(!q->w.head && q->count && mine, 1)) {
+        get(q, mine);
         cactus_irq_restore(irq);
         return CACTUS_OK;
     }

@@ -209,7 +209,9 @@ int cactus_task_stack(int id, cactus_stack_info *out)
     if (!t)
         return CACTUS_ESRCH;
     uint32_t irq = port_irq_save();
-    stack_usage(t, out);
+    cactus_stack_info *p = port_window_task_ptr(out); /* a task's pointer (window.h) */
+    if (p)
+        stack_usage(t, p);
     port_irq_restore(irq);
     return CACTUS_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include "cactus/cactus.h"
 #include "port.h"
+#include "window.h"
 
 /* The one call of port_putc: link-time optimisation would otherwise inline the UART's polling
  * loop at every output call below. */
@@ -57,6 +58,9 @@ int kprintf(const char *fmt, ...)
         char c = *p;
         if (c == 's') {
             const char *s = va_arg(ap, const char *);
+            /* A task's string on its stack is a logical address under the software stack
+             * window (window_sw.h): translated while interrupts stay masked. */
+            s = port_window_task_ptr((void *)s);
             for (s = s ? s : "(null)"; *s; s++)
                 out(*s);
         } else if (c == 'c') {

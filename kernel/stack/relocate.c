@@ -24,10 +24,12 @@
  * The region arithmetic (allocation, surplus, what a growth moves, freeing) is lib/regions.h,
  * host-tested; this file adds the tasks' windows, the copy and the reports.
  *
- * The translation backend is the hardware window (arch/rv32/window.h, CACTUS_STACK_WINDOW):
- * after a move the running task's window is written once, and every resume path writes the
- * resumed task's. A software variant (a logical-stack pass translating in code) would keep
- * this file and replace only window.h's register write with the table its code reads.
+ * The translation backend is chosen by the configuration (arch/rv32/window.h): the hardware
+ * window (window_hw.h: after a move the running task's window is written once, and every
+ * resume path writes the resumed task's) or the software one (window_sw.h, code built with
+ * `cactus cc --logical-stack`: sp stays physical, so the descriptor's limit is the physical
+ * bound, and a moved task's saved sp and the translated addresses its registers hold are
+ * adjusted by port_window_moved). The PORT_WINDOW_* macros convert between the two views.
  *
  * Every region change is reported to the trace device (ktrace_region_assign / release), so
  * the ownership oracle follows every move, and every growth as an OVERFLOW event with action
@@ -89,7 +91,7 @@ static uint32_t live_low(const struct region *r)
     if (r->owner == REGION_FREE)
         return top(r);
     const struct k_tcb *t = &k_tasks[r->owner];
-    uint32_t p = (t->ctx.sp + t->stack_disp - 16u) & ~15u;
+    uint32_t p = (PORT_WINDOW_SP_LOGICAL(t->ctx.sp, t->stack_disp) + t->stack_disp - 16u) & ~15u;
     if (p < r->base)
         p = r->base;
     if (p > top(r))
@@ -103,8 +105,8 @@ static void set_window(const struct region *r)
     if (r->owner == REGION_FREE)
         return;
     struct k_tcb *t = &k_tasks[r->owner];
-    t->stack.limit = PORT_WINDOW_TOP - r->size;
     t->stack_disp = top(r) - PORT_WINDOW_TOP;
+    t->stack.limit = PORT_WINDOW_LIMIT(PORT_WINDOW_TOP - r->size, t->stack_disp);
     if (r->size > peak[r->owner])
         peak[r->owner] = r->size;
 }
@@ -153,13 +155,29 @@ static void move_words(uint32_t dst, uint32_t src, uint32_t n)
  * change, the running task's window is written once, and the oracle hears of every region. */
 static void relocate(uint32_t i, uint32_t d, uint32_t g)
 {
+    /* The software window adjusts what moved tasks hold physically: their displacements and
+     * regions before the move. */
+    static uint32_t old_disp[CACTUS_MAX_TASKS], old_lo[CACTUS_MAX_TASKS], old_hi[CACTUS_MAX_TASKS];
+    if (PORT_WINDOW_SOFTWARE)
+        for (uint32_t k = 0; k < regs.n; k++)
+            if (regs.r[k].owner != REGION_FREE) {
+                uint32_t o = regs.r[k].owner;
+                old_disp[o] = k_tasks[o].stack_disp;
+                old_lo[o] = regs.r[k].base;
+                old_hi[o] = top(&regs.r[k]);
+            }
     uint32_t live = live_low(&regs.r[d < i ? d : i]);
     struct region_move m = regions_give(&regs, i, d, g, live);
     ktrace_kernel_enter();
     move_words(m.dst, m.src, m.n);
     ktrace_kernel_leave();
-    for (uint32_t k = m.lo; k <= m.hi; k++)
+    for (uint32_t k = m.lo; k <= m.hi; k++) {
         set_window(&regs.r[k]);
+        uint32_t o = regs.r[k].owner;
+        if (PORT_WINDOW_SOFTWARE && o != REGION_FREE && k_tasks[o].stack_disp != old_disp[o])
+            port_window_moved(&k_tasks[o].ctx, (int32_t)(k_tasks[o].stack_disp - old_disp[o]),
+                              old_lo[o], old_hi[o]);
+    }
     stats.relocations++;
     stats.bytes_moved += m.n;
     struct k_tcb *cur = k_cur();
@@ -191,12 +209,12 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     peak[k_id(t)] = 0;
     set_window(&regs.r[k]);
     report(&regs.r[k]);
-    return PORT_WINDOW_TOP;
+    return PORT_WINDOW_SP(PORT_WINDOW_TOP, t->stack_disp);
 }
 
 int stack_grow(struct k_tcb *t, uintptr_t low)
 {
-    uintptr_t bound = t->stack.limit;
+    uintptr_t bound = PORT_WINDOW_BOUND(t->stack.limit, t->stack_disp);
     if (low >= bound)
         return 0;
     uint32_t need = (uint32_t)((bound - low + 15u) & ~15u);
@@ -225,7 +243,7 @@ void *stack_task_ptr(struct k_tcb *t, void *p, uint32_t n)
     (void)n;
     if (a - PORT_WINDOW_BASE >= PORT_WINDOW_TOP - PORT_WINDOW_BASE)
         return p;
-    if (a < t->stack.limit && stack_grow(t, a) != 0)
+    if (a < PORT_WINDOW_BOUND(t->stack.limit, t->stack_disp) && stack_grow(t, a) != 0)
         return p; /* no room: the kernel's access faults (a kernel panic report) */
     return (void *)(a + t->stack_disp);
 }
@@ -241,7 +259,9 @@ int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested)
 {
     if (sp >= t->stack.limit && sp - t->stack.limit >= requested)
         return 0;
-    return t == k_cur() ? stack_grow(t, sp - requested) : -1;
+    return t == k_cur()
+               ? stack_grow(t, PORT_WINDOW_SP_LOGICAL(sp, t->stack_disp) - requested)
+               : -1;
 }
 
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
@@ -287,6 +307,8 @@ void stack_free(struct k_tcb *t)
 void cactus_relocate_stats(cactus_relocate_counts *out)
 {
     uint32_t irq = port_irq_save();
-    *out = stats;
+    cactus_relocate_counts *p = port_window_task_ptr(out); /* a task's logical pointer */
+    if (p)
+        *p = stats;
     port_irq_restore(irq);
 }

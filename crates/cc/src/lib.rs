@@ -16,6 +16,7 @@ mod cfi;
 mod checks;
 mod emit;
 pub mod isolate;
+pub mod logical;
 mod margins;
 mod needs;
 mod plan;

@@ -137,12 +137,22 @@ pub struct PassOptions {
     /// the running task's regions.
     #[serde(default)]
     pub isolate: bool,
+    /// SenSmart's logical addressing in software (`cactus cc --logical-stack`,
+    /// docs/sensmart.md "The software variant"): stack addresses leaving `sp` become logical,
+    /// and every access through another base is translated (`crate::logical`). Runs first,
+    /// on application units only; the kernel must be the `relocate` strategy's software
+    /// window build.
+    #[serde(default)]
+    pub logical_stack: bool,
 }
 
 impl PassOptions {
-    /// Whether any pass changes the assembly (checks, preempt-traps or isolate).
+    /// Whether any pass changes the assembly (checks, preempt-traps, isolate or logical-stack).
     pub fn instruments(&self) -> bool {
-        self.mode != CheckMode::None || self.preempt_traps.is_some() || self.isolate
+        self.mode != CheckMode::None
+            || self.preempt_traps.is_some()
+            || self.isolate
+            || self.logical_stack
     }
 }
 
@@ -162,6 +172,7 @@ impl Default for PassOptions {
             hardware_bound: false,
             preempt_traps: None,
             isolate: false,
+            logical_stack: false,
         }
     }
 }

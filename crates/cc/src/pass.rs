@@ -40,6 +40,14 @@ pub fn instrument_units(
     // Functions where the counter or isolation code must spill registers below sp: the
     // checks cover those bytes (the larger need when both passes spill in one function).
     let mut red_zone = std::collections::BTreeMap::new();
+    // The logical-stack pass runs first: the checks it precedes compare the physical sp.
+    let logical;
+    let units = if opts.logical_stack {
+        logical = logical_units(units, &mut red_zone, opts)?;
+        &logical[..]
+    } else {
+        units
+    };
     if opts.preempt_traps.is_some() || opts.isolate {
         for (u, unit) in units.iter().enumerate().filter(|(_, u)| !u.library) {
             let file =
@@ -93,6 +101,48 @@ pub fn instrument_units(
         isolate_units(units, &mut texts)?;
     }
     Ok((texts, report))
+}
+
+/// The logical-stack pass (`crate::logical`) over every application unit of `units`: the
+/// units with their new texts; the functions whose translations spill get their red zone.
+fn logical_units(
+    units: &[Unit],
+    red_zone: &mut BTreeMap<(usize, String), u32>,
+    opts: &PassOptions,
+) -> Result<Vec<Unit>, CcError> {
+    if opts.isolate {
+        return Err(CcError::Usage(
+            "--logical-stack and --isolate cannot be combined (isolate needs static stacks)".into(),
+        ));
+    }
+    let mut next = 0usize;
+    let mut out = units.to_vec();
+    for (u, unit) in out.iter_mut().enumerate() {
+        if unit.library {
+            continue;
+        }
+        if unit.text.contains(".Lcactus_ls") {
+            return Err(CcError::Usage(format!(
+                "{}: already instrumented (it contains .Lcactus_ls labels)",
+                unit.origin
+            )));
+        }
+        let mut file =
+            AsmFile::parse(&unit.text, &unit.origin).map_err(|error| CcError::Parse {
+                origin: unit.origin.clone(),
+                error,
+            })?;
+        for name in crate::logical::red_zone_functions(&file) {
+            red_zone.insert((u, name), crate::logical::RED_ZONE);
+        }
+        let stats = crate::logical::instrument(&mut file, &mut next).map_err(|reason| {
+            CcError::Usage(format!("{}: logical-stack: {reason}", unit.origin))
+        })?;
+        if stats != crate::logical::LogicalStats::default() {
+            unit.text = file.to_string();
+        }
+    }
+    Ok(out)
 }
 
 /// The isolate pass (`crate::isolate`) over every application unit of `texts` (the output of

@@ -14,6 +14,7 @@ mod driver_compile;
 mod driver_steps;
 mod pass_bound;
 mod pass_corpus;
+mod pass_logical;
 mod pass_overflow;
 mod pass_preempt;
 mod pass_programs;

@@ -7,7 +7,7 @@
 use crate::compile_units::{stem, units};
 use crate::error::BuildError;
 use crate::kernel_units::{kernel_asm_sources, kernel_units};
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, StackStrategy, StackWindow};
 use crate::toolchain::{Toolchain, ARCH_FLAGS};
 use crate::unit_cache::UnitCache;
 use cactus_cc::{instrument_units, PassOptions, Report, Reserves, RollingRules, Unit};
@@ -60,6 +60,8 @@ pub fn pass_options(m: &Manifest, opts: &CheckOptions) -> PassOptions {
         hardware_bound: m.kernel.stack_bound,
         preempt_traps: m.kernel.preempt_traps,
         isolate: m.kernel.isolate,
+        logical_stack: m.kernel.stack == StackStrategy::Relocate
+            && m.kernel.window == StackWindow::Sw,
     }
 }
 

@@ -166,6 +166,12 @@ int port_in_kernel_stack(uintptr_t sp);
 struct port_kernel {
     struct port_context ctx;
     struct cactus_stack_desc stack;
+#if CACTUS_STACK_WINDOW
+    /* Where a TCB keeps its stack displacement (PORT_STACK_DISP): 0, so code built with the
+     * logical-stack pass (window_sw.h) converts the kernel stack's addresses to themselves. */
+    uint32_t gap[(PORT_STACK_DISP - PORT_TP) / 4];
+    uint32_t stack_disp;
+#endif
 };
 extern struct port_kernel port_kernel;
 /* True while kernel code runs (a trap or an interrupt handler): tp is the kernel's descriptor. */

@@ -57,6 +57,12 @@ pub struct ManifestArgs {
     /// regions; a violation applies its fault policy (docs/sensmart.md "Memory isolation").
     #[arg(long)]
     pub isolate: bool,
+    /// Set the manifest's kernel.window (with `--stack relocate`): `hw`, cactus-sim's stack
+    /// window, or `sw`, the logical-stack pass and the kernel's software window, which runs on
+    /// QEMU too (docs/sensmart.md "The software variant"); `sw` makes the checks `mtss` unless
+    /// `--checks` says otherwise.
+    #[arg(long, value_name = "hw|sw")]
+    pub window: Option<String>,
     /// Shrink every task's stack budget (`40%`) or one task's (`tsp=40%`) by a percentage
     /// (1..95), rounded down to 16 bytes, never below 128: with `--stack mtss` the tasks then
     /// share their stacks.
@@ -82,6 +88,7 @@ impl ManifestArgs {
             || self.switch_poison.is_some()
             || self.switch_mutate.is_some()
             || self.isolate
+            || self.window.is_some()
             || self.shrink.is_some()
             || self.build_dir.is_some()
     }
@@ -132,6 +139,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         switch_poison: args.switch_poison,
         switch_mutate: args.switch_mutate,
         isolate: args.isolate,
+        window: args.window.clone(),
         shrink: args.shrink.clone(),
     })?;
     let project = match path.parent() {

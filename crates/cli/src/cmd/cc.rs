@@ -70,6 +70,11 @@ pub struct CcArgs {
     /// (`cactus_iso_win`); a failed check calls the kernel's `port_isolate_<kind>_<A>_<B>`.
     #[arg(long)]
     isolate: bool,
+    /// SenSmart's logical addressing in software (docs/sensmart.md "The software variant"):
+    /// stack addresses leaving sp become logical and every access through another base is
+    /// translated (grouped per basic block); for the `relocate` strategy's software window.
+    #[arg(long)]
+    logical_stack: bool,
     /// Stack reserves of uninstrumented functions (JSON of `cactus_cc::Reserves`); default:
     /// libgcc's and picolibc's, computed from their machine code (cached in build/cache/).
     #[arg(long, value_name = "FILE")]
@@ -132,6 +137,7 @@ fn configure(args: &CcArgs) -> Result<Driver, String> {
         hardware_bound: args.stack_bound,
         preempt_traps: args.preempt_traps,
         isolate: args.isolate,
+        logical_stack: args.logical_stack,
     };
     let mut driver = Driver::new(options);
     if let Some(path) = &args.reserves {

@@ -449,6 +449,7 @@ mod tests {
                 switch_poison: None,
                 switch_mutate: None,
                 isolate: false,
+                window: Default::default(),
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
             interrupts: vec![],

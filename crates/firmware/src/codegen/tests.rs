@@ -64,6 +64,7 @@ fn manifest(target: Target) -> Manifest {
             switch_poison: None,
             switch_mutate: None,
             isolate: false,
+            window: Default::default(),
         },
         tasks: vec![a, b, task("plain", "plain_main")],
         interrupts: vec![

@@ -278,10 +278,16 @@ pub const STACK_BOUND_NEEDS_SIM: &str =
     "the hardware stack bound is a cactus-sim extension (CSR mstackbound); QEMU has no such \
      CSR: use target = \"sim\"";
 
-/// Why the `relocate` strategy needs the simulator target.
+/// Why the `relocate` strategy's hardware window needs the simulator target.
 pub const RELOCATE_NEEDS_SIM: &str =
-    "the relocate strategy translates stack addresses with the stack window, a cactus-sim \
-     extension (CSRs mswbound, mswdisp); QEMU has no such CSRs: use target = \"sim\"";
+    "the relocate strategy's hardware stack window is a cactus-sim extension (CSRs mswbound, \
+     mswdisp); QEMU has no such CSRs: use target = \"sim\" or kernel.window = \"sw\" (the \
+     logical-stack pass)";
+
+/// Why `kernel.window = "sw"` needs stack checks.
+pub const WINDOW_SW_NEEDS_CHECKS: &str =
+    "kernel.window = \"sw\" keeps tasks' sp physical: only the stack checks catch it running \
+     past its bound; set kernel.checks = \"mtss\"";
 
 /// What the kernel does with a task that faults or overflows its stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -374,6 +380,39 @@ pub struct KernelOptions {
     /// windows (`CACTUS_ISOLATE`) and the link script gathers each task's globals and code.
     /// `static` stacks only.
     pub isolate: bool,
+    /// `relocate` only: how logical stack addresses are translated (`kernel.window`).
+    pub window: StackWindow,
+}
+
+/// How the `relocate` strategy translates tasks' logical stack addresses (`kernel.window`,
+/// docs/sensmart.md): cactus-sim's stack-window extension, or the `logical-stack` pass of
+/// `cactus cc` with the kernel's software window (any RV32 core, QEMU too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StackWindow {
+    /// The hardware stack window (`kernel/arch/rv32/window_hw.h`): target `sim` only.
+    #[default]
+    Hw,
+    /// The software window (`window_sw.h`, `cactus cc --logical-stack`): needs stack checks.
+    Sw,
+}
+
+impl StackWindow {
+    /// The manifest spelling (`"hw"`, `"sw"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StackWindow::Hw => "hw",
+            StackWindow::Sw => "sw",
+        }
+    }
+
+    /// The window spelled `s`, if any.
+    pub fn parse(s: &str) -> Option<StackWindow> {
+        match s {
+            "hw" => Some(StackWindow::Hw),
+            "sw" => Some(StackWindow::Sw),
+            _ => None,
+        }
+    }
 }
 
 /// Why `kernel.isolate` needs the static strategy.
@@ -411,6 +450,9 @@ impl KernelOptions {
         let mut d = Vec::new();
         if self.stack == StackStrategy::Relocate {
             d.push("-DCACTUS_STACK_WINDOW=1".to_string());
+            if self.window == StackWindow::Sw {
+                d.push("-DCACTUS_STACK_WINDOW_SW=1".to_string());
+            }
         }
         if let Some(k) = self.pool_kib {
             d.push(format!("-DCACTUS_STACK_POOL_SIZE={}", k * 1024));
@@ -462,7 +504,10 @@ impl KernelOptions {
     pub fn variant_dir(&self) -> Option<String> {
         let mut parts = Vec::new();
         if self.stack == StackStrategy::Relocate {
-            parts.push("window".to_string());
+            parts.push(match self.window {
+                StackWindow::Hw => "window".to_string(),
+                StackWindow::Sw => "window-sw".to_string(),
+            });
         }
         if let Some(k) = self.pool_kib {
             parts.push(format!("pool-{k}k"));
@@ -662,6 +707,9 @@ pub struct Overrides {
     pub switch_mutate: Option<u32>,
     /// Sets `kernel.isolate` (the static stack strategy only).
     pub isolate: bool,
+    /// Replaces `kernel.window` (`hw` or `sw`; the relocate strategy only). `sw` without
+    /// `checks` makes the checks `mtss`.
+    pub window: Option<String>,
     /// Shrinks stack budgets (every task's, or one task's) by a percentage.
     pub shrink: Option<Shrink>,
 }
@@ -777,6 +825,32 @@ impl Manifest {
                 CheckMode::Mtss
             };
         }
+        if let Some(w) = &overrides.window {
+            next.window = StackWindow::parse(w).ok_or_else(|| {
+                bad(
+                    "--window",
+                    format!("\"{w}\" is not a stack window: hw or sw"),
+                )
+            })?;
+            if next.stack != StackStrategy::Relocate {
+                return Err(bad(
+                    "--window",
+                    format!(
+                        "only the relocate stack strategy has a stack window; the stack is \"{}\"",
+                        next.stack.name()
+                    ),
+                ));
+            }
+            if next.window == StackWindow::Sw && next.checks == CheckMode::None {
+                if overrides.checks.is_some() {
+                    return Err(bad("--window", WINDOW_SW_NEEDS_CHECKS.to_string()));
+                }
+                next.checks = CheckMode::Mtss;
+            }
+        }
+        if next.stack != StackStrategy::Relocate {
+            next.window = StackWindow::Hw;
+        }
         if !next.stack.has_pages() {
             next.mtss_page = None;
         }
@@ -815,7 +889,10 @@ impl Manifest {
         if overrides.stack_bound {
             next.stack_bound = true;
         }
-        if next.stack == StackStrategy::Relocate && next.target != Target::Sim {
+        if next.stack == StackStrategy::Relocate
+            && next.target != Target::Sim
+            && next.window == StackWindow::Hw
+        {
             let option = if overrides.stack.is_some() {
                 "--stack"
             } else {

@@ -82,6 +82,9 @@ pub(crate) struct RawKernel {
     /// `kernel.isolate`: the isolate pass and its kernel (docs/sensmart.md).
     #[serde(default)]
     pub isolate: Option<Spanned<bool>>,
+    /// `kernel.window`: the relocate strategy's translation, "hw" or "sw" (docs/sensmart.md).
+    #[serde(default)]
+    pub window: Option<Spanned<String>>,
     #[serde(default)]
     pub stacklet_pool: Option<Spanned<i64>>,
     #[serde(default)]

@@ -138,6 +138,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch_poison: None,
             switch_mutate: None,
             isolate: false,
+            window: Default::default(),
         }
     );
 }
@@ -856,6 +857,63 @@ fn relocate_needs_the_simulator_and_always_builds_the_window_variant() {
     })
     .unwrap();
     assert_eq!(q.kernel.stack, StackStrategy::Relocate);
+}
+
+#[test]
+fn the_software_window_runs_relocate_on_qemu_with_stack_checks() {
+    let f = Fixture::new();
+    let sw = GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"relocate\"\nwindow = \"sw\"\nchecks = \"mtss\"",
+    );
+    let m = f.parse(&sw).unwrap();
+    assert_eq!(m.kernel.window, StackWindow::Sw);
+    assert_eq!(
+        m.kernel.variant_defines(),
+        ["-DCACTUS_STACK_WINDOW=1", "-DCACTUS_STACK_WINDOW_SW=1"]
+    );
+    assert_eq!(m.kernel.variant_dir().as_deref(), Some("window-sw"));
+    // Without checks nothing would catch sp running past its bound.
+    let (line, key, problem) = f.error(&sw.replace("checks = \"mtss\"\n", ""));
+    assert_eq!((line, key.as_str()), (Some(8), "kernel.window"));
+    assert!(problem.contains("checks"), "{problem}");
+    // A window that is not one, and a window for another strategy.
+    let (_, key, problem) = f.error(&sw.replace("\"sw\"", "\"soft\""));
+    assert_eq!(key, "kernel.window");
+    assert!(problem.contains("\"hw\" or \"sw\""), "{problem}");
+    let (_, key, problem) =
+        f.error(&GOOD.replace("stack = \"static\"", "stack = \"static\"\nwindow = \"sw\""));
+    assert_eq!(key, "kernel.window");
+    assert!(problem.contains("only the relocate"), "{problem}");
+    // The command line: --stack relocate --window sw on QEMU, the checks implied.
+    let mut q = f.parse(GOOD).unwrap();
+    q.apply(&Overrides {
+        stack: Some("relocate".into()),
+        window: Some("sw".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (q.kernel.window, q.kernel.checks),
+        (StackWindow::Sw, CheckMode::Mtss)
+    );
+    let err = f
+        .parse(GOOD)
+        .unwrap()
+        .apply(&Overrides {
+            window: Some("sw".into()),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("--window") && err.contains("relocate"),
+        "{err}"
+    );
+    // The hardware window (the default) still needs the simulator.
+    let (_, key, problem) = f.error(&sw.replace("window = \"sw\"", "window = \"hw\""));
+    assert_eq!(key, "kernel.stack");
+    assert!(problem.contains("window = \"sw\""), "{problem}");
 }
 
 #[test]

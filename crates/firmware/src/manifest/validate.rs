@@ -368,7 +368,41 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             ));
         }
     }
-    if stack == StackStrategy::Relocate && target != Target::Sim {
+    let window = match &k.window {
+        Some(v) => {
+            let Some(w) = super::StackWindow::parse(v.get_ref()) else {
+                return Err(cx.at(
+                    v,
+                    "kernel.window",
+                    format!(
+                        "\"{}\" is not a stack window: \"hw\" or \"sw\"",
+                        v.get_ref()
+                    ),
+                ));
+            };
+            if stack != StackStrategy::Relocate {
+                return Err(cx.at(
+                    v,
+                    "kernel.window",
+                    format!(
+                        "only the relocate stack strategy has a stack window; this manifest uses \"{}\"",
+                        stack.name()
+                    ),
+                ));
+            }
+            if w == super::StackWindow::Sw && checks == CheckMode::None {
+                return Err(cx.at(
+                    v,
+                    "kernel.window",
+                    super::WINDOW_SW_NEEDS_CHECKS.to_string(),
+                ));
+            }
+            w
+        }
+        None => super::StackWindow::Hw,
+    };
+    if stack == StackStrategy::Relocate && target != Target::Sim && window == super::StackWindow::Hw
+    {
         return Err(cx.err(
             k.stack.as_ref().map(|v| v.span()),
             "kernel.stack",
@@ -477,6 +511,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         switch_poison,
         switch_mutate,
         isolate,
+        window,
     })
 }
 
