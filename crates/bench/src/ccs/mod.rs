@@ -2,11 +2,13 @@
 //! docs/results/ccs.md). Three parts:
 //! - `analysis`: the registers a preemption saves at the switch points and blocks of every
 //!   task's loops (the paper's Tables II-V, first rows), from the firmware's own assembly;
-//! - `poison`: each workload built full and `ccs-sw` with poison mode, run under many seeded
-//!   timer jitters; every run must give the full build's output, and the timer preemptions
-//!   (trap to the `mret` into another task) are measured inside a switch range and outside;
-//! - `mutation`: the ranges the poison runs preempted most, each built with one register
-//!   dropped from its live set; the same runs must then fail (the test of the test).
+//! - `poison`: each workload built full, `ccs-sw` and `ccs-hw` with poison mode, run under many
+//!   seeded timer jitters; every run must give the full build's output, and the timer
+//!   preemptions (trap to the `mret` into another task) are measured inside a switch range and
+//!   outside, with ccs-hw's deferrals (switch registers' statistics);
+//! - `mutation`: per mode (ccs-sw, ccs-hw), the ranges the poison runs preempted most, each
+//!   built with one register dropped from its live set; the same runs must then fail (the test
+//!   of the test).
 //!
 //! Guarantees: every figure comes from a build and a run made here on cactus-sim (profile
 //! `mcu`, simulated cycles only); a point that fails is a row with its reason.
@@ -15,6 +17,7 @@ pub mod run;
 
 pub use crate::Size;
 
+use cactus_firmware::SwitchMode;
 use cactus_sweep::evaluation::{verdicts, Evaluation};
 use cactus_sweep::report::Summary;
 use cactus_sweep::table::Table;
@@ -119,11 +122,51 @@ pub struct Poison {
     pub awake_full: u64,
     /// Awake cycles summed over the ccs-sw runs (poison mode: its fills cost cycles).
     pub awake_ccs: u64,
+    /// The ccs-hw poison runs (same seeds).
+    #[serde(default)]
+    pub hw: Option<HwRuns>,
+}
+
+/// The ccs-hw poison runs of one workload: the switch registers defer each timer interrupt
+/// into a switch range (or until the budget has passed).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HwRuns {
+    /// Runs (one per jitter seed).
+    pub runs: u32,
+    /// Runs whose output and exit matched the full build's.
+    pub matched: u32,
+    /// Timer preemptions.
+    pub preemptions: u64,
+    /// Of those, inside a switch range (partial save, poisoned resume).
+    pub partial: u64,
+    /// Preemption cycles inside a range (the save routine the hardware named).
+    pub inside: Cycles,
+    /// Outside every range (budget expired: full save).
+    pub outside: Cycles,
+    /// Timer interrupts (every tick, switching or not) and those the hardware deferred.
+    pub timer_interrupts: u64,
+    /// Deferred timer interrupts.
+    pub deferred: u64,
+    /// Deferred interrupts taken because the budget expired.
+    pub budget_expiries: u64,
+    /// Worst deferral in cycles.
+    pub worst_deferral: u64,
+    /// Average deferral in cycles over the deferred interrupts taken.
+    pub avg_deferral: f64,
+    /// The budget in cycles.
+    pub budget: u32,
+    /// Records the switch registers hold (the N of a hardware implementation).
+    pub records: u32,
+    /// Awake cycles summed over the runs.
+    pub awake: u64,
 }
 
 /// One mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mutant {
+    /// The switch mode of the mutant's build (`ccs-sw` or `ccs-hw`).
+    #[serde(default = "ccs_sw")]
+    pub switch: String,
     /// The range mutated (its id in the build's switch-table.txt).
     pub range: u32,
     /// Preemptions inside it in the mutant's runs.
@@ -132,6 +175,10 @@ pub struct Mutant {
     pub detected_runs: u32,
     /// Runs.
     pub runs: u32,
+}
+
+fn ccs_sw() -> String {
+    SwitchMode::CcsSw.name().to_string()
 }
 
 /// One point of the evaluation.
@@ -287,19 +334,27 @@ pub fn points<'a>(o: &'a CcsOptions, parts: &[Part]) -> Vec<Point<'a, CcsRow>> {
     }
     if parts.contains(&Part::Mutation) {
         let (ms, k) = o.mutated();
-        for m in ms {
-            let name = stem(&m);
-            out.push(Point::new(
-                format!("mutation/{name}"),
-                format!("mutation {name}"),
-                move |_, p: &Progress| {
-                    let r = mutation(o, &m, k);
-                    if let Some(n) = &r.note {
-                        p.note(&format!("cactus: mutation {}: {n}", r.name));
-                    }
-                    r
-                },
-            ));
+        for mode in [SwitchMode::CcsSw, SwitchMode::CcsHw] {
+            for m in &ms {
+                let name = stem(m);
+                // The ccs-sw points keep their old keys (stored JSON resumes).
+                let key = match mode {
+                    SwitchMode::CcsHw => format!("mutation-hw/{name}"),
+                    _ => format!("mutation/{name}"),
+                };
+                let m = m.clone();
+                out.push(Point::new(
+                    key,
+                    format!("mutation {} {name}", mode.name()),
+                    move |_, p: &Progress| {
+                        let r = mutation(o, &m, k, mode);
+                        if let Some(n) = &r.note {
+                            p.note(&format!("cactus: mutation {}: {n}", r.name));
+                        }
+                        r
+                    },
+                ));
+            }
         }
     }
     out
@@ -404,13 +459,20 @@ pub fn poison(o: &CcsOptions, manifest: &str) -> CcsRow {
     let mut row = CcsRow::new(Part::Poison, &stem(manifest));
     match poison_runs(o, manifest) {
         Ok(p) => {
+            let hw = p.hw.clone().unwrap_or_default();
             row.note = if p.matched < p.runs {
                 Some(format!(
-                    "{} of {} poison runs differ from the full build",
+                    "{} of {} ccs-sw poison runs differ from the full build",
                     p.runs - p.matched,
                     p.runs
                 ))
-            } else if p.partial == 0 {
+            } else if hw.matched < hw.runs {
+                Some(format!(
+                    "{} of {} ccs-hw poison runs differ from the full build",
+                    hw.runs - hw.matched,
+                    hw.runs
+                ))
+            } else if p.partial == 0 || hw.partial == 0 {
                 Some("no preemption landed in a switch range: nothing was tested".into())
             } else {
                 None
@@ -427,7 +489,7 @@ fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
     let seeds = o.seeds();
     let (output, exit, full, awake_full) = reference(o, manifest, &seeds)?;
     let v = Variant {
-        ccs: true,
+        switch: SwitchMode::CcsSw,
         poison: Some(POISON_SEED),
         mutate: None,
     };
@@ -457,15 +519,76 @@ fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
         outside: Cycles::of(&outside),
         awake_full,
         awake_ccs,
+        hw: Some(hw_runs(o, manifest, &seeds, &output, &exit)?),
     })
 }
 
-/// The mutation test on one manifest: the `k` ranges its poison runs preempted most, each
-/// mutated in turn. Passes when every mutant the runs reach is detected and at least one is
-/// reached.
-pub fn mutation(o: &CcsOptions, manifest: &str, k: usize) -> CcsRow {
-    let mut row = CcsRow::new(Part::Mutation, &stem(manifest));
-    match mutants(o, manifest, k) {
+/// The ccs-hw poison runs of `manifest` against the full build's `output` and `exit`.
+fn hw_runs(
+    o: &CcsOptions,
+    manifest: &str,
+    seeds: &[u64],
+    output: &[String],
+    exit: &Result<u32, String>,
+) -> Result<HwRuns, String> {
+    let v = Variant {
+        switch: SwitchMode::CcsHw,
+        poison: Some(POISON_SEED),
+        mutate: None,
+    };
+    let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
+    let (mut inside, mut outside) = (Vec::new(), Vec::new());
+    let mut h = HwRuns {
+        runs: seeds.len() as u32,
+        ..HwRuns::default()
+    };
+    let mut deferral_cycles = 0;
+    let mut taken = 0;
+    for &s in seeds {
+        let ran = run::run(&fw, Some(s))?;
+        if ran.output == output && ran.exit == *exit {
+            h.matched += 1;
+        }
+        h.awake += ran.awake;
+        for p in &ran.preemptions {
+            match lookup(&fw.table, p.pc) {
+                Some(_) => inside.push(p.cycles),
+                None => outside.push(p.cycles),
+            }
+        }
+        let w = ran.switch_regs.ok_or_else(|| {
+            format!("seed {s}: the ccs-hw build left the switch registers unused")
+        })?;
+        h.timer_interrupts += w.timer_interrupts;
+        h.deferred += w.deferred;
+        h.budget_expiries += w.budget_expiries;
+        h.worst_deferral = h.worst_deferral.max(w.worst_deferral_cycles);
+        deferral_cycles += w.deferral_cycles;
+        taken += w.deferred - w.cancelled;
+        h.budget = w.budget;
+        h.records = w.records;
+    }
+    h.avg_deferral = if taken == 0 {
+        0.0
+    } else {
+        deferral_cycles as f64 / taken as f64
+    };
+    h.preemptions = (inside.len() + outside.len()) as u64;
+    h.partial = inside.len() as u64;
+    h.inside = Cycles::of(&inside);
+    h.outside = Cycles::of(&outside);
+    Ok(h)
+}
+
+/// The mutation test on one manifest built with `mode` (ccs-sw or ccs-hw): the `k` ranges its
+/// poison runs preempted most, each mutated in turn. Passes when every mutant the runs reach
+/// is detected and at least one is reached.
+pub fn mutation(o: &CcsOptions, manifest: &str, k: usize, mode: SwitchMode) -> CcsRow {
+    let mut row = CcsRow::new(
+        Part::Mutation,
+        &format!("{} {}", stem(manifest), mode.name()),
+    );
+    match mutants(o, manifest, k, mode) {
         Ok(ms) => {
             let reached: Vec<&Mutant> = ms.iter().filter(|m| m.hits > 0).collect();
             let missed: Vec<u32> = reached
@@ -496,11 +619,16 @@ pub fn mutation(o: &CcsOptions, manifest: &str, k: usize) -> CcsRow {
     row
 }
 
-fn mutants(o: &CcsOptions, manifest: &str, k: usize) -> Result<Vec<Mutant>, String> {
+fn mutants(
+    o: &CcsOptions,
+    manifest: &str,
+    k: usize,
+    mode: SwitchMode,
+) -> Result<Vec<Mutant>, String> {
     let seeds = o.seeds();
     let (output, exit, _, _) = reference(o, manifest, &seeds[..1])?;
     let base = Variant {
-        ccs: true,
+        switch: mode,
         poison: Some(POISON_SEED),
         mutate: None,
     };
@@ -534,6 +662,7 @@ fn mutants(o: &CcsOptions, manifest: &str, k: usize) -> Result<Vec<Mutant>, Stri
             ));
         };
         let mut m = Mutant {
+            switch: mode.name().to_string(),
             range: id,
             hits: 0,
             detected_runs: 0,
@@ -592,17 +721,23 @@ fn reading(size: &str) -> String {
          and exits 0, and at least one preemption landed inside a switch range. Preemption: \
          cycles from the timer trap to the `mret` into the task switched in (the save, the \
          kernel's tick and scheduling), worst and average, full build beside ccs-sw inside a \
-         range (partial save) and outside (full save after the table lookup). \
-         **Mutation**: the ranges the poison runs preempted most, each rebuilt with \
-         `kernel.switch_mutate` (one register live throughout the range dropped from its \
-         set); a mutant passes when some run then differs. The paper (Zhou and Petrov, Table \
+         range (partial save) and outside (full save after the table lookup). **ccs-hw** \
+         (second table): the same runs of a `kernel.switch = \"ccs-hw\"` build with poison \
+         mode on cactus-sim's switch registers, which defer every timer interrupt until the \
+         task's pc is inside a switch range (then the trap reports the range's save routine: \
+         no lookup) or the budget (`kernel.switch_budget`, default 60 cycles) has passed (a \
+         budget expiry: full save); deferral = cycles from the instruction boundary where \
+         the interrupt would have been taken to the one where it is, over every deferred \
+         tick, switching or not; ranges = the records the switch registers hold (N comparator \
+         pairs in hardware). **Mutation**: per mode, the ranges the poison runs preempted \
+         most, each rebuilt with `kernel.switch_mutate` (one register live throughout the \
+         range dropped from its set); a mutant passes when some run then differs. The paper (Zhou and Petrov, Table \
          IV, scalar-only, 64-entry register file, first hotspot per benchmark; quoted): live \
          registers SP/SB ej 3/14, lu 18/20, tri 13/24, mmul 9/13, 2d-dct 13/15, adpcm 10/10, \
          g721 3/5, sha 6/6, susan 20/20; CCS state reduction % ej 96/81, lu 75/72, tri 82/67, \
          mmul 88/82, 2d-dct 82/79, adpcm 86/86, g721 96/93, sha 92/92, susan 72/72; worst \
          deferral (cycles) ej 34/7, lu 5/3, tri 15/5, mmul 7/4, 2d-dct 5/3, adpcm 28/27, g721 \
-         57/53, sha 4/3, susan 27/25. ccs-hw (deferral to the points) and rmcs are not built \
-         yet. ",
+         57/53, sha 4/3, susan 27/25. rmcs is not built yet. ",
         if size == "small" { 8 } else { 32 }
     )
 }
@@ -682,6 +817,48 @@ pub fn markdown(rows: &[CcsRow]) -> String {
     }
     s.push_str(&p.render());
     s.push('\n');
+    let mut h = Table::new(&[
+        "workload",
+        ">runs",
+        ">matched",
+        ">timer interrupts",
+        ">deferred",
+        ">preemptions",
+        ">inside a range",
+        ">ccs-hw inside worst/avg",
+        ">ccs-hw outside worst/avg",
+        ">deferral worst/avg",
+        ">budget expiries",
+        ">budget",
+        ">ranges",
+        ">awake ccs-hw+poison",
+        "result",
+    ]);
+    for r in rows.iter().filter(|r| r.part == Part::Poison) {
+        let wa = |c: &Cycles| format!("{}/{}", c.worst, f1(c.avg));
+        match r.poison.as_ref().and_then(|p| p.hw.as_ref()) {
+            Some(x) => h.row([
+                r.name.clone(),
+                x.runs.to_string(),
+                x.matched.to_string(),
+                x.timer_interrupts.to_string(),
+                x.deferred.to_string(),
+                x.preemptions.to_string(),
+                x.partial.to_string(),
+                wa(&x.inside),
+                wa(&x.outside),
+                format!("{}/{}", x.worst_deferral, f1(x.avg_deferral)),
+                x.budget_expiries.to_string(),
+                x.budget.to_string(),
+                x.records.to_string(),
+                x.awake.to_string(),
+                verdict(r),
+            ]),
+            None => h.row([r.name.clone(), verdict(r)]),
+        };
+    }
+    s.push_str(&h.render());
+    s.push('\n');
     let mut m = Table::new(&[
         "mutants",
         ">first: hits",
@@ -738,8 +915,16 @@ pub fn summary(rows: &[CcsRow]) -> Summary {
                 .map_or("none".to_string(), |d| d.to_string()),
         );
     }
-    s.add("worst_deferral_cycles", "n/a");
     let poison: Vec<&Poison> = rows.iter().filter_map(|r| r.poison.as_ref()).collect();
+    let hw: Vec<&HwRuns> = poison.iter().filter_map(|p| p.hw.as_ref()).collect();
+    s.add(
+        "worst_deferral_cycles",
+        hw.iter()
+            .filter(|h| h.deferred > 0)
+            .map(|h| h.worst_deferral)
+            .max()
+            .map_or("n/a".to_string(), |w| w.to_string()),
+    );
     if !poison.is_empty() {
         let worst = |f: &dyn Fn(&Poison) -> &Cycles| {
             poison
@@ -753,13 +938,34 @@ pub fn summary(rows: &[CcsRow]) -> Summary {
         s.add("preempt_ccs_sw_cycles", worst(&|p| &p.inside));
         s.add("preempt_ccs_sw_outside_cycles", worst(&|p| &p.outside));
     }
-    s.add("preempt_ccs_hw_cycles", "n/a");
+    let hw_worst = |f: &dyn Fn(&HwRuns) -> &Cycles| {
+        hw.iter()
+            .filter(|h| f(h).count > 0)
+            .map(|h| f(h).worst)
+            .max()
+            .map_or("n/a".to_string(), |w| w.to_string())
+    };
+    s.add("preempt_ccs_hw_cycles", hw_worst(&|h| &h.inside));
+    if !hw.is_empty() {
+        s.add("preempt_ccs_hw_outside_cycles", hw_worst(&|h| &h.outside));
+        s.add(
+            "budget_expiries",
+            hw.iter().map(|h| h.budget_expiries).sum::<u64>(),
+        );
+        s.add(
+            "switch_ranges",
+            hw.iter().map(|h| h.records).max().unwrap_or(0),
+        );
+    }
     if !poison.is_empty() {
         s.add(
             "preemptions",
             poison.iter().map(|p| p.preemptions).sum::<u64>(),
         );
         s.add("partial", poison.iter().map(|p| p.partial).sum::<u64>());
+        if !hw.is_empty() {
+            s.add("hw_partial", hw.iter().map(|h| h.partial).sum::<u64>());
+        }
     }
     let mutation: Vec<&CcsRow> = rows.iter().filter(|r| r.part == Part::Mutation).collect();
     if !mutation.is_empty() {

@@ -448,6 +448,7 @@ mod tests {
                 switch: Default::default(),
                 switch_poison: None,
                 switch_mutate: None,
+                switch_budget: None,
                 isolate: false,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
@@ -488,6 +489,7 @@ mod tests {
             violations: vec![],
             markers: 3,
             memory_system: None,
+            switch_regs: None,
             energy_outside_tasks_nj: 100.0,
             tasks: vec![TaskStats {
                 id: 0,

@@ -137,6 +137,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch: Default::default(),
             switch_poison: None,
             switch_mutate: None,
+            switch_budget: None,
             isolate: false,
         }
     );
