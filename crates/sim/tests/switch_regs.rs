@@ -151,6 +151,7 @@ fn a_pending_timer_waits_for_the_range_and_reports_its_routine() {
         "{st:?}"
     );
     assert_eq!(st.avg_deferral_cycles(), st.worst_deferral_cycles as f64);
+    assert_eq!(st.worst_matched_deferral_cycles, st.worst_deferral_cycles);
 }
 
 #[test]
@@ -166,6 +167,10 @@ fn the_budget_bounds_the_deferral_and_reports_no_match() {
         assert!((lp..lp + 36).contains(&pc), "budget {budget}: mepc {pc:#x}");
         let st = m.stats().switch_regs.unwrap();
         assert_eq!((st.deferred, st.budget_expiries, st.matched), (1, 1, 0));
+        assert_eq!(
+            st.worst_matched_deferral_cycles, 0,
+            "no deferral ended in a range"
+        );
         let w = st.worst_deferral_cycles;
         // Taken at the first boundary at or after the budget: at most one instruction (a
         // taken jump, the loop's longest) late.

@@ -37,11 +37,13 @@ pub enum Part {
     Poison,
     /// Mutation test.
     Mutation,
+    /// ccs-hw under several deferral budgets.
+    Budget,
 }
 
 impl Part {
     /// Every part.
-    pub const ALL: [Part; 3] = [Part::Analysis, Part::Poison, Part::Mutation];
+    pub const ALL: [Part; 4] = [Part::Analysis, Part::Poison, Part::Mutation, Part::Budget];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
@@ -49,6 +51,7 @@ impl Part {
             Part::Analysis => "analysis",
             Part::Poison => "poison",
             Part::Mutation => "mutation",
+            Part::Budget => "budget",
         }
     }
 
@@ -114,9 +117,10 @@ pub struct Poison {
     pub partial: u64,
     /// Preemption cycles of the full build (same seeds).
     pub full: Cycles,
-    /// ccs-sw, preempted inside a range.
+    /// ccs-sw, preempted inside a range (the build without poison, same seeds: poison's fills
+    /// would add to every partial resume).
     pub inside: Cycles,
-    /// ccs-sw, preempted outside every range.
+    /// ccs-sw, preempted outside every range (without poison).
     pub outside: Cycles,
     /// Awake cycles summed over the full runs.
     pub awake_full: u64,
@@ -139,11 +143,12 @@ pub struct HwRuns {
     pub preemptions: u64,
     /// Of those, inside a switch range (partial save, poisoned resume).
     pub partial: u64,
-    /// Preemption cycles inside a range (the save routine the hardware named).
+    /// Preemption cycles inside a range (the save routine the hardware named), from the build
+    /// without poison under the same seeds, as every figure below.
     pub inside: Cycles,
     /// Outside every range (budget expired: full save).
     pub outside: Cycles,
-    /// Timer interrupts (every tick, switching or not) and those the hardware deferred.
+    /// Timer interrupts (every tick, switching or not).
     pub timer_interrupts: u64,
     /// Deferred timer interrupts.
     pub deferred: u64,
@@ -151,13 +156,15 @@ pub struct HwRuns {
     pub budget_expiries: u64,
     /// Worst deferral in cycles.
     pub worst_deferral: u64,
+    /// Worst deferral that ended in a range (at most the budget).
+    pub worst_matched_deferral: u64,
     /// Average deferral in cycles over the deferred interrupts taken.
     pub avg_deferral: f64,
     /// The budget in cycles.
     pub budget: u32,
     /// Records the switch registers hold (the N of a hardware implementation).
     pub records: u32,
-    /// Awake cycles summed over the runs.
+    /// Awake cycles summed over the poison runs.
     pub awake: u64,
 }
 
@@ -201,6 +208,36 @@ pub struct CcsRow {
     /// Part `mutation`.
     #[serde(default)]
     pub mutant: Option<Mutant>,
+    /// Part `budget`.
+    #[serde(default)]
+    pub budget: Option<BudgetRun>,
+}
+
+/// One ccs-hw build (no poison) under one deferral budget, run with the first jitter seed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BudgetRun {
+    /// The budget in cycles.
+    pub budget: u32,
+    /// Timer interrupts.
+    pub timer_interrupts: u64,
+    /// Of those, taken inside a range.
+    pub matched: u64,
+    /// Deferred timer interrupts.
+    pub deferred: u64,
+    /// Deferred interrupts taken because the budget expired.
+    pub budget_expiries: u64,
+    /// Worst deferral, cycles.
+    pub worst_deferral: u64,
+    /// Average deferral, cycles.
+    pub avg_deferral: f64,
+    /// Worst deferral that ended in a range.
+    pub worst_matched_deferral: u64,
+    /// Timer preemptions inside a range (cycles trap to `mret`).
+    pub inside: Cycles,
+    /// Timer preemptions outside every range.
+    pub outside: Cycles,
+    /// Awake cycles of the run.
+    pub awake: u64,
 }
 
 impl CcsRow {
@@ -213,6 +250,7 @@ impl CcsRow {
             tasks: Vec::new(),
             poison: None,
             mutant: None,
+            budget: None,
         }
     }
 }
@@ -292,6 +330,63 @@ impl CcsOptions {
     }
 }
 
+impl CcsOptions {
+    /// Workloads and budgets (cycles) of the budget part.
+    pub fn budgets(&self) -> (Vec<String>, Vec<u32>) {
+        let mut v = vec!["workloads/ccs/ccs-a4-small.toml".to_string()];
+        if self.size == Size::Full {
+            v.push("workloads/ccs/ccs-b4-small.toml".into());
+            return (v, vec![30, 60, 120, 250, 500, 1000]);
+        }
+        (v, vec![30, 120, 1000])
+    }
+}
+
+/// One ccs-hw build of `manifest` with budget `b`, run with the first seed.
+pub fn budget(o: &CcsOptions, manifest: &str, b: u32) -> CcsRow {
+    let mut row = CcsRow::new(Part::Budget, &stem(manifest));
+    match budget_run(o, manifest, b) {
+        Ok(r) => {
+            row.passed = true;
+            row.budget = Some(r);
+        }
+        Err(e) => row.note = Some(e),
+    }
+    row
+}
+
+fn budget_run(o: &CcsOptions, manifest: &str, b: u32) -> Result<BudgetRun, String> {
+    let seed = o.seeds()[0];
+    let fw = run::build_with_budget(&o.root, o.build_dir.as_deref(), manifest, b)?;
+    let ran = run::run(&fw, Some(seed))?;
+    if ran.exit != Ok(0) {
+        return Err(format!("budget {b}: {:?}", ran.exit));
+    }
+    let w = ran
+        .switch_regs
+        .ok_or("the ccs-hw build left the switch registers unused")?;
+    let (mut inside, mut outside) = (Vec::new(), Vec::new());
+    for p in &ran.preemptions {
+        match lookup(&fw.table, p.pc) {
+            Some(_) => inside.push(p.cycles),
+            None => outside.push(p.cycles),
+        }
+    }
+    Ok(BudgetRun {
+        budget: b,
+        timer_interrupts: w.timer_interrupts,
+        matched: w.matched,
+        deferred: w.deferred,
+        budget_expiries: w.budget_expiries,
+        worst_deferral: w.worst_deferral_cycles,
+        avg_deferral: w.avg_deferral_cycles(),
+        worst_matched_deferral: w.worst_matched_deferral_cycles,
+        inside: Cycles::of(&inside),
+        outside: Cycles::of(&outside),
+        awake: ran.awake,
+    })
+}
+
 /// The poison seed every poison build uses.
 pub const POISON_SEED: u32 = 0x5eed;
 
@@ -330,6 +425,26 @@ pub fn points<'a>(o: &'a CcsOptions, parts: &[Part]) -> Vec<Point<'a, CcsRow>> {
                     r
                 },
             ));
+        }
+    }
+    if parts.contains(&Part::Budget) {
+        let (ms, budgets) = o.budgets();
+        for m in ms {
+            for &b in &budgets {
+                let name = stem(&m);
+                let m = m.clone();
+                out.push(Point::new(
+                    format!("budget/{name}/{b}"),
+                    format!("budget {name} {b}"),
+                    move |_, p: &Progress| {
+                        let r = budget(o, &m, b);
+                        if let Some(n) = &r.note {
+                            p.note(&format!("cactus: budget {}: {n}", r.name));
+                        }
+                        r
+                    },
+                ));
+            }
         }
     }
     if parts.contains(&Part::Mutation) {
@@ -488,81 +603,30 @@ pub fn poison(o: &CcsOptions, manifest: &str) -> CcsRow {
 fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
     let seeds = o.seeds();
     let (output, exit, full, awake_full) = reference(o, manifest, &seeds)?;
-    let v = Variant {
-        switch: SwitchMode::CcsSw,
-        poison: Some(POISON_SEED),
-        mutate: None,
-    };
-    let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
-    let (mut inside, mut outside) = (Vec::new(), Vec::new());
-    let (mut matched, mut awake_ccs) = (0, 0);
-    for &s in &seeds {
-        let ran = run::run(&fw, Some(s))?;
-        if ran.output == output && ran.exit == exit {
-            matched += 1;
-        }
-        awake_ccs += ran.awake;
-        for p in &ran.preemptions {
-            match lookup(&fw.table, p.pc) {
-                Some(_) => inside.push(p.cycles),
-                None => outside.push(p.cycles),
-            }
-        }
-    }
-    Ok(Poison {
-        runs: seeds.len() as u32,
-        matched,
-        preemptions: (inside.len() + outside.len()) as u64,
-        partial: inside.len() as u64,
-        full: Cycles::of(&full),
-        inside: Cycles::of(&inside),
-        outside: Cycles::of(&outside),
-        awake_full,
-        awake_ccs,
-        hw: Some(hw_runs(o, manifest, &seeds, &output, &exit)?),
-    })
-}
-
-/// The ccs-hw poison runs of `manifest` against the full build's `output` and `exit`.
-fn hw_runs(
-    o: &CcsOptions,
-    manifest: &str,
-    seeds: &[u64],
-    output: &[String],
-    exit: &Result<u32, String>,
-) -> Result<HwRuns, String> {
-    let v = Variant {
-        switch: SwitchMode::CcsHw,
-        poison: Some(POISON_SEED),
-        mutate: None,
-    };
-    let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
-    let (mut inside, mut outside) = (Vec::new(), Vec::new());
+    let reference = (output.as_slice(), &exit);
+    let sw = mode_runs(o, manifest, &seeds, SwitchMode::CcsSw, Some(reference))?;
+    let sw_time = mode_runs(o, manifest, &seeds, SwitchMode::CcsSw, None)?;
+    let hw = mode_runs(o, manifest, &seeds, SwitchMode::CcsHw, Some(reference))?;
+    let hw_time = mode_runs(o, manifest, &seeds, SwitchMode::CcsHw, None)?;
     let mut h = HwRuns {
         runs: seeds.len() as u32,
+        matched: hw.matched,
+        preemptions: hw.preemptions,
+        partial: hw.partial,
+        inside: Cycles::of(&hw_time.inside),
+        outside: Cycles::of(&hw_time.outside),
+        awake: hw.awake,
         ..HwRuns::default()
     };
-    let mut deferral_cycles = 0;
-    let mut taken = 0;
-    for &s in seeds {
-        let ran = run::run(&fw, Some(s))?;
-        if ran.output == output && ran.exit == *exit {
-            h.matched += 1;
-        }
-        h.awake += ran.awake;
-        for p in &ran.preemptions {
-            match lookup(&fw.table, p.pc) {
-                Some(_) => inside.push(p.cycles),
-                None => outside.push(p.cycles),
-            }
-        }
-        let w = ran.switch_regs.ok_or_else(|| {
-            format!("seed {s}: the ccs-hw build left the switch registers unused")
-        })?;
+    let (mut deferral_cycles, mut taken) = (0, 0);
+    for w in &hw_time.switch_regs {
         h.timer_interrupts += w.timer_interrupts;
         h.deferred += w.deferred;
         h.budget_expiries += w.budget_expiries;
         h.worst_deferral = h.worst_deferral.max(w.worst_deferral_cycles);
+        h.worst_matched_deferral = h
+            .worst_matched_deferral
+            .max(w.worst_matched_deferral_cycles);
         deferral_cycles += w.deferral_cycles;
         taken += w.deferred - w.cancelled;
         h.budget = w.budget;
@@ -573,11 +637,87 @@ fn hw_runs(
     } else {
         deferral_cycles as f64 / taken as f64
     };
-    h.preemptions = (inside.len() + outside.len()) as u64;
-    h.partial = inside.len() as u64;
-    h.inside = Cycles::of(&inside);
-    h.outside = Cycles::of(&outside);
-    Ok(h)
+    Ok(Poison {
+        runs: seeds.len() as u32,
+        matched: sw.matched,
+        preemptions: sw.preemptions,
+        partial: sw.partial,
+        full: Cycles::of(&full),
+        inside: Cycles::of(&sw_time.inside),
+        outside: Cycles::of(&sw_time.outside),
+        awake_full,
+        awake_ccs: sw.awake,
+        hw: Some(h),
+    })
+}
+
+/// What the runs of one build under every seed left.
+struct ModeRuns {
+    /// Runs whose output and exit matched the reference (poison builds).
+    matched: u32,
+    /// Timer preemptions and those inside a switch range.
+    preemptions: u64,
+    partial: u64,
+    /// Preemption cycles inside a range and outside.
+    inside: Vec<u64>,
+    outside: Vec<u64>,
+    /// Awake cycles summed.
+    awake: u64,
+    /// The switch registers' figures per run (ccs-hw).
+    switch_regs: Vec<cactus_sim::SwitchRegStats>,
+}
+
+/// Builds `manifest` with `mode` and runs it under `seeds`: with poison mode against a
+/// reference (output, exit) when one is given (the correctness runs), else without poison (the
+/// timing runs: poison's fills would add cycles to every partial resume).
+fn mode_runs(
+    o: &CcsOptions,
+    manifest: &str,
+    seeds: &[u64],
+    mode: SwitchMode,
+    reference: Option<(&[String], &Result<u32, String>)>,
+) -> Result<ModeRuns, String> {
+    let v = Variant {
+        switch: mode,
+        poison: reference.map(|_| POISON_SEED),
+        mutate: None,
+    };
+    let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
+    let mut r = ModeRuns {
+        matched: 0,
+        preemptions: 0,
+        partial: 0,
+        inside: Vec::new(),
+        outside: Vec::new(),
+        awake: 0,
+        switch_regs: Vec::new(),
+    };
+    for &s in seeds {
+        let ran = run::run(&fw, Some(s))?;
+        match reference {
+            Some((output, exit)) if ran.output == output && ran.exit == *exit => r.matched += 1,
+            Some(_) => {}
+            None if ran.exit != Ok(0) => {
+                return Err(format!("{} build, seed {s}: {:?}", mode.name(), ran.exit))
+            }
+            None => {}
+        }
+        r.awake += ran.awake;
+        for p in &ran.preemptions {
+            match lookup(&fw.table, p.pc) {
+                Some(_) => r.inside.push(p.cycles),
+                None => r.outside.push(p.cycles),
+            }
+        }
+        if mode == SwitchMode::CcsHw {
+            r.switch_regs.push(ran.switch_regs.ok_or_else(|| {
+                format!("seed {s}: the ccs-hw build left the switch registers unused")
+            })?);
+        }
+    }
+    r.preemptions = (r.inside.len() + r.outside.len()) as u64;
+    r.partial = r.inside.len() as u64;
+    Ok(r)
 }
 
 /// The mutation test on one manifest built with `mode` (ccs-sw or ccs-hw): the `k` ranges its
@@ -721,14 +861,18 @@ fn reading(size: &str) -> String {
          and exits 0, and at least one preemption landed inside a switch range. Preemption: \
          cycles from the timer trap to the `mret` into the task switched in (the save, the \
          kernel's tick and scheduling), worst and average, full build beside ccs-sw inside a \
-         range (partial save) and outside (full save after the table lookup). **ccs-hw** \
+         range (partial save) and outside (full save after the table lookup), measured in \
+         builds without poison under the same seeds (poison's fills would add to every \
+         partial resume). **ccs-hw** \
          (second table): the same runs of a `kernel.switch = \"ccs-hw\"` build with poison \
          mode on cactus-sim's switch registers, which defer every timer interrupt until the \
          task's pc is inside a switch range (then the trap reports the range's save routine: \
          no lookup) or the budget (`kernel.switch_budget`, default 60 cycles) has passed (a \
-         budget expiry: full save); deferral = cycles from the instruction boundary where \
-         the interrupt would have been taken to the one where it is, over every deferred \
-         tick, switching or not; ranges = the records the switch registers hold (N comparator \
+         budget expiry: full save); preemptions and those inside a range are the poison runs', \
+         every other figure is from the build without poison; deferral = cycles from the \
+         instruction boundary where the interrupt would have been taken to the one where it \
+         is, over every deferred tick, switching or not (worst to a range: the deferrals that \
+         ended in one, the paper's measure); ranges = the records the switch registers hold (N comparator \
          pairs in hardware). **Mutation**: per mode, the ranges the poison runs preempted \
          most, each rebuilt with `kernel.switch_mutate` (one register live throughout the \
          range dropped from its set); a mutant passes when some run then differs. The paper (Zhou and Petrov, Table \
@@ -828,6 +972,7 @@ pub fn markdown(rows: &[CcsRow]) -> String {
         ">ccs-hw inside worst/avg",
         ">ccs-hw outside worst/avg",
         ">deferral worst/avg",
+        ">worst to a range",
         ">budget expiries",
         ">budget",
         ">ranges",
@@ -848,6 +993,7 @@ pub fn markdown(rows: &[CcsRow]) -> String {
                 wa(&x.inside),
                 wa(&x.outside),
                 format!("{}/{}", x.worst_deferral, f1(x.avg_deferral)),
+                x.worst_matched_deferral.to_string(),
                 x.budget_expiries.to_string(),
                 x.budget.to_string(),
                 x.records.to_string(),
@@ -877,6 +1023,43 @@ pub fn markdown(rows: &[CcsRow]) -> String {
         };
     }
     s.push_str(&m.render());
+    let budgets: Vec<&CcsRow> = rows.iter().filter(|r| r.part == Part::Budget).collect();
+    if !budgets.is_empty() {
+        s.push('\n');
+        let mut b = Table::new(&[
+            "workload",
+            ">budget",
+            ">timer interrupts",
+            ">in a range %",
+            ">budget expiries",
+            ">deferral worst/avg",
+            ">worst to a range",
+            ">ccs-hw inside worst/avg",
+            ">ccs-hw outside worst/avg",
+            ">awake",
+            "result",
+        ]);
+        for r in budgets {
+            let wa = |c: &Cycles| format!("{}/{}", c.worst, f1(c.avg));
+            match &r.budget {
+                Some(x) => b.row([
+                    r.name.clone(),
+                    x.budget.to_string(),
+                    x.timer_interrupts.to_string(),
+                    f1(100.0 * x.matched as f64 / x.timer_interrupts.max(1) as f64),
+                    x.budget_expiries.to_string(),
+                    format!("{}/{}", x.worst_deferral, f1(x.avg_deferral)),
+                    x.worst_matched_deferral.to_string(),
+                    wa(&x.inside),
+                    wa(&x.outside),
+                    x.awake.to_string(),
+                    verdict(r),
+                ]),
+                None => b.row([r.name.clone(), "-".into(), verdict(r)]),
+            };
+        }
+        s.push_str(&b.render());
+    }
     s
 }
 

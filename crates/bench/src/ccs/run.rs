@@ -47,15 +47,44 @@ pub fn build(
     manifest: &str,
     v: Variant,
 ) -> Result<Firmware, String> {
+    let overrides = Overrides {
+        switch: Some(v.switch.name().into()),
+        switch_poison: v.poison,
+        switch_mutate: v.mutate,
+        ..Overrides::default()
+    };
+    build_overridden(root, build_dir, manifest, v, &overrides)
+}
+
+/// Builds `manifest` with ccs-hw and deferral budget `budget` (cycles), without poison.
+pub fn build_with_budget(
+    root: &Path,
+    build_dir: Option<&Path>,
+    manifest: &str,
+    budget: u32,
+) -> Result<Firmware, String> {
+    let overrides = Overrides {
+        switch: Some(SwitchMode::CcsHw.name().into()),
+        switch_budget: Some(budget),
+        ..Overrides::default()
+    };
+    let v = Variant {
+        switch: SwitchMode::CcsHw,
+        ..Variant::default()
+    };
+    build_overridden(root, build_dir, manifest, v, &overrides)
+}
+
+fn build_overridden(
+    root: &Path,
+    build_dir: Option<&Path>,
+    manifest: &str,
+    v: Variant,
+    overrides: &Overrides,
+) -> Result<Firmware, String> {
     let mut m = Manifest::load(&root.join(manifest)).map_err(|e| first_line(&e.to_string()))?;
     if v.switch != SwitchMode::Full {
-        m.apply(&Overrides {
-            switch: Some(v.switch.name().into()),
-            switch_poison: v.poison,
-            switch_mutate: v.mutate,
-            ..Overrides::default()
-        })
-        .map_err(|e| first_line(&e.to_string()))?;
+        m.apply(overrides).map_err(|e| first_line(&e.to_string()))?;
     }
     let options = BuildOptions {
         root: (!root.as_os_str().is_empty()).then(|| root.to_path_buf()),

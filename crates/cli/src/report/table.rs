@@ -404,6 +404,7 @@ mod tests {
             cancelled: 1,
             deferral_cycles: 480,
             worst_deferral_cycles: 61,
+            worst_matched_deferral_cycles: 58,
         });
         let t = render(&s, true);
         assert_eq!(figures_of(&t, "switch registers"), "270 ranges budget 60");

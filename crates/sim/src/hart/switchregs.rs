@@ -26,7 +26,9 @@
 //! whose pc lies outside every range. It is taken before the first instruction whose pc lies in
 //! a range (mswmatch = that range's routine), or at the first boundary at which `budget`
 //! cycles have passed since the first boundary at which it would have been taken without the
-//! extension (mswmatch = 0, a *budget expiry*). Only the timer is deferred: external and
+//! extension (mswmatch = 0, a *budget expiry*). So a deferral lasts at most the budget plus
+//! the cycles of the last instruction that started before the budget ran out, less one (a
+//! division on the `mcu` profile: 37). Only the timer is deferred: external and
 //! software interrupts are taken as without the extension. While an interrupt is deferred the
 //! run loop stops before every instruction (one compare per instruction: the parallel
 //! comparators of a hardware implementation), which costs host time only for the few cycles
@@ -78,13 +80,16 @@ pub struct SwitchRegStats {
     pub deferred: u64,
     /// Deferred interrupts taken because the budget expired (no match, full save).
     pub budget_expiries: u64,
-    /// Deferrals that ended because the interrupt stopped pending (the guest moved the compare
-    /// value) before it was taken.
+    /// Deferrals that ended before the interrupt was taken: it stopped pending (the guest moved
+    /// the compare value) or the guest wrote a budget of 0.
     pub cancelled: u64,
     /// Cycles of every deferral that ended in a taken interrupt, summed.
     pub deferral_cycles: u64,
     /// The longest of them.
     pub worst_deferral_cycles: u64,
+    /// The longest deferral that ended in a range (the paper's deferral: to the switch point
+    /// or block; at most the budget).
+    pub worst_matched_deferral_cycles: u64,
 }
 
 impl SwitchRegStats {
@@ -202,8 +207,9 @@ impl Machine {
                     s.budget = v;
                     s.stats.budget = v;
                     s.used = true;
-                    if v == 0 {
-                        s.since = None;
+                    if v == 0 && s.since.take().is_some() {
+                        // Disarmed while an interrupt was deferred: it is taken as usual.
+                        s.stats.cancelled += 1;
                     }
                 }
             }
@@ -258,6 +264,9 @@ impl Machine {
             s.stats.worst_deferral_cycles = s.stats.worst_deferral_cycles.max(waited);
             if hit.is_none() {
                 s.stats.budget_expiries += 1;
+            } else {
+                s.stats.worst_matched_deferral_cycles =
+                    s.stats.worst_matched_deferral_cycles.max(waited);
             }
         }
     }
