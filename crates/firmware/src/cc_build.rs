@@ -145,7 +145,7 @@ pub(crate) fn build_objects(
     // ccs-sw: the switch table over the final code of every unit (docs/ccs.md).
     let mut texts = texts;
     let mut routines = None;
-    if m.kernel.switch == crate::manifest::SwitchMode::CcsSw {
+    if m.kernel.switch.has_table() {
         let meta: Vec<(PathBuf, bool)> = c_units.iter().map(|(s, _, l)| (s.clone(), *l)).collect();
         let glue = dir.join(crate::codegen::SOURCE_NAME);
         let (labelled, path) = crate::switch_table::generate(m, &meta, &glue, texts, dir)?;

@@ -320,7 +320,7 @@ fn build_into(
             }
             e => e,
         })?;
-    if m.kernel.switch == crate::manifest::SwitchMode::CcsSw {
+    if m.kernel.switch.has_table() {
         crate::switch_table::sort_elf(m, &elf)?;
     }
     Ok(())

@@ -43,6 +43,13 @@ pub struct MachineConfig {
     /// Default on (a bound of 0, the reset value, disables the window); off emulates a core
     /// without it: both CSRs are then unimplemented (illegal instruction).
     pub stack_window: bool,
+    /// The switch-register extension (ccs-hw): the `mswtab`, `mswcount`, `mswbudget` and
+    /// `mswmatch` CSRs ([`crate::MSWTAB`] ...), switch ranges loaded from a table in memory and
+    /// the deferral of the machine timer interrupt into them, docs/simulator-design.md
+    /// "Switch-register extension". Default on (a budget of 0, the reset value, defers
+    /// nothing); off emulates a core without it: the CSRs are then unimplemented (illegal
+    /// instruction).
+    pub switch_regs: bool,
     /// Record an [`crate::EventKind::TimerPending`] event at every rise of the machine timer
     /// interrupt (MTIP with MTIE set), masked or not, at the first instruction boundary at or
     /// after it (needs `record_events`; default off). Cycles, instructions and the other
@@ -89,7 +96,7 @@ impl TimerJitter {
 }
 
 impl MachineConfig {
-    /// Defaults: oracle Record, no cycle limits (total, busy, idle), no event list, stack-bound and stack-window extensions on, no
+    /// Defaults: oracle Record, no cycle limits (total, busy, idle), no event list, stack-bound, stack-window and switch-register extensions on, no
     /// timer-pending watch, no UART input.
     pub fn new(profile: Profile) -> Self {
         MachineConfig {
@@ -101,6 +108,7 @@ impl MachineConfig {
             record_events: false,
             stack_bound: true,
             stack_window: true,
+            switch_regs: true,
             watch_timer_pending: false,
             uart_input: Vec::new(),
             uart_input_rate: None,

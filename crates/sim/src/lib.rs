@@ -57,6 +57,9 @@ pub use hart::spbound::{CAUSE_STACK_BOUND, MSTACKBOUND};
 pub use hart::stackwin::{
     CAUSE_STACK_WINDOW, MSWBOUND, MSWDISP, STACK_WINDOW_BASE, STACK_WINDOW_END,
 };
+pub use hart::switchregs::{
+    SwitchRegStats, CAUSE_SWITCH_TABLE, MAX_SWITCH_RANGES, MSWBUDGET, MSWCOUNT, MSWMATCH, MSWTAB,
+};
 pub use hart::Mode;
 pub use loader::ElfInfo;
 pub use machine::{Machine, RunOutcome};

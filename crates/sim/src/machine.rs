@@ -98,6 +98,8 @@ pub struct Machine {
     pub(crate) stack_window_ext: bool,
     /// The longest interrupt-masked window (`hart/masked.rs`).
     pub(crate) masked: crate::hart::masked::MaskedWatch,
+    /// The switch-register extension (`hart/switchregs.rs`), when configured.
+    pub(crate) switch_regs: Option<crate::hart::switchregs::SwitchRegs>,
     /// The timer-pending watch, when configured (`hart/pending_watch.rs`).
     pub(crate) pending_watch: Option<crate::hart::pending_watch::PendingWatch>,
     /// Memory-system mode with caches: one instruction per dispatch, each fetch charged as it
@@ -210,6 +212,7 @@ impl Machine {
             elf: None,
             stack_bound_ext: config.stack_bound,
             stack_window_ext: config.stack_window,
+            switch_regs: config.switch_regs.then(Default::default),
             pending_watch: (config.watch_timer_pending && config.record_events)
                 .then(Default::default),
             per_fetch,
@@ -345,8 +348,10 @@ impl Machine {
         }
         self.bus.sync_irq(self.hart.cycle);
         if let Some(cause) = self.pending_interrupt() {
-            let pc = self.hart.pc;
-            return self.take_trap(cause, 0, pc);
+            if !self.defer_interrupt(cause) {
+                let pc = self.hart.pc;
+                return self.take_trap(cause, 0, pc);
+            }
         }
         // Events were just checked: nothing may stop this one instruction.
         if !self.probes.is_empty() {

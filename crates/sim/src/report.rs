@@ -59,6 +59,7 @@ pub fn cause_name(cause: u32) -> &'static str {
         11 => "environment call from M-mode",
         crate::hart::spbound::CAUSE_STACK_BOUND => "stack bound",
         crate::hart::stackwin::CAUSE_STACK_WINDOW => "stack window",
+        crate::hart::switchregs::CAUSE_SWITCH_TABLE => "switch table",
         _ => "exception",
     }
 }

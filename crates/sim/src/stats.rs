@@ -258,4 +258,8 @@ pub struct Stats {
     /// profile has an `[external]` table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_system: Option<crate::ext::stats::MemSysStats>,
+    /// The switch-register extension's figures (ccs-hw: records loaded, deferred timer
+    /// interrupts, deferral cycles, budget expiries), when the guest configured it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switch_regs: Option<crate::hart::switchregs::SwitchRegStats>,
 }

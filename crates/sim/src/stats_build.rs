@@ -161,6 +161,7 @@ impl Machine {
                 r.external_cycles += f.bus_cycles;
                 r
             }),
+            switch_regs: self.switch_regs.as_ref().and_then(|s| s.report()),
         }
     }
 }

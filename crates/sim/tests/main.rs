@@ -23,5 +23,6 @@ mod oracle;
 mod run_for;
 mod stack_bound;
 mod stack_window;
+mod switch_regs;
 mod task_energy;
 mod timer_pending;

@@ -1,7 +1,11 @@
 /* Reset entry: gp, kernel stack and its descriptor in tp, .bss cleared (with CACTUS_ISOLATE
- * every task region's .bss part too), trap vector, then main(). QEMU virt with `-bios none`
+ * every task region's .bss part too), trap vector, with ccs-hw the switch registers, then
+ * main(). QEMU virt with `-bios none`
  * jumps to 0x80000000, where the linker script places .text.init. */
 #include "port.h"
+#if CACTUS_SWITCH_CCS_HW
+#include "switch_ccs_hw.h"
+#endif
 
     .section .text.init, "ax"
     .globl _start
@@ -40,6 +44,9 @@ _start:
     sw t0, PORT_STACK_DESC(t1)
     la t0, port_vectors + 1         /* vectored: the timer has its own entry (trap.S) */
     csrw mtvec, t0
+#if CACTUS_SWITCH_CCS_HW
+    CCS_HW_BOOT                     /* the switch registers and the deferral budget */
+#endif
     call main
     /* main returned: exit with its status through the finisher */
     call port_exit

@@ -92,9 +92,11 @@
 #endif
 
 /* The switch strategy, chosen by the kernel's configuration (kernel.switch in the manifest:
- * CACTUS_SWITCH_CCS for ccs-sw): the hooks the trap paths call (PREEMPT_SAVE, SKIP_LAZY_SAVE,
- * RESUME_PARTIAL, SWITCH_ROUTINES). */
-#if CACTUS_SWITCH_CCS
+ * CACTUS_SWITCH_CCS for ccs-sw, with CACTUS_SWITCH_CCS_HW too for ccs-hw): the hooks the trap
+ * paths call (PREEMPT_SAVE, SKIP_LAZY_SAVE, RESUME_PARTIAL, SWITCH_ROUTINES). */
+#if CACTUS_SWITCH_CCS_HW
+#include "switch_ccs_hw.h"
+#elif CACTUS_SWITCH_CCS
 #include "switch_ccs.h"
 #else
 #include "switch_full.h"

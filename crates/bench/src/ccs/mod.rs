@@ -2,12 +2,13 @@
 //! docs/results/ccs.md). Three parts:
 //! - `analysis`: the registers a preemption saves at the switch points and blocks of every
 //!   task's loops (the paper's Tables II-V, first rows), from the firmware's own assembly;
-//! - `poison`: each workload built full and `ccs-sw` with poison mode, run under many seeded
-//!   timer jitters; every run must give the full build's output, and the timer preemptions
-//!   (trap to the `mret` into another task) of the `ccs-sw` build without poison, under the
-//!   same jitters, are measured inside a switch range and outside;
-//! - `mutation`: the ranges the poison runs preempted most, each built with one register
-//!   dropped from its live set; the same runs must then fail (the test of the test).
+//! - `poison`: each workload built full, `ccs-sw` and `ccs-hw` with poison mode, run under many
+//!   seeded timer jitters; every run must give the full build's output, and the timer
+//!   preemptions (trap to the `mret` into another task) are measured inside a switch range and
+//!   outside, with ccs-hw's deferrals (switch registers' statistics);
+//! - `mutation`: per mode (ccs-sw, ccs-hw), the ranges the poison runs preempted most, each
+//!   built with one register dropped from its live set; the same runs must then fail (the test
+//!   of the test).
 //!
 //! Guarantees: every figure comes from a build and a run made here on cactus-sim (profile
 //! `mcu`, simulated cycles only); a point that fails is a row with its reason.
@@ -16,6 +17,7 @@ pub mod run;
 
 pub use crate::Size;
 
+use cactus_firmware::SwitchMode;
 use cactus_sweep::evaluation::{verdicts, Evaluation};
 use cactus_sweep::report::Summary;
 use cactus_sweep::table::Table;
@@ -35,11 +37,13 @@ pub enum Part {
     Poison,
     /// Mutation test.
     Mutation,
+    /// ccs-hw under several deferral budgets.
+    Budget,
 }
 
 impl Part {
     /// Every part.
-    pub const ALL: [Part; 3] = [Part::Analysis, Part::Poison, Part::Mutation];
+    pub const ALL: [Part; 4] = [Part::Analysis, Part::Poison, Part::Mutation, Part::Budget];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
@@ -47,6 +51,7 @@ impl Part {
             Part::Analysis => "analysis",
             Part::Poison => "poison",
             Part::Mutation => "mutation",
+            Part::Budget => "budget",
         }
     }
 
@@ -112,19 +117,63 @@ pub struct Poison {
     pub partial: u64,
     /// Preemption cycles of the full build (same seeds).
     pub full: Cycles,
-    /// ccs-sw without poison (same seeds), preempted inside a range.
+    /// ccs-sw, preempted inside a range (the build without poison, same seeds: poison's fills
+    /// would add to every partial resume).
     pub inside: Cycles,
-    /// ccs-sw without poison (same seeds), preempted outside every range.
+    /// ccs-sw, preempted outside every range (without poison).
     pub outside: Cycles,
     /// Awake cycles summed over the full runs.
     pub awake_full: u64,
     /// Awake cycles summed over the ccs-sw runs (poison mode: its fills cost cycles).
     pub awake_ccs: u64,
+    /// The ccs-hw poison runs (same seeds).
+    #[serde(default)]
+    pub hw: Option<HwRuns>,
+}
+
+/// The ccs-hw poison runs of one workload: the switch registers defer each timer interrupt
+/// into a switch range (or until the budget has passed).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HwRuns {
+    /// Runs (one per jitter seed).
+    pub runs: u32,
+    /// Runs whose output and exit matched the full build's.
+    pub matched: u32,
+    /// Timer preemptions.
+    pub preemptions: u64,
+    /// Of those, inside a switch range (partial save, poisoned resume).
+    pub partial: u64,
+    /// Preemption cycles inside a range (the save routine the hardware named), from the build
+    /// without poison under the same seeds, as every figure below.
+    pub inside: Cycles,
+    /// Outside every range (budget expired: full save).
+    pub outside: Cycles,
+    /// Timer interrupts (every tick, switching or not).
+    pub timer_interrupts: u64,
+    /// Deferred timer interrupts.
+    pub deferred: u64,
+    /// Deferred interrupts taken because the budget expired.
+    pub budget_expiries: u64,
+    /// Worst deferral in cycles.
+    pub worst_deferral: u64,
+    /// Worst deferral that ended in a range (at most the budget).
+    pub worst_matched_deferral: u64,
+    /// Average deferral in cycles over the deferred interrupts taken.
+    pub avg_deferral: f64,
+    /// The budget in cycles.
+    pub budget: u32,
+    /// Records the switch registers hold (the N of a hardware implementation).
+    pub records: u32,
+    /// Awake cycles summed over the poison runs.
+    pub awake: u64,
 }
 
 /// One mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mutant {
+    /// The switch mode of the mutant's build (`ccs-sw` or `ccs-hw`).
+    #[serde(default = "ccs_sw")]
+    pub switch: String,
     /// The range mutated (its id in the build's switch-table.txt).
     pub range: u32,
     /// Preemptions inside it in the mutant's runs.
@@ -133,6 +182,10 @@ pub struct Mutant {
     pub detected_runs: u32,
     /// Runs.
     pub runs: u32,
+}
+
+fn ccs_sw() -> String {
+    SwitchMode::CcsSw.name().to_string()
 }
 
 /// One point of the evaluation.
@@ -155,6 +208,36 @@ pub struct CcsRow {
     /// Part `mutation`.
     #[serde(default)]
     pub mutant: Option<Mutant>,
+    /// Part `budget`.
+    #[serde(default)]
+    pub budget: Option<BudgetRun>,
+}
+
+/// One ccs-hw build (no poison) under one deferral budget, run with the first jitter seed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BudgetRun {
+    /// The budget in cycles.
+    pub budget: u32,
+    /// Timer interrupts.
+    pub timer_interrupts: u64,
+    /// Of those, taken inside a range.
+    pub matched: u64,
+    /// Deferred timer interrupts.
+    pub deferred: u64,
+    /// Deferred interrupts taken because the budget expired.
+    pub budget_expiries: u64,
+    /// Worst deferral, cycles.
+    pub worst_deferral: u64,
+    /// Average deferral, cycles.
+    pub avg_deferral: f64,
+    /// Worst deferral that ended in a range.
+    pub worst_matched_deferral: u64,
+    /// Timer preemptions inside a range (cycles trap to `mret`).
+    pub inside: Cycles,
+    /// Timer preemptions outside every range.
+    pub outside: Cycles,
+    /// Awake cycles of the run.
+    pub awake: u64,
 }
 
 impl CcsRow {
@@ -167,6 +250,7 @@ impl CcsRow {
             tasks: Vec::new(),
             poison: None,
             mutant: None,
+            budget: None,
         }
     }
 }
@@ -246,6 +330,63 @@ impl CcsOptions {
     }
 }
 
+impl CcsOptions {
+    /// Workloads and budgets (cycles) of the budget part.
+    pub fn budgets(&self) -> (Vec<String>, Vec<u32>) {
+        let mut v = vec!["workloads/ccs/ccs-a4-small.toml".to_string()];
+        if self.size == Size::Full {
+            v.push("workloads/ccs/ccs-b4-small.toml".into());
+            return (v, vec![30, 60, 120, 250, 500, 1000]);
+        }
+        (v, vec![30, 120, 1000])
+    }
+}
+
+/// One ccs-hw build of `manifest` with budget `b`, run with the first seed.
+pub fn budget(o: &CcsOptions, manifest: &str, b: u32) -> CcsRow {
+    let mut row = CcsRow::new(Part::Budget, &stem(manifest));
+    match budget_run(o, manifest, b) {
+        Ok(r) => {
+            row.passed = true;
+            row.budget = Some(r);
+        }
+        Err(e) => row.note = Some(e),
+    }
+    row
+}
+
+fn budget_run(o: &CcsOptions, manifest: &str, b: u32) -> Result<BudgetRun, String> {
+    let seed = o.seeds()[0];
+    let fw = run::build_with_budget(&o.root, o.build_dir.as_deref(), manifest, b)?;
+    let ran = run::run(&fw, Some(seed))?;
+    if ran.exit != Ok(0) {
+        return Err(format!("budget {b}: {:?}", ran.exit));
+    }
+    let w = ran
+        .switch_regs
+        .ok_or("the ccs-hw build left the switch registers unused")?;
+    let (mut inside, mut outside) = (Vec::new(), Vec::new());
+    for p in &ran.preemptions {
+        match lookup(&fw.table, p.pc) {
+            Some(_) => inside.push(p.cycles),
+            None => outside.push(p.cycles),
+        }
+    }
+    Ok(BudgetRun {
+        budget: b,
+        timer_interrupts: w.timer_interrupts,
+        matched: w.matched,
+        deferred: w.deferred,
+        budget_expiries: w.budget_expiries,
+        worst_deferral: w.worst_deferral_cycles,
+        avg_deferral: w.avg_deferral_cycles(),
+        worst_matched_deferral: w.worst_matched_deferral_cycles,
+        inside: Cycles::of(&inside),
+        outside: Cycles::of(&outside),
+        awake: ran.awake,
+    })
+}
+
 /// The poison seed every poison build uses.
 pub const POISON_SEED: u32 = 0x5eed;
 
@@ -286,21 +427,49 @@ pub fn points<'a>(o: &'a CcsOptions, parts: &[Part]) -> Vec<Point<'a, CcsRow>> {
             ));
         }
     }
+    if parts.contains(&Part::Budget) {
+        let (ms, budgets) = o.budgets();
+        for m in ms {
+            for &b in &budgets {
+                let name = stem(&m);
+                let m = m.clone();
+                out.push(Point::new(
+                    format!("budget/{name}/{b}"),
+                    format!("budget {name} {b}"),
+                    move |_, p: &Progress| {
+                        let r = budget(o, &m, b);
+                        if let Some(n) = &r.note {
+                            p.note(&format!("cactus: budget {}: {n}", r.name));
+                        }
+                        r
+                    },
+                ));
+            }
+        }
+    }
     if parts.contains(&Part::Mutation) {
         let (ms, k) = o.mutated();
-        for m in ms {
-            let name = stem(&m);
-            out.push(Point::new(
-                format!("mutation/{name}"),
-                format!("mutation {name}"),
-                move |_, p: &Progress| {
-                    let r = mutation(o, &m, k);
-                    if let Some(n) = &r.note {
-                        p.note(&format!("cactus: mutation {}: {n}", r.name));
-                    }
-                    r
-                },
-            ));
+        for mode in [SwitchMode::CcsSw, SwitchMode::CcsHw] {
+            for m in &ms {
+                let name = stem(m);
+                // The ccs-sw points keep their old keys (stored JSON resumes).
+                let key = match mode {
+                    SwitchMode::CcsHw => format!("mutation-hw/{name}"),
+                    _ => format!("mutation/{name}"),
+                };
+                let m = m.clone();
+                out.push(Point::new(
+                    key,
+                    format!("mutation {} {name}", mode.name()),
+                    move |_, p: &Progress| {
+                        let r = mutation(o, &m, k, mode);
+                        if let Some(n) = &r.note {
+                            p.note(&format!("cactus: mutation {}: {n}", r.name));
+                        }
+                        r
+                    },
+                ));
+            }
         }
     }
     out
@@ -405,13 +574,20 @@ pub fn poison(o: &CcsOptions, manifest: &str) -> CcsRow {
     let mut row = CcsRow::new(Part::Poison, &stem(manifest));
     match poison_runs(o, manifest) {
         Ok(p) => {
+            let hw = p.hw.clone().unwrap_or_default();
             row.note = if p.matched < p.runs {
                 Some(format!(
-                    "{} of {} poison runs differ from the full build",
+                    "{} of {} ccs-sw poison runs differ from the full build",
                     p.runs - p.matched,
                     p.runs
                 ))
-            } else if p.partial == 0 {
+            } else if hw.matched < hw.runs {
+                Some(format!(
+                    "{} of {} ccs-hw poison runs differ from the full build",
+                    hw.runs - hw.matched,
+                    hw.runs
+                ))
+            } else if p.partial == 0 || hw.partial == 0 {
                 Some("no preemption landed in a switch range: nothing was tested".into())
             } else {
                 None
@@ -427,62 +603,132 @@ pub fn poison(o: &CcsOptions, manifest: &str) -> CcsRow {
 fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
     let seeds = o.seeds();
     let (output, exit, full, awake_full) = reference(o, manifest, &seeds)?;
-    let v = Variant {
-        ccs: true,
-        poison: Some(POISON_SEED),
-        mutate: None,
+    let reference = (output.as_slice(), &exit);
+    let sw = mode_runs(o, manifest, &seeds, SwitchMode::CcsSw, Some(reference))?;
+    let sw_time = mode_runs(o, manifest, &seeds, SwitchMode::CcsSw, None)?;
+    let hw = mode_runs(o, manifest, &seeds, SwitchMode::CcsHw, Some(reference))?;
+    let hw_time = mode_runs(o, manifest, &seeds, SwitchMode::CcsHw, None)?;
+    let mut h = HwRuns {
+        runs: seeds.len() as u32,
+        matched: hw.matched,
+        preemptions: hw.preemptions,
+        partial: hw.partial,
+        inside: Cycles::of(&hw_time.inside),
+        outside: Cycles::of(&hw_time.outside),
+        awake: hw.awake,
+        ..HwRuns::default()
     };
-    let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
-    let (mut matched, mut awake_ccs, mut partial, mut preemptions) = (0, 0, 0, 0);
-    for &s in &seeds {
-        let ran = run::run(&fw, Some(s))?;
-        if ran.output == output && ran.exit == exit {
-            matched += 1;
-        }
-        awake_ccs += ran.awake;
-        preemptions += ran.preemptions.len() as u64;
-        partial += ran
-            .preemptions
-            .iter()
-            .filter(|p| lookup(&fw.table, p.pc).is_some())
-            .count() as u64;
+    let (mut deferral_cycles, mut taken) = (0, 0);
+    for w in &hw_time.switch_regs {
+        h.timer_interrupts += w.timer_interrupts;
+        h.deferred += w.deferred;
+        h.budget_expiries += w.budget_expiries;
+        h.worst_deferral = h.worst_deferral.max(w.worst_deferral_cycles);
+        h.worst_matched_deferral = h
+            .worst_matched_deferral
+            .max(w.worst_matched_deferral_cycles);
+        deferral_cycles += w.deferral_cycles;
+        taken += w.deferred - w.cancelled;
+        h.budget = w.budget;
+        h.records = w.records;
     }
-    // The cost of a preemption is measured without poison (its fills are a test's, not the
-    // strategy's): the same seeds on the plain ccs-sw build.
-    let plain = Variant {
-        ccs: true,
-        poison: None,
-        mutate: None,
+    h.avg_deferral = if taken == 0 {
+        0.0
+    } else {
+        deferral_cycles as f64 / taken as f64
     };
-    let fw = build(&o.root, o.build_dir.as_deref(), manifest, plain)?;
-    let (mut inside, mut outside) = (Vec::new(), Vec::new());
-    for &s in &seeds {
-        for p in &run::run(&fw, Some(s))?.preemptions {
-            match lookup(&fw.table, p.pc) {
-                Some(_) => inside.push(p.cycles),
-                None => outside.push(p.cycles),
-            }
-        }
-    }
     Ok(Poison {
         runs: seeds.len() as u32,
-        matched,
-        preemptions,
-        partial,
+        matched: sw.matched,
+        preemptions: sw.preemptions,
+        partial: sw.partial,
         full: Cycles::of(&full),
-        inside: Cycles::of(&inside),
-        outside: Cycles::of(&outside),
+        inside: Cycles::of(&sw_time.inside),
+        outside: Cycles::of(&sw_time.outside),
         awake_full,
-        awake_ccs,
+        awake_ccs: sw.awake,
+        hw: Some(h),
     })
 }
 
-/// The mutation test on one manifest: the `k` ranges its poison runs preempted most, each
-/// mutated in turn. Passes when every mutant the runs reach is detected and at least one is
-/// reached.
-pub fn mutation(o: &CcsOptions, manifest: &str, k: usize) -> CcsRow {
-    let mut row = CcsRow::new(Part::Mutation, &stem(manifest));
-    match mutants(o, manifest, k) {
+/// What the runs of one build under every seed left.
+struct ModeRuns {
+    /// Runs whose output and exit matched the reference (poison builds).
+    matched: u32,
+    /// Timer preemptions and those inside a switch range.
+    preemptions: u64,
+    partial: u64,
+    /// Preemption cycles inside a range and outside.
+    inside: Vec<u64>,
+    outside: Vec<u64>,
+    /// Awake cycles summed.
+    awake: u64,
+    /// The switch registers' figures per run (ccs-hw).
+    switch_regs: Vec<cactus_sim::SwitchRegStats>,
+}
+
+/// Builds `manifest` with `mode` and runs it under `seeds`: with poison mode against a
+/// reference (output, exit) when one is given (the correctness runs), else without poison (the
+/// timing runs: poison's fills would add cycles to every partial resume).
+fn mode_runs(
+    o: &CcsOptions,
+    manifest: &str,
+    seeds: &[u64],
+    mode: SwitchMode,
+    reference: Option<(&[String], &Result<u32, String>)>,
+) -> Result<ModeRuns, String> {
+    let v = Variant {
+        switch: mode,
+        poison: reference.map(|_| POISON_SEED),
+        mutate: None,
+    };
+    let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
+    let mut r = ModeRuns {
+        matched: 0,
+        preemptions: 0,
+        partial: 0,
+        inside: Vec::new(),
+        outside: Vec::new(),
+        awake: 0,
+        switch_regs: Vec::new(),
+    };
+    for &s in seeds {
+        let ran = run::run(&fw, Some(s))?;
+        match reference {
+            Some((output, exit)) if ran.output == output && ran.exit == *exit => r.matched += 1,
+            Some(_) => {}
+            None if ran.exit != Ok(0) => {
+                return Err(format!("{} build, seed {s}: {:?}", mode.name(), ran.exit))
+            }
+            None => {}
+        }
+        r.awake += ran.awake;
+        for p in &ran.preemptions {
+            match lookup(&fw.table, p.pc) {
+                Some(_) => r.inside.push(p.cycles),
+                None => r.outside.push(p.cycles),
+            }
+        }
+        if mode == SwitchMode::CcsHw {
+            r.switch_regs.push(ran.switch_regs.ok_or_else(|| {
+                format!("seed {s}: the ccs-hw build left the switch registers unused")
+            })?);
+        }
+    }
+    r.preemptions = (r.inside.len() + r.outside.len()) as u64;
+    r.partial = r.inside.len() as u64;
+    Ok(r)
+}
+
+/// The mutation test on one manifest built with `mode` (ccs-sw or ccs-hw): the `k` ranges its
+/// poison runs preempted most, each mutated in turn. Passes when every mutant the runs reach
+/// is detected and at least one is reached.
+pub fn mutation(o: &CcsOptions, manifest: &str, k: usize, mode: SwitchMode) -> CcsRow {
+    let mut row = CcsRow::new(
+        Part::Mutation,
+        &format!("{} {}", stem(manifest), mode.name()),
+    );
+    match mutants(o, manifest, k, mode) {
         Ok(ms) => {
             let reached: Vec<&Mutant> = ms.iter().filter(|m| m.hits > 0).collect();
             let missed: Vec<u32> = reached
@@ -513,11 +759,16 @@ pub fn mutation(o: &CcsOptions, manifest: &str, k: usize) -> CcsRow {
     row
 }
 
-fn mutants(o: &CcsOptions, manifest: &str, k: usize) -> Result<Vec<Mutant>, String> {
+fn mutants(
+    o: &CcsOptions,
+    manifest: &str,
+    k: usize,
+    mode: SwitchMode,
+) -> Result<Vec<Mutant>, String> {
     let seeds = o.seeds();
     let (output, exit, _, _) = reference(o, manifest, &seeds[..1])?;
     let base = Variant {
-        ccs: true,
+        switch: mode,
         poison: Some(POISON_SEED),
         mutate: None,
     };
@@ -551,6 +802,7 @@ fn mutants(o: &CcsOptions, manifest: &str, k: usize) -> Result<Vec<Mutant>, Stri
             ));
         };
         let mut m = Mutant {
+            switch: mode.name().to_string(),
             range: id,
             hits: 0,
             detected_runs: 0,
@@ -610,18 +862,27 @@ fn reading(size: &str) -> String {
          cycles from the timer trap to the `mret` into the task switched in (the save, the \
          kernel's tick and scheduling), worst and average, full build beside ccs-sw inside a \
          range (partial save) and outside (full save after the table lookup through its \
-         bucket index), both from the ccs-sw build without poison under the same jitters \
-         (the counts of preemptions and of those inside a range are the poison runs'). \
-         **Mutation**: the ranges the poison runs preempted most, each rebuilt with \
-         `kernel.switch_mutate` (one register live throughout the range dropped from its \
-         set); a mutant passes when some run then differs. The paper (Zhou and Petrov, Table \
+         bucket index), measured in \
+         builds without poison under the same seeds (poison's fills would add to every \
+         partial resume). **ccs-hw** \
+         (second table): the same runs of a `kernel.switch = \"ccs-hw\"` build with poison \
+         mode on cactus-sim's switch registers, which defer every timer interrupt until the \
+         task's pc is inside a switch range (then the trap reports the range's save routine: \
+         no lookup) or the budget (`kernel.switch_budget`, default 60 cycles) has passed (a \
+         budget expiry: full save); preemptions and those inside a range are the poison runs', \
+         every other figure is from the build without poison; deferral = cycles from the \
+         instruction boundary where the interrupt would have been taken to the one where it \
+         is, over every deferred tick, switching or not (worst to a range: the deferrals that \
+         ended in one, the paper's measure); ranges = the records the switch registers hold (N comparator \
+         pairs in hardware). **Mutation**: per mode, the ranges the poison runs preempted \
+         most, each rebuilt with `kernel.switch_mutate` (one register live throughout the \
+         range dropped from its set); a mutant passes when some run then differs. The paper (Zhou and Petrov, Table \
          IV, scalar-only, 64-entry register file, first hotspot per benchmark; quoted): live \
          registers SP/SB ej 3/14, lu 18/20, tri 13/24, mmul 9/13, 2d-dct 13/15, adpcm 10/10, \
          g721 3/5, sha 6/6, susan 20/20; CCS state reduction % ej 96/81, lu 75/72, tri 82/67, \
          mmul 88/82, 2d-dct 82/79, adpcm 86/86, g721 96/93, sha 92/92, susan 72/72; worst \
          deferral (cycles) ej 34/7, lu 5/3, tri 15/5, mmul 7/4, 2d-dct 5/3, adpcm 28/27, g721 \
-         57/53, sha 4/3, susan 27/25. ccs-hw (deferral to the points) and rmcs are not built \
-         yet. ",
+         57/53, sha 4/3, susan 27/25. rmcs is not built yet. ",
         if size == "small" { 8 } else { 32 }
     )
 }
@@ -701,6 +962,50 @@ pub fn markdown(rows: &[CcsRow]) -> String {
     }
     s.push_str(&p.render());
     s.push('\n');
+    let mut h = Table::new(&[
+        "workload",
+        ">runs",
+        ">matched",
+        ">timer interrupts",
+        ">deferred",
+        ">preemptions",
+        ">inside a range",
+        ">ccs-hw inside worst/avg",
+        ">ccs-hw outside worst/avg",
+        ">deferral worst/avg",
+        ">worst to a range",
+        ">budget expiries",
+        ">budget",
+        ">ranges",
+        ">awake ccs-hw+poison",
+        "result",
+    ]);
+    for r in rows.iter().filter(|r| r.part == Part::Poison) {
+        let wa = |c: &Cycles| format!("{}/{}", c.worst, f1(c.avg));
+        match r.poison.as_ref().and_then(|p| p.hw.as_ref()) {
+            Some(x) => h.row([
+                r.name.clone(),
+                x.runs.to_string(),
+                x.matched.to_string(),
+                x.timer_interrupts.to_string(),
+                x.deferred.to_string(),
+                x.preemptions.to_string(),
+                x.partial.to_string(),
+                wa(&x.inside),
+                wa(&x.outside),
+                format!("{}/{}", x.worst_deferral, f1(x.avg_deferral)),
+                x.worst_matched_deferral.to_string(),
+                x.budget_expiries.to_string(),
+                x.budget.to_string(),
+                x.records.to_string(),
+                x.awake.to_string(),
+                verdict(r),
+            ]),
+            None => h.row([r.name.clone(), verdict(r)]),
+        };
+    }
+    s.push_str(&h.render());
+    s.push('\n');
     let mut m = Table::new(&[
         "mutants",
         ">first: hits",
@@ -719,6 +1024,43 @@ pub fn markdown(rows: &[CcsRow]) -> String {
         };
     }
     s.push_str(&m.render());
+    let budgets: Vec<&CcsRow> = rows.iter().filter(|r| r.part == Part::Budget).collect();
+    if !budgets.is_empty() {
+        s.push('\n');
+        let mut b = Table::new(&[
+            "workload",
+            ">budget",
+            ">timer interrupts",
+            ">in a range %",
+            ">budget expiries",
+            ">deferral worst/avg",
+            ">worst to a range",
+            ">ccs-hw inside worst/avg",
+            ">ccs-hw outside worst/avg",
+            ">awake",
+            "result",
+        ]);
+        for r in budgets {
+            let wa = |c: &Cycles| format!("{}/{}", c.worst, f1(c.avg));
+            match &r.budget {
+                Some(x) => b.row([
+                    r.name.clone(),
+                    x.budget.to_string(),
+                    x.timer_interrupts.to_string(),
+                    f1(100.0 * x.matched as f64 / x.timer_interrupts.max(1) as f64),
+                    x.budget_expiries.to_string(),
+                    format!("{}/{}", x.worst_deferral, f1(x.avg_deferral)),
+                    x.worst_matched_deferral.to_string(),
+                    wa(&x.inside),
+                    wa(&x.outside),
+                    x.awake.to_string(),
+                    verdict(r),
+                ]),
+                None => b.row([r.name.clone(), "-".into(), verdict(r)]),
+            };
+        }
+        s.push_str(&b.render());
+    }
     s
 }
 
@@ -757,8 +1099,16 @@ pub fn summary(rows: &[CcsRow]) -> Summary {
                 .map_or("none".to_string(), |d| d.to_string()),
         );
     }
-    s.add("worst_deferral_cycles", "n/a");
     let poison: Vec<&Poison> = rows.iter().filter_map(|r| r.poison.as_ref()).collect();
+    let hw: Vec<&HwRuns> = poison.iter().filter_map(|p| p.hw.as_ref()).collect();
+    s.add(
+        "worst_deferral_cycles",
+        hw.iter()
+            .filter(|h| h.deferred > 0)
+            .map(|h| h.worst_deferral)
+            .max()
+            .map_or("n/a".to_string(), |w| w.to_string()),
+    );
     if !poison.is_empty() {
         let worst = |f: &dyn Fn(&Poison) -> &Cycles| {
             poison
@@ -772,13 +1122,34 @@ pub fn summary(rows: &[CcsRow]) -> Summary {
         s.add("preempt_ccs_sw_cycles", worst(&|p| &p.inside));
         s.add("preempt_ccs_sw_outside_cycles", worst(&|p| &p.outside));
     }
-    s.add("preempt_ccs_hw_cycles", "n/a");
+    let hw_worst = |f: &dyn Fn(&HwRuns) -> &Cycles| {
+        hw.iter()
+            .filter(|h| f(h).count > 0)
+            .map(|h| f(h).worst)
+            .max()
+            .map_or("n/a".to_string(), |w| w.to_string())
+    };
+    s.add("preempt_ccs_hw_cycles", hw_worst(&|h| &h.inside));
+    if !hw.is_empty() {
+        s.add("preempt_ccs_hw_outside_cycles", hw_worst(&|h| &h.outside));
+        s.add(
+            "budget_expiries",
+            hw.iter().map(|h| h.budget_expiries).sum::<u64>(),
+        );
+        s.add(
+            "switch_ranges",
+            hw.iter().map(|h| h.records).max().unwrap_or(0),
+        );
+    }
     if !poison.is_empty() {
         s.add(
             "preemptions",
             poison.iter().map(|p| p.preemptions).sum::<u64>(),
         );
         s.add("partial", poison.iter().map(|p| p.partial).sum::<u64>());
+        if !hw.is_empty() {
+            s.add("hw_partial", hw.iter().map(|h| h.partial).sum::<u64>());
+        }
     }
     let mutation: Vec<&CcsRow> = rows.iter().filter(|r| r.part == Part::Mutation).collect();
     if !mutation.is_empty() {

@@ -1,10 +1,13 @@
-//! Builds and runs for `cactus bench ccs`: a manifest built full or ccs-sw (with poison and
-//! mutation), run on cactus-sim (profile `mcu`) with a seeded timer jitter and the event list
-//! kept, and the timer preemptions read from the events.
+//! Builds and runs for `cactus bench ccs`: a manifest built full, ccs-sw or ccs-hw (with poison
+//! and mutation), run on cactus-sim (profile `mcu`) with a seeded timer jitter and the event
+//! list kept, the timer preemptions read from the events and ccs-hw's deferrals from the
+//! switch registers' statistics.
 
 use crate::elf_facts::first_line;
-use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides};
-use cactus_sim::{Event, EventKind, MachineConfig, Profile, RunOutcome, TimerJitter};
+use cactus_firmware::{BuildOptions, CheckOptions, Manifest, Overrides, SwitchMode};
+use cactus_sim::{
+    Event, EventKind, MachineConfig, Profile, RunOutcome, SwitchRegStats, TimerJitter,
+};
 use std::path::{Path, PathBuf};
 
 /// A run stops here at the latest.
@@ -16,8 +19,8 @@ pub const TIMER_CAUSE: u32 = 0x8000_0007;
 /// How a firmware is built.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Variant {
-    /// ccs-sw instead of full.
-    pub ccs: bool,
+    /// kernel.switch.
+    pub switch: SwitchMode,
     /// kernel.switch_poison.
     pub poison: Option<u32>,
     /// kernel.switch_mutate (a range id).
@@ -44,15 +47,44 @@ pub fn build(
     manifest: &str,
     v: Variant,
 ) -> Result<Firmware, String> {
+    let overrides = Overrides {
+        switch: Some(v.switch.name().into()),
+        switch_poison: v.poison,
+        switch_mutate: v.mutate,
+        ..Overrides::default()
+    };
+    build_overridden(root, build_dir, manifest, v, &overrides)
+}
+
+/// Builds `manifest` with ccs-hw and deferral budget `budget` (cycles), without poison.
+pub fn build_with_budget(
+    root: &Path,
+    build_dir: Option<&Path>,
+    manifest: &str,
+    budget: u32,
+) -> Result<Firmware, String> {
+    let overrides = Overrides {
+        switch: Some(SwitchMode::CcsHw.name().into()),
+        switch_budget: Some(budget),
+        ..Overrides::default()
+    };
+    let v = Variant {
+        switch: SwitchMode::CcsHw,
+        ..Variant::default()
+    };
+    build_overridden(root, build_dir, manifest, v, &overrides)
+}
+
+fn build_overridden(
+    root: &Path,
+    build_dir: Option<&Path>,
+    manifest: &str,
+    v: Variant,
+    overrides: &Overrides,
+) -> Result<Firmware, String> {
     let mut m = Manifest::load(&root.join(manifest)).map_err(|e| first_line(&e.to_string()))?;
-    if v.ccs {
-        m.apply(&Overrides {
-            switch: Some("ccs-sw".into()),
-            switch_poison: v.poison,
-            switch_mutate: v.mutate,
-            ..Overrides::default()
-        })
-        .map_err(|e| first_line(&e.to_string()))?;
+    if v.switch != SwitchMode::Full {
+        m.apply(overrides).map_err(|e| first_line(&e.to_string()))?;
     }
     let options = BuildOptions {
         root: (!root.as_os_str().is_empty()).then(|| root.to_path_buf()),
@@ -150,6 +182,8 @@ pub struct Ran {
     pub preemptions: Vec<Preemption>,
     /// Cycles awake.
     pub awake: u64,
+    /// The switch registers' figures (ccs-hw builds).
+    pub switch_regs: Option<SwitchRegStats>,
 }
 
 /// Runs `fw` with timer jitter `seed` (None: none).
@@ -166,6 +200,7 @@ pub fn run(fw: &Firmware, seed: Option<u64>) -> Result<Ran, String> {
         cactus_verify::sim_run::run_elf(&fw.elf, &fw.path.display().to_string(), config)?;
     let stats = machine.stats();
     let awake = stats.cycles.saturating_sub(stats.sleep_cycles);
+    let switch_regs = stats.switch_regs;
     let preemptions = preemptions(machine.events());
     let uart = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
     let exit = match outcome {
@@ -183,5 +218,6 @@ pub fn run(fw: &Firmware, seed: Option<u64>) -> Result<Ran, String> {
             .collect(),
         preemptions,
         awake,
+        switch_regs,
     })
 }

@@ -94,10 +94,11 @@ fn the_summary_names_every_required_key_and_the_mutants() {
         outside: Cycles::of(&[230]),
         awake_full: 1,
         awake_ccs: 2,
+        hw: None,
     });
     let mut m = CcsRow::new(Part::Mutation, "a4");
     m.note = Some("mutants not detected".into());
-    let line = summary(&[a, p, m]).line();
+    let line = summary(&[a.clone(), p.clone(), m.clone()]).line();
     for want in [
         "ccs: state_reduction_pct=80.0",
         "worst_deferral_insts=12",
@@ -112,4 +113,50 @@ fn the_summary_names_every_required_key_and_the_mutants() {
     ] {
         assert!(line.contains(want), "{want} in {line}");
     }
+    // With ccs-hw runs: the deferral and the ccs-hw preemption keys come from them.
+    if let Some(x) = p.poison.as_mut() {
+        x.hw = Some(HwRuns {
+            runs: 2,
+            matched: 2,
+            preemptions: 10,
+            partial: 7,
+            inside: Cycles::of(&[180, 190]),
+            outside: Cycles::of(&[240]),
+            timer_interrupts: 12,
+            deferred: 9,
+            budget_expiries: 4,
+            worst_deferral: 75,
+            worst_matched_deferral: 58,
+            avg_deferral: 30.0,
+            budget: 60,
+            records: 263,
+            awake: 3,
+        });
+    }
+    let line = summary(&[a, p, m]).line();
+    for want in [
+        "worst_deferral_cycles=75",
+        "preempt_ccs_hw_cycles=190",
+        "preempt_ccs_hw_outside_cycles=240",
+        "budget_expiries=4",
+        "switch_ranges=263",
+        "hw_partial=7",
+    ] {
+        assert!(line.contains(want), "{want} in {line}");
+    }
+}
+
+#[test]
+fn the_report_has_the_ccs_hw_and_budget_tables() {
+    let mut b = CcsRow::new(Part::Budget, "a4");
+    b.passed = true;
+    b.budget = Some(BudgetRun {
+        budget: 120,
+        timer_interrupts: 200,
+        matched: 50,
+        budget_expiries: 100,
+        ..BudgetRun::default()
+    });
+    let text = markdown(&[b]);
+    assert!(text.contains("| a4 | 120 | 200 | 25.0 | 100 |"), "{text}");
 }

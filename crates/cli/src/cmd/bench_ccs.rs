@@ -12,15 +12,20 @@ use std::process::ExitCode;
 /// Options of `cactus bench ccs`.
 #[derive(Args, Debug)]
 pub struct CcsArgs {
-    /// Size class: `small` (under a minute) analyses the A4 and B4 task sets, runs the poison
-    /// test on both with 8 jitter seeds and mutates the two ranges of A4 its runs preempt
-    /// most; `full` analyses the unrolled builds too, runs every `-small` manifest of
-    /// workloads/ccs and workloads/mtss with 32 seeds and mutates three ranges each of A4, B4
-    /// and telecomm.
+    /// Size class: `small` analyses the A4 and B4 task sets, runs the poison test (ccs-sw
+    /// and ccs-hw) on both with 8 jitter seeds, mutates the two ranges of A4 its runs preempt
+    /// most per mode and runs A4's ccs-hw build under budgets of 30, 120 and 1000 cycles;
+    /// `full` analyses the unrolled builds too, runs every `-small` manifest of workloads/ccs
+    /// and workloads/mtss with 32 seeds, mutates three ranges each of A4, B4 and telecomm per
+    /// mode and sweeps six budgets on A4 and B4.
     #[arg(long, value_enum, default_value_t = BenchSize::Full)]
     pub size: BenchSize,
-    /// The parts to run, comma-separated: analysis, poison, mutation.
-    #[arg(long, value_name = "PARTS", default_value = "analysis,poison,mutation")]
+    /// The parts to run, comma-separated: analysis, poison, mutation, budget.
+    #[arg(
+        long,
+        value_name = "PARTS",
+        default_value = "analysis,poison,mutation,budget"
+    )]
     pub parts: String,
     /// Parent directory of the builds (default: build/firmware in the Cactus tree).
     #[arg(long, value_name = "DIR")]

@@ -39,19 +39,24 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
           default_missing_value = "256")]
     pub preempt_traps: Option<u32>,
-    /// Override the manifest's kernel.switch: how a timer preemption saves the task (`full`,
-    /// or `ccs-sw`: only the live registers inside the tasks' switch blocks and points;
-    /// docs/ccs.md).
+    /// Override the manifest's kernel.switch: how a timer preemption saves the task (`full`;
+    /// `ccs-sw`: only the live registers inside the tasks' switch blocks and points; `ccs-hw`:
+    /// the same with cactus-sim's switch registers deferring the timer into a switch range,
+    /// simulator only; docs/ccs.md).
     #[arg(long, value_name = "MODE")]
     pub switch: Option<String>,
-    /// Set the manifest's kernel.switch_poison (ccs-sw only): every partial resume fills the
-    /// registers it does not restore with garbage derived from SEED (docs/ccs.md).
+    /// Set the manifest's kernel.switch_poison (ccs-sw, ccs-hw): every partial resume fills
+    /// the registers it does not restore with garbage derived from SEED (docs/ccs.md).
     #[arg(long, value_name = "SEED")]
     pub switch_poison: Option<u32>,
-    /// Set kernel.switch_mutate (ccs-sw only; the mutation test): drop one register, chosen
+    /// Set kernel.switch_mutate (ccs-sw, ccs-hw; the mutation test): drop one register, chosen
     /// by SEED, from one range's live set.
     #[arg(long, value_name = "SEED", hide = true)]
     pub switch_mutate: Option<u32>,
+    /// Set the manifest's kernel.switch_budget (ccs-hw only): the most cycles a pending timer
+    /// interrupt waits for a switch range before it is taken anyway with a full save.
+    #[arg(long, value_name = "CYCLES")]
+    pub switch_budget: Option<u32>,
     /// Set the manifest's kernel.isolate: check every store through a pointer, every indirect
     /// jump and return and every C library writer call of the tasks against the running task's
     /// regions; a violation applies its fault policy (docs/sensmart.md "Memory isolation").
@@ -87,6 +92,7 @@ impl ManifestArgs {
             || self.switch.is_some()
             || self.switch_poison.is_some()
             || self.switch_mutate.is_some()
+            || self.switch_budget.is_some()
             || self.isolate
             || self.window.is_some()
             || self.shrink.is_some()
@@ -138,6 +144,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         switch: args.switch.clone(),
         switch_poison: args.switch_poison,
         switch_mutate: args.switch_mutate,
+        switch_budget: args.switch_budget,
         isolate: args.isolate,
         window: args.window.clone(),
         shrink: args.shrink.clone(),

@@ -74,6 +74,11 @@ pub struct RunArgs {
     /// `mswdisp` (0x7CA) CSRs do not exist and accessing them is an illegal instruction.
     #[arg(long)]
     pub no_stack_window: bool,
+    /// Emulate a core without the switch-register extension (ccs-hw): the `mswtab` (0x7CB),
+    /// `mswcount` (0x7CC), `mswbudget` (0x7CD) and `mswmatch` (0xFC8) CSRs do not exist and
+    /// accessing them is an illegal instruction.
+    #[arg(long)]
+    pub no_switch_regs: bool,
     /// Bytes the guest's UART receives: the whole of FILE (`-` = standard input), read before
     /// the run starts. Byte i arrives at cycle (i+1)*RATE (see --uart-in-rate), or later if the
     /// receiver (RBR, or the 16-byte FIFO) is still full: input waits for the guest and is
@@ -139,6 +144,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     config.max_idle_cycles = (args.max_idle_cycles != 0).then_some(args.max_idle_cycles);
     config.stack_bound = !args.no_stack_bound;
     config.stack_window = !args.no_stack_window;
+    config.switch_regs = !args.no_switch_regs;
     if let Some(path) = &args.uart_in {
         config.uart_input = read_uart_input(path)?;
     }

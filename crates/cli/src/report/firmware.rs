@@ -448,6 +448,7 @@ mod tests {
                 switch: Default::default(),
                 switch_poison: None,
                 switch_mutate: None,
+                switch_budget: None,
                 isolate: false,
                 window: Default::default(),
             },
@@ -489,6 +490,7 @@ mod tests {
             violations: vec![],
             markers: 3,
             memory_system: None,
+            switch_regs: None,
             energy_outside_tasks_nj: 100.0,
             tasks: vec![TaskStats {
                 id: 0,

@@ -2,7 +2,7 @@
 
 use super::firmware::exit_name;
 use super::text_table::{Align, TextTable};
-use cactus_sim::{cause_name, MemSysStats, Stats, TaskStats, NOBODY};
+use cactus_sim::{cause_name, MemSysStats, Stats, SwitchRegStats, TaskStats, NOBODY};
 use cactus_sweep::table::energy;
 
 /// Renders `stats` as an aligned, multi-line table. Classes, regions, traps and tasks with
@@ -54,6 +54,9 @@ fn figures(s: &Stats) -> TextTable {
     t.row([sub("devices"), s.device_accesses.to_string()]);
     if let Some(m) = &s.memory_system {
         memory_system(&mut t, m);
+    }
+    if let Some(w) = &s.switch_regs {
+        switch_regs(&mut t, w);
     }
     t.row(["by mode", "cycles", "instructions"]);
     for (name, m) in [("machine", &s.machine_mode), ("user", &s.user_mode)] {
@@ -154,6 +157,30 @@ fn memory_system(t: &mut TextTable, m: &MemSysStats) {
             ]);
         }
     }
+}
+
+/// The switch-register rows (ccs-hw; docs/simulator-design.md "Switch-register extension").
+fn switch_regs(t: &mut TextTable, w: &SwitchRegStats) {
+    t.row([
+        "switch registers".to_string(),
+        format!("{} ranges", w.records),
+        format!("budget {}", w.budget),
+    ]);
+    t.row([
+        sub("timer interrupts / in a range"),
+        w.timer_interrupts.to_string(),
+        w.matched.to_string(),
+    ]);
+    t.row([
+        sub("deferred / budget expiries"),
+        w.deferred.to_string(),
+        w.budget_expiries.to_string(),
+    ]);
+    t.row([
+        sub("deferral worst / avg cycles"),
+        w.worst_deferral_cycles.to_string(),
+        format!("{:.1}", w.avg_deferral_cycles()),
+    ]);
 }
 
 /// The simulator's per-task table (a run without a manifest): under a `tasks` title column,
@@ -289,6 +316,7 @@ mod tests {
             energy_outside_tasks_nj: 9845.0,
             markers: 0,
             memory_system: None,
+            switch_regs: None,
         }
     }
 
@@ -360,6 +388,29 @@ mod tests {
             "fetches data",
             "the section's title row:\n{t}"
         );
+    }
+
+    #[test]
+    fn switch_register_rows_appear_only_with_the_extension() {
+        let mut s = sample();
+        assert!(!render(&s, true).contains("switch registers"));
+        s.switch_regs = Some(SwitchRegStats {
+            records: 270,
+            budget: 60,
+            timer_interrupts: 40,
+            matched: 30,
+            deferred: 25,
+            budget_expiries: 2,
+            cancelled: 1,
+            deferral_cycles: 480,
+            worst_deferral_cycles: 61,
+            worst_matched_deferral_cycles: 58,
+        });
+        let t = render(&s, true);
+        assert_eq!(figures_of(&t, "switch registers"), "270 ranges budget 60");
+        assert_eq!(figures_of(&t, "deferred / budget expiries"), "25 2");
+        // 480 cycles over the 24 deferrals that ended in a taken interrupt.
+        assert_eq!(figures_of(&t, "deferral worst / avg cycles"), "61 20.0");
     }
 
     /// The whitespace-separated fields after `label` on the line that starts with it (after

@@ -63,6 +63,7 @@ fn manifest(target: Target) -> Manifest {
             switch: Default::default(),
             switch_poison: None,
             switch_mutate: None,
+            switch_budget: None,
             isolate: false,
             window: Default::default(),
         },

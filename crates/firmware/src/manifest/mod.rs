@@ -206,6 +206,10 @@ pub enum SwitchMode {
     /// Compiler-driven (paper 002): the build emits the `.cactus.switch` table and a
     /// preemption inside a switch block or at a switch point saves only its live registers.
     CcsSw,
+    /// ccs-sw's table and routines with cactus-sim's switch registers: the timer interrupt is
+    /// deferred into a switch range (up to `kernel.switch_budget` cycles) and the hardware
+    /// reports the range's save routine, so the kernel makes no lookup (simulator only).
+    CcsHw,
 }
 
 impl SwitchMode {
@@ -214,7 +218,13 @@ impl SwitchMode {
         match self {
             SwitchMode::Full => "full",
             SwitchMode::CcsSw => "ccs-sw",
+            SwitchMode::CcsHw => "ccs-hw",
         }
+    }
+
+    /// True for the modes with a switch table (ccs-sw, ccs-hw).
+    pub fn has_table(self) -> bool {
+        self != SwitchMode::Full
     }
 
     /// Parses a manifest spelling.
@@ -222,18 +232,34 @@ impl SwitchMode {
         match text {
             "full" => Ok(SwitchMode::Full),
             "ccs-sw" => Ok(SwitchMode::CcsSw),
+            "ccs-hw" => Ok(SwitchMode::CcsHw),
             _ => Err(format!(
-                "unknown switch \"{text}\"; known switches: \"full\", \"ccs-sw\""
+                "unknown switch \"{text}\"; known switches: \"full\", \"ccs-sw\", \"ccs-hw\""
             )),
         }
     }
 }
 
-/// Why ccs-sw cannot be combined with counted-branch preemption: both keep a word in the
-/// context's CTX_PREEMPT slot.
+/// Why ccs-sw and ccs-hw cannot be combined with counted-branch preemption: both keep a word
+/// in the context's CTX_PREEMPT slot.
 pub const CCS_EXCLUDES_PREEMPT_TRAPS: &str =
-    "kernel.switch = \"ccs-sw\" cannot be combined with kernel.preempt_traps (both use the \
-     context's CTX_PREEMPT word)";
+    "kernel.switch = \"ccs-sw\" or \"ccs-hw\" cannot be combined with kernel.preempt_traps \
+     (both use the context's CTX_PREEMPT word)";
+
+/// Why `kernel.switch = "ccs-hw"` needs the simulator target.
+pub const CCS_HW_NEEDS_SIM: &str =
+    "kernel.switch = \"ccs-hw\" needs the switch registers, a cactus-sim extension (CSRs \
+     mswtab, mswcount, mswbudget, mswmatch); QEMU has no such CSRs: use target = \"sim\" or \
+     kernel.switch = \"ccs-sw\"";
+
+/// The default `kernel.switch_budget`: the issue's bound on the worst deferral, 64 cycles,
+/// less the longest instruction of the `mcu` profile's common classes past it (a taken
+/// branch or a load, 3 cycles; a division may overshoot further).
+pub const DEFAULT_SWITCH_BUDGET: u32 = 60;
+
+/// The only switch mode with a table to poison or mutate.
+pub const ONLY_CCS_POISONS: &str =
+    "only kernel.switch = \"ccs-sw\" or \"ccs-hw\" has a switch table to poison or mutate";
 
 /// Where the firmware runs: selects the kernel's trace backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -374,6 +400,9 @@ pub struct KernelOptions {
     /// `ccs-sw` only, a test of the tests: drop one register from one range's mask
     /// (`kernel.switch_mutate = SEED`).
     pub switch_mutate: Option<u32>,
+    /// `ccs-hw` only: the deferral budget in cycles (`kernel.switch_budget`, default
+    /// [`DEFAULT_SWITCH_BUDGET`]); None for the other modes.
+    pub switch_budget: Option<u32>,
     /// SenSmart's memory isolation (`kernel.isolate = true`, docs/sensmart.md "Memory
     /// isolation"): `cactus cc --isolate` checks the application's stores, jumps and C library
     /// writer calls against the running task's regions, the kernel keeps the running task's
@@ -481,8 +510,15 @@ impl KernelOptions {
         if !self.switch_check {
             d.push("-DCACTUS_SWITCH_CHECK=0".to_string());
         }
-        if self.switch == SwitchMode::CcsSw {
+        if self.switch.has_table() {
             d.push("-DCACTUS_SWITCH_CCS=1".to_string());
+        }
+        if self.switch == SwitchMode::CcsHw {
+            d.push("-DCACTUS_SWITCH_CCS_HW=1".to_string());
+            d.push(format!(
+                "-DCACTUS_SWITCH_BUDGET={}",
+                self.switch_budget.unwrap_or(DEFAULT_SWITCH_BUDGET)
+            ));
         }
         if self.isolate {
             d.push("-DCACTUS_ISOLATE=1".to_string());
@@ -537,8 +573,13 @@ impl KernelOptions {
         if !self.switch_check {
             parts.push("nocheck".to_string());
         }
-        if self.switch == SwitchMode::CcsSw {
-            parts.push("ccs-sw".to_string());
+        match self.switch {
+            SwitchMode::Full => {}
+            SwitchMode::CcsSw => parts.push("ccs-sw".to_string()),
+            SwitchMode::CcsHw => parts.push(format!(
+                "ccs-hw-{}",
+                self.switch_budget.unwrap_or(DEFAULT_SWITCH_BUDGET)
+            )),
         }
         if self.isolate {
             parts.push("isolate".to_string());
@@ -699,12 +740,14 @@ pub struct Overrides {
     pub stacklet_pool: Option<u32>,
     /// Sets `kernel.preempt_traps` (the counted-branch period N, at least 1).
     pub preempt_traps: Option<u32>,
-    /// Replaces `kernel.switch` (`full` or `ccs-sw`).
+    /// Replaces `kernel.switch` (`full`, `ccs-sw` or `ccs-hw`).
     pub switch: Option<String>,
-    /// Sets `kernel.switch_poison` (ccs-sw only).
+    /// Sets `kernel.switch_poison` (ccs-sw and ccs-hw only).
     pub switch_poison: Option<u32>,
-    /// Sets `kernel.switch_mutate` (ccs-sw only).
+    /// Sets `kernel.switch_mutate` (ccs-sw and ccs-hw only).
     pub switch_mutate: Option<u32>,
+    /// Sets `kernel.switch_budget` (ccs-hw only; at least 1).
+    pub switch_budget: Option<u32>,
     /// Sets `kernel.isolate` (the static stack strategy only).
     pub isolate: bool,
     /// Replaces `kernel.window` (`hw` or `sw`; the relocate strategy only). `sw` without
@@ -938,7 +981,7 @@ impl Manifest {
         if let Some(seed) = overrides.switch_mutate {
             next.switch_mutate = Some(seed);
         }
-        if next.switch == SwitchMode::CcsSw && next.preempt_traps.is_some() {
+        if next.switch.has_table() && next.preempt_traps.is_some() {
             let option = if overrides.switch.is_some() {
                 "--switch"
             } else {
@@ -946,17 +989,39 @@ impl Manifest {
             };
             return Err(bad(option, CCS_EXCLUDES_PREEMPT_TRAPS.to_string()));
         }
+        if next.switch == SwitchMode::CcsHw && next.target != Target::Sim {
+            let option = if overrides.switch.is_some() {
+                "--switch"
+            } else {
+                "--target"
+            };
+            return Err(bad(option, CCS_HW_NEEDS_SIM.to_string()));
+        }
         for (set, option) in [
             (next.switch_poison.is_some(), "--switch-poison"),
             (next.switch_mutate.is_some(), "--switch-mutate"),
         ] {
-            if set && next.switch != SwitchMode::CcsSw {
+            if set && !next.switch.has_table() {
+                return Err(bad(option, ONLY_CCS_POISONS.to_string()));
+            }
+        }
+        if let Some(n) = overrides.switch_budget {
+            if n == 0 {
                 return Err(bad(
-                    option,
-                    "only kernel.switch = \"ccs-sw\" has a switch table to poison or mutate"
-                        .to_string(),
+                    "--switch-budget",
+                    "the budget must be at least 1 cycle".to_string(),
                 ));
             }
+            next.switch_budget = Some(n);
+        }
+        if next.switch != SwitchMode::CcsHw {
+            if overrides.switch_budget.is_some() {
+                return Err(bad(
+                    "--switch-budget",
+                    "only kernel.switch = \"ccs-hw\" defers preemptions".to_string(),
+                ));
+            }
+            next.switch_budget = None;
         }
         if let Some(bytes) = overrides.stacklet_pool {
             if next.stack != StackStrategy::MtssSplit {

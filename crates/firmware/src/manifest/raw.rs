@@ -92,15 +92,18 @@ pub(crate) struct RawKernel {
     #[serde(default)]
     pub timer_task_stack: Option<Spanned<i64>>,
     pub switch_check: Option<Spanned<bool>>,
-    /// `kernel.switch`: `full` or `ccs-sw` (docs/ccs.md).
+    /// `kernel.switch`: `full`, `ccs-sw` or `ccs-hw` (docs/ccs.md).
     #[serde(default)]
     pub switch: Option<Spanned<String>>,
-    /// `kernel.switch_poison`: poison mode's seed (ccs-sw only).
+    /// `kernel.switch_poison`: poison mode's seed (ccs-sw and ccs-hw only).
     #[serde(default)]
     pub switch_poison: Option<Spanned<i64>>,
-    /// `kernel.switch_mutate`: the mutation test's seed (ccs-sw only).
+    /// `kernel.switch_mutate`: the mutation test's seed (ccs-sw and ccs-hw only).
     #[serde(default)]
     pub switch_mutate: Option<Spanned<i64>>,
+    /// `kernel.switch_budget`: ccs-hw's deferral budget in cycles.
+    #[serde(default)]
+    pub switch_budget: Option<Spanned<i64>>,
     #[serde(default)]
     pub scheduler: Option<Spanned<String>>,
     #[serde(default)]

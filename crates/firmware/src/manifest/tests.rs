@@ -137,6 +137,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch: Default::default(),
             switch_poison: None,
             switch_mutate: None,
+            switch_budget: None,
             isolate: false,
             window: Default::default(),
         }
@@ -1396,6 +1397,87 @@ fn switch_is_read_checked_and_overridden() {
             ..Overrides::default()
         })
         .is_err());
+}
+
+#[test]
+fn ccs_hw_needs_the_simulator_and_carries_its_budget() {
+    use crate::manifest::{SwitchMode, DEFAULT_SWITCH_BUDGET};
+    let f = Fixture::new();
+    let sim = GOOD.replace("target = \"qemu\"", "target = \"sim\"");
+    let on = sim.replace("slice_ticks = 2", "slice_ticks = 2\nswitch = \"ccs-hw\"");
+    let m = f.parse(&on).unwrap();
+    assert_eq!(m.kernel.switch, SwitchMode::CcsHw);
+    let d = m.kernel_defines();
+    for want in [
+        "-DCACTUS_SWITCH_CCS=1".to_string(),
+        "-DCACTUS_SWITCH_CCS_HW=1".to_string(),
+        format!("-DCACTUS_SWITCH_BUDGET={DEFAULT_SWITCH_BUDGET}"),
+    ] {
+        assert!(d.contains(&want), "{want} in {d:?}");
+    }
+    let with_budget = on.replace(
+        "switch = \"ccs-hw\"",
+        "switch = \"ccs-hw\"\nswitch_budget = 200",
+    );
+    let m = f.parse(&with_budget).unwrap();
+    assert_eq!(m.kernel.switch_budget, Some(200));
+    assert!(m
+        .kernel_defines()
+        .contains(&"-DCACTUS_SWITCH_BUDGET=200".to_string()));
+    assert_ne!(
+        m.kernel.variant_dir(),
+        f.parse(&on).unwrap().kernel.variant_dir(),
+        "each budget is its own kernel variant"
+    );
+    // QEMU has no switch registers; a budget needs ccs-hw and is at least 1.
+    let (_, key, msg) =
+        f.error(&GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nswitch = \"ccs-hw\""));
+    assert_eq!(key, "kernel.switch");
+    assert!(msg.contains("target = \"sim\""), "{msg}");
+    let (_, key, _) = f.error(&sim.replace(
+        "slice_ticks = 2",
+        "slice_ticks = 2\nswitch = \"ccs-sw\"\nswitch_budget = 60",
+    ));
+    assert_eq!(key, "kernel.switch_budget");
+    let (_, key, _) = f.error(&with_budget.replace("switch_budget = 200", "switch_budget = 0"));
+    assert_eq!(key, "kernel.switch_budget");
+    // Overrides: --switch ccs-hw on a QEMU manifest, --switch-budget without ccs-hw or of 0.
+    let mut q = f.parse(GOOD).unwrap();
+    assert!(q
+        .apply(&Overrides {
+            switch: Some("ccs-hw".into()),
+            ..Overrides::default()
+        })
+        .is_err());
+    let mut s = f.parse(&sim).unwrap();
+    for bad in [
+        Overrides {
+            switch_budget: Some(50),
+            ..Overrides::default()
+        },
+        Overrides {
+            switch: Some("ccs-hw".into()),
+            switch_budget: Some(0),
+            ..Overrides::default()
+        },
+    ] {
+        assert!(s.apply(&bad).is_err(), "{bad:?}");
+    }
+    s.apply(&Overrides {
+        switch: Some("ccs-hw".into()),
+        switch_budget: Some(90),
+        switch_poison: Some(3),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (
+            s.kernel.switch,
+            s.kernel.switch_budget,
+            s.kernel.switch_poison
+        ),
+        (SwitchMode::CcsHw, Some(90), Some(3))
+    );
 }
 
 #[test]

@@ -455,7 +455,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         Some(v) => SwitchMode::parse(v.get_ref()).map_err(|p| cx.at(v, "kernel.switch", p))?,
         None => SwitchMode::Full,
     };
-    if let (SwitchMode::CcsSw, Some(v)) = (switch, &k.switch) {
+    if let (true, Some(v)) = (switch.has_table(), &k.switch) {
         if preempt_traps.is_some() {
             return Err(cx.at(
                 v,
@@ -464,19 +464,30 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             ));
         }
     }
+    if let (SwitchMode::CcsHw, Some(v)) = (switch, &k.switch) {
+        if target != Target::Sim {
+            return Err(cx.at(v, "kernel.switch", super::CCS_HW_NEEDS_SIM.to_string()));
+        }
+    }
+    let switch_budget = match &k.switch_budget {
+        Some(v) if switch != SwitchMode::CcsHw => {
+            return Err(cx.at(
+                v,
+                "kernel.switch_budget",
+                "only kernel.switch = \"ccs-hw\" defers preemptions".to_string(),
+            ));
+        }
+        Some(v) => Some(cx.int(v, "kernel.switch_budget", 1..1_000_001)?),
+        None => None,
+    };
     let mut seeds = [None, None];
     for (slot, (v, key)) in seeds.iter_mut().zip([
         (&k.switch_poison, "kernel.switch_poison"),
         (&k.switch_mutate, "kernel.switch_mutate"),
     ]) {
         if let Some(v) = v {
-            if switch != SwitchMode::CcsSw {
-                return Err(cx.at(
-                    v,
-                    key,
-                    "only kernel.switch = \"ccs-sw\" has a switch table to poison or mutate"
-                        .to_string(),
-                ));
+            if !switch.has_table() {
+                return Err(cx.at(v, key, super::ONLY_CCS_POISONS.to_string()));
             }
             *slot = Some(cx.int(v, key, 0..(1 << 32))?);
         }
@@ -510,6 +521,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         switch,
         switch_poison,
         switch_mutate,
+        switch_budget,
         isolate,
         window,
     })

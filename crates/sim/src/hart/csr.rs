@@ -8,12 +8,15 @@
 //! U-mode access to M-mode CSRs raise illegal instruction. PMP registers are storage only (no
 //! checks are made). `mstackbound` exists only with the stack-bound extension (`spbound.rs`);
 //! a CSR instruction with rd = sp is checked against it before the CSR is written.
-//! `mswbound` and `mswdisp` exist only with the stack-window extension (`stackwin.rs`).
+//! `mswbound` and `mswdisp` exist only with the stack-window extension (`stackwin.rs`),
+//! `mswtab`, `mswcount`, `mswbudget` and `mswmatch` only with the switch registers
+//! (`switchregs.rs`).
 
 use crate::hart::block::X0_SINK;
 use crate::hart::counter::Half;
 use crate::hart::spbound::MSTACKBOUND;
 use crate::hart::stackwin::{MSWBOUND, MSWDISP};
+use crate::hart::switchregs::{BadTable, MSWBUDGET, MSWCOUNT, MSWMATCH, MSWTAB};
 use crate::hart::{
     Hart, Mode, MIP_MEIP, MIP_MSIP, MIP_MTIP, MSTATUS_MIE, MSTATUS_MPIE, MSTATUS_MPP, MSTATUS_MPRV,
     MSTATUS_TW,
@@ -78,6 +81,7 @@ impl Machine {
             MSTACKBOUND if self.stack_bound_ext => h.stack_bound,
             MSWBOUND if self.stack_window_ext => self.bus.stack_window.bound,
             MSWDISP if self.stack_window_ext => self.bus.stack_window.disp,
+            MSWTAB | MSWCOUNT | MSWBUDGET | MSWMATCH => return self.switch_csr_peek(num),
             0xB00 | 0xC00 => self.mcycle() as u32,
             0xB80 | 0xC80 => (self.mcycle() >> 32) as u32,
             0xB02 | 0xC02 => self.minstret() as u32,
@@ -210,7 +214,13 @@ impl Machine {
                 CsrKind::Set => old | src,
                 CsrKind::Clear => old & !src,
             };
-            self.csr_write(num, new, csr_cost);
+            if matches!(num, MSWTAB | MSWCOUNT | MSWBUDGET) {
+                // Reached only with the extension (csr_peek found the CSR).
+                self.switch_csr_write(num, new)
+                    .map_err(|BadTable(a)| CsrFault::SwitchTable(a))?;
+            } else {
+                self.csr_write(num, new, csr_cost);
+            }
         }
         Ok(if reads { old } else { 0 })
     }
@@ -223,6 +233,8 @@ pub(crate) enum CsrFault {
     Illegal,
     /// rd = sp and the value read is below `mstackbound` (the value).
     StackBound(u32),
+    /// A write of `mswcount` whose table was refused (the address for mtval).
+    SwitchTable(u32),
 }
 
 /// The three CSR operations.

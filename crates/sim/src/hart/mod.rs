@@ -13,6 +13,7 @@ pub(crate) mod masked;
 pub(crate) mod pending_watch;
 pub(crate) mod spbound;
 pub(crate) mod stackwin;
+pub(crate) mod switchregs;
 pub(crate) mod system;
 pub(crate) mod trap;
 

@@ -11,6 +11,7 @@ use crate::cost::CostClass;
 use crate::hart::block::CInst;
 use crate::hart::csr::{CsrFault, CsrKind};
 use crate::hart::spbound::CAUSE_STACK_BOUND;
+use crate::hart::switchregs::CAUSE_SWITCH_TABLE;
 use crate::hart::{Mode, MIP_MEIP, MIP_MTIP};
 use crate::machine::{Machine, RunOutcome};
 use crate::report::FaultKind;
@@ -113,6 +114,7 @@ impl Machine {
                     }
                     Err(CsrFault::Illegal) => self.illegal(pc),
                     Err(CsrFault::StackBound(v)) => self.take_trap(CAUSE_STACK_BOUND, v, pc),
+                    Err(CsrFault::SwitchTable(a)) => self.take_trap(CAUSE_SWITCH_TABLE, a, pc),
                 }
             }
             Op::Ecall => {

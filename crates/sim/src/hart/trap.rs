@@ -70,6 +70,7 @@ impl Machine {
     /// the run ends (no handler, double fault).
     pub(crate) fn take_trap(&mut self, cause: u32, tval: u32, epc: u32) -> Option<RunOutcome> {
         let interrupt = cause & 0x8000_0000 != 0;
+        self.switch_regs_on_trap(cause, epc);
         if !interrupt {
             if self.hart.mtvec & !3 == 0 {
                 self.hart.pc = epc;
@@ -205,12 +206,20 @@ impl Machine {
         self.bus.sync_irq(self.hart.cycle);
         self.note_timer_pending();
         if let Some(cause) = self.pending_interrupt() {
-            let pc = self.hart.pc;
-            if let Some(o) = self.take_trap(cause, 0, pc) {
-                return Some(o);
+            // The switch-register extension may defer the timer (hart/switchregs.rs).
+            if !self.defer_interrupt(cause) {
+                let pc = self.hart.pc;
+                if let Some(o) = self.take_trap(cause, 0, pc) {
+                    return Some(o);
+                }
             }
         }
         self.update_next_event();
+        if let Some(stop) = self.switch_regs_next_stop() {
+            // The deferred timer keeps its deadline at or before now; every other event due
+            // now was handled above, so the next stop is the next instruction boundary.
+            self.next_event = stop;
+        }
         None
     }
 }
