@@ -132,7 +132,7 @@ int cactus_queue_send(cactus_queue *q, const void *item, uint32_t timeout)
      * under the software stack window; NULL sends it through the kernel call). */
     const void *mine = port_window_task_ptr((void *)item);
     /* Nobody waits (a waiter means an empty queue with receivers or a full one with senders). */
-    if (__builtin_expect(!q->w.head && q->count < q->capacity && mine, 1)) {
+    if (__builtin_expect(!q->w.head && q->count < q->capacity && port_window_ptr_usable(mine), 1)) {
         put(q, mine);
         cactus_irq_restore(irq);
         return CACTUS_OK;
@@ -146,7 +146,7 @@ int cactus_queue_recv(cactus_queue *q, void *item, uint32_t timeout)
     uint32_t irq = cactus_irq_save();
     /* An item to take and no sender waiting for its slot. */
     void *mine = port_window_task_ptr(item); /* as in cactus_queue_send */
-    if (__builtin_expect(!q->w.head && q->count && mine, 1)) {
+    if (__builtin_expect(!q->w.head && q->count && port_window_ptr_usable(mine), 1)) {
         get(q, mine);
         cactus_irq_restore(irq);
         return CACTUS_OK;

@@ -52,6 +52,8 @@ static inline void port_window_set(uint32_t bound, uint32_t disp)
 #define port_window_moved(ctx, delta, lo, hi) ((void)(ctx), (void)(delta), (void)(lo), (void)(hi))
 /* Kernel code running for the task (its window in force) uses the task's pointer as is. */
 #define port_window_task_ptr(p) (p)
+/* Whether a pointer port_window_task_ptr gave may be used here: always (it is the task's own). */
+#define port_window_ptr_usable(p) 1
 #endif
 
 #endif

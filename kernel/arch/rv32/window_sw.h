@@ -98,6 +98,8 @@ static inline void *port_window_task_ptr(void *p)
     a += *(const uint32_t *)(tp + PORT_WINDOW_DISP_FROM_TP);
     return a < *(const uint32_t *)(tp - 4) ? NULL : (void *)a;
 }
+/* Whether a pointer port_window_task_ptr gave may be used here (NULL: below the bound). */
+#define port_window_ptr_usable(p) ((p) != NULL)
 #endif
 
 #endif
