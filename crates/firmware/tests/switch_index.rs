@@ -4,27 +4,9 @@
 //! none. Skipped (with a message) only when riscv64-unknown-elf-gcc is not installed.
 
 use crate::support::{have_gcc, options, repo_root};
-use cactus_cc::switch::table::{INDEX_HEADER_BYTES, INDEX_SYMBOL, RECORD_BYTES, SECTION};
+use cactus_cc::switch::table::{index_lookup, INDEX_SYMBOL, RECORD_BYTES, SECTION};
 use cactus_firmware::{build, Manifest, Overrides};
 use object::{Object, ObjectSection, ObjectSymbol};
-
-/// The kernel's scan over `index` for `pc`: the record index holding it, if any.
-fn kernel_lookup(index: &[u8], records: &[(u32, u32)], pc: u32) -> Option<usize> {
-    let w = |i: usize| u32::from_le_bytes(index[i..i + 4].try_into().unwrap());
-    let bucket = pc.wrapping_sub(w(0)) >> w(4);
-    if bucket >= w(8) {
-        return None;
-    }
-    let at = INDEX_HEADER_BYTES + 2 * bucket as usize;
-    let mut k = usize::from(u16::from_le_bytes([index[at], index[at + 1]]));
-    while k < records.len() && records[k].0 <= pc {
-        if pc < records[k].1 {
-            return Some(k);
-        }
-        k += 1;
-    }
-    None
-}
 
 #[test]
 fn every_pc_of_a_record_reaches_it_through_the_linked_index() {
@@ -60,6 +42,6 @@ fn every_pc_of_a_record_reaches_it_through_the_linked_index() {
     let (lo, hi) = (records[0].0 - 8, records.last().unwrap().1 + 8);
     for pc in (lo..hi).step_by(2) {
         let want = records.iter().position(|r| r.0 <= pc && pc < r.1);
-        assert_eq!(kernel_lookup(index, &records, pc), want, "pc {pc:#x}");
+        assert_eq!(index_lookup(index, &records, pc), want, "pc {pc:#x}");
     }
 }

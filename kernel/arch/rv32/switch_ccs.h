@@ -18,6 +18,24 @@
 #define CTX_CCS CTX_PREEMPT
 
 #ifdef __ASSEMBLER__
+/* The full save's registers that a timer preemption outside every switch range stores after
+ * t0-t3, t6 and mepc (the context in t6; s0-s11 follow lazily in the exit): ccs-sw's and
+ * ccs-hw's fallback. */
+.macro CCS_SAVE_REST
+    sw ra, CTX_RA(t6)
+    sw sp, CTX_SP(t6)
+    sw a0, CTX_X(10)(t6)
+    sw a1, CTX_X(11)(t6)
+    sw a2, CTX_X(12)(t6)
+    sw a3, CTX_X(13)(t6)
+    sw a4, CTX_X(14)(t6)
+    sw a5, CTX_X(15)(t6)
+    sw a6, CTX_X(16)(t6)
+    sw a7, CTX_X(17)(t6)
+    sw t4, CTX_X(29)(t6)
+    sw t5, CTX_X(30)(t6)
+.endm
+
 /* The timer preemption's save (tick.S's slow path): t0 parked in mscratch, t1 already in the
  * context. Stores the lookup's scratch registers (t0, t1, t2, t3, t6: a save routine never
  * stores them) and mepc, then looks mepc up through the bucket index: O(1) to the bucket, then
@@ -68,18 +86,7 @@
     jalr t2, t3                     /* stores the range's live registers and CTX_CCS */
     j .Lccs_done\@
 .Lccs_full\@:
-    sw ra, CTX_RA(t6)
-    sw sp, CTX_SP(t6)
-    sw a0, CTX_X(10)(t6)
-    sw a1, CTX_X(11)(t6)
-    sw a2, CTX_X(12)(t6)
-    sw a3, CTX_X(13)(t6)
-    sw a4, CTX_X(14)(t6)
-    sw a5, CTX_X(15)(t6)
-    sw a6, CTX_X(16)(t6)
-    sw a7, CTX_X(17)(t6)
-    sw t4, CTX_X(29)(t6)
-    sw t5, CTX_X(30)(t6)
+    CCS_SAVE_REST
 .Lccs_done\@:
 .endm
 

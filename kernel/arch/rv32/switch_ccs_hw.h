@@ -63,18 +63,7 @@
     jalr t2, t3                     /* stores the range's live registers and CTX_CCS */
     j .Lccshw_done\@
 .Lccshw_full\@:
-    sw ra, CTX_RA(t6)
-    sw sp, CTX_SP(t6)
-    sw a0, CTX_X(10)(t6)
-    sw a1, CTX_X(11)(t6)
-    sw a2, CTX_X(12)(t6)
-    sw a3, CTX_X(13)(t6)
-    sw a4, CTX_X(14)(t6)
-    sw a5, CTX_X(15)(t6)
-    sw a6, CTX_X(16)(t6)
-    sw a7, CTX_X(17)(t6)
-    sw t4, CTX_X(29)(t6)
-    sw t5, CTX_X(30)(t6)
+    CCS_SAVE_REST
 .Lccshw_done\@:
 .endm
 #endif

@@ -476,27 +476,30 @@ pub fn bucket_index(records: &[(u32, u32)], buckets: usize) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// The kernel's lookup (`switch_ccs.h`'s `PREEMPT_SAVE`) modelled on the host, for tests: the
+/// position in `records` (start, end pairs, sorted by start) of the record holding `pc`, found
+/// through the filled bucket `index` as the kernel scans it; None for a pc in no record.
+/// Panics if `index` is shorter than its header says.
+pub fn index_lookup(index: &[u8], records: &[(u32, u32)], pc: u32) -> Option<usize> {
+    let w = |i: usize| u32::from_le_bytes(index[i..i + 4].try_into().unwrap());
+    let bucket = pc.wrapping_sub(w(0)) >> w(4);
+    if bucket >= w(8) {
+        return None;
+    }
+    let at = INDEX_HEADER_BYTES + 2 * bucket as usize;
+    let mut k = usize::from(u16::from_le_bytes([index[at], index[at + 1]]));
+    while k < records.len() && records[k].0 <= pc {
+        if pc < records[k].1 {
+            return Some(k);
+        }
+        k += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The kernel's lookup (switch_ccs.h) over an index, on the host.
-    fn lookup(index: &[u8], records: &[(u32, u32)], pc: u32) -> Option<usize> {
-        let w = |i: usize| u32::from_le_bytes(index[i..i + 4].try_into().unwrap());
-        let bucket = pc.wrapping_sub(w(0)) >> w(4);
-        if bucket >= w(8) {
-            return None;
-        }
-        let at = INDEX_HEADER_BYTES + 2 * bucket as usize;
-        let mut k = usize::from(u16::from_le_bytes([index[at], index[at + 1]]));
-        while k < records.len() && records[k].0 <= pc {
-            if pc < records[k].1 {
-                return Some(k);
-            }
-            k += 1;
-        }
-        None
-    }
 
     #[test]
     fn the_index_finds_exactly_the_record_of_every_pc() {
@@ -512,7 +515,11 @@ mod tests {
             assert_eq!(index.len(), INDEX_HEADER_BYTES + 2 * (buckets + 1));
             for pc in 0xf0..0x360u32 {
                 let want = records.iter().position(|r| r.0 <= pc && pc < r.1);
-                assert_eq!(lookup(&index, &records, pc), want, "pc {pc:#x}, {buckets}");
+                assert_eq!(
+                    index_lookup(&index, &records, pc),
+                    want,
+                    "pc {pc:#x}, {buckets}"
+                );
             }
         }
     }
@@ -520,8 +527,8 @@ mod tests {
     #[test]
     fn an_empty_or_unfilled_index_sends_every_pc_to_the_full_save() {
         let index = bucket_index(&[], 8).unwrap();
-        assert_eq!(lookup(&index, &[], 0x100), None);
+        assert_eq!(index_lookup(&index, &[], 0x100), None);
         let index = bucket_index(&[(0x100, 0x104)], 0).unwrap();
-        assert_eq!(lookup(&index, &[(0x100, 0x104)], 0x100), None);
+        assert_eq!(index_lookup(&index, &[(0x100, 0x104)], 0x100), None);
     }
 }
