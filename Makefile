@@ -78,10 +78,12 @@ demo: setup cactus
 	@echo "make demo: the runs as HTML pages, build/demo.html and build/demo-mtss.html (any browser);"
 	@echo "           the demo's timeline, build/demo.perfetto-trace (ui.perfetto.dev)"
 
-# step NAME, COMMAND: runs COMMAND and records one passed or failed step.
+# step NAME, COMMAND: runs COMMAND and records one passed or failed step; its output is also
+# kept in $(LOGS)/NAME.log, from which a failing step's reasons are printed at the end.
 define step
 	@echo "== $(1): $(2)"
-	@t0=$$(date +%s); if $(2); then echo "1 0 $(1)" >> $(SUMMARY); \
+	@t0=$$(date +%s); set -o pipefail; if { $(2); } 2>&1 | tee $(LOGS)/$(1).log; then \
+	 echo "1 0 $(1)" >> $(SUMMARY); \
 	 else echo "0 1 $(1)" >> $(SUMMARY); echo "== $(1): FAILED"; fi; \
 	 echo "$$(( $$(date +%s) - t0 )) $(1)" >> $(TIMES)
 endef
@@ -127,6 +129,10 @@ test: setup
 	 echo "== lane A:"; cat $(LOGS)/lane-a.out; \
 	 if [ $$a -ne 0 ] || [ $$b -ne 0 ]; then echo "0 1 lanes" >> $(SUMMARY); fi
 	@echo "== slowest steps (seconds; all in $(TIMES)):"; sort -rn $(TIMES) | head -n 8 | sed 's/^/   /'
+	@for s in $$(awk '$$2 { print $$3 }' $(SUMMARY)); do f=$(LOGS)/$$s.log; [ -f $$f ] || continue; \
+	   echo "== why $$s failed (the first 40 failure lines of $$f):"; \
+	   grep -E -e '^---- |panicked at|^test .* FAILED$$|^error|FAIL' $$f | head -n 40 | sed 's/^/   /'; \
+	 done
 	@awk '{ p += $$1; f += $$2; if ($$2) bad = bad " " $$3 } \
 	     END { if (bad) print "failing steps:" bad; printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
 	     $(SUMMARY)
