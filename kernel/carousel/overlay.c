@@ -55,7 +55,7 @@ int overlay_check(const overlay_task *t)
         return -1;
     if (!in_spm(t->save, t->save_bytes) || !in_spm(t->image, t->image_bytes))
         return -1;
-    if (t->data_bytes > t->image_bytes || t->stack_top <= OVERLAY_SPM_BASE || t->stack_top > SPM_END)
+    if (t->data_bytes > t->image_bytes || (t->stack_top & 15u))
         return -1;
     if (t->image_bytes && t->image_lma < SPM_END && t->image_lma + t->image_bytes > OVERLAY_SPM_BASE)
         return -1;

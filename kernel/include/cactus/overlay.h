@@ -42,8 +42,8 @@
  *   (code and constants, then data);
  * - its last data_bytes are written back to the image after the task ran (its data; the code
  *   and constants are read-only and discarded);
- * - the task runs entry(arg) with sp = stack_top (inside the scratchpad range; its stack needs
- *   no copy in or out). */
+ * - the task runs entry(arg) with sp = stack_top (16-byte aligned: in the scratchpad, where its
+ *   stack needs no copy in or out, or in external RAM for a task whose stack does not fit). */
 typedef struct overlay_task {
     carousel_method entry;
     uint32_t save, save_bytes;
@@ -56,7 +56,7 @@ typedef struct overlay_task {
 void overlay_init(void);
 
 /* 0 if t's ranges are well-formed (inside the scratchpad, lengths multiples of 4, data within
- * the image, image_lma outside the scratchpad), else -1. */
+ * the image, image_lma outside the scratchpad, stack_top 16-byte aligned), else -1. */
 int overlay_check(const overlay_task *t);
 
 /* The invocation: queues the copy of the save range out to the save stack and of the image in,
