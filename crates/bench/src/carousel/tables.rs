@@ -257,6 +257,9 @@ impl TaskSetFigures {
             ">paper",
         ]);
         for (m, (profile, _)) in MACHINES.iter().enumerate() {
+            if self.sets_on[m] == 0 {
+                continue;
+            }
             let paper = match m {
                 0 => format!("1000 of 1000, B = {PAPER_BLOCKING}"),
                 1 => format!("{PAPER_CACHE_SCHEDULABLE} of 1000"),
