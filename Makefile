@@ -142,6 +142,7 @@ test: setup
 .PHONY: test-lane-a test-lane-b
 test-lane-a:
 	$(call step,carousel-ops,$(CACTUS) run --profile carousel-paper --stats none build/tests/carousel/carousel_ops.elf)
+	$(call step,overlay-ops,$(CACTUS) run --profile overlay-paper --stats none build/tests/carousel/overlay_ops.elf)
 	$(call counted,carousel-tasksets,scripts/carousel-check $(CACTUS))
 	$(call counted,difftest,$(CACTUS) difftest build/tests/isa/*.elf build/bench/sim-speed/*-small.elf)
 	$(call counted,kernel-sim,scripts/sim-check build/tests/kernel/*-sim.elf)

@@ -18,6 +18,9 @@ const IDEAL_TOML: &str = include_str!("../../../profiles/ideal.toml");
 const CAROUSEL_PAPER_TOML: &str = include_str!("../../../profiles/carousel-paper.toml");
 /// The paper's cache machine, write-through (embedded `profiles/cache-wt.toml`).
 const CACHE_WT_TOML: &str = include_str!("../../../profiles/cache-wt.toml");
+/// The Carousel prototype without its tag unit: a plain 2 KiB scratchpad for the software-only
+/// overlay variant (embedded `profiles/overlay-paper.toml`).
+const OVERLAY_PAPER_TOML: &str = include_str!("../../../profiles/overlay-paper.toml");
 /// The cache machine, write-back (embedded `profiles/cache-wb.toml`).
 const CACHE_WB_TOML: &str = include_str!("../../../profiles/cache-wb.toml");
 
@@ -184,13 +187,15 @@ impl Profile {
         Profile::from_toml(MCU_TOML, "<builtin mcu>").expect("builtin mcu profile is valid")
     }
 
-    /// Built-in profiles by name ("mcu", "ideal", "carousel-paper", "cache-wt", "cache-wb");
+    /// Built-in profiles by name ("mcu", "ideal", "carousel-paper", "overlay-paper", "cache-wt",
+    /// "cache-wb");
     /// None if unknown.
     pub fn builtin(name: &str) -> Option<Profile> {
         let (text, origin) = match name {
             "mcu" => (MCU_TOML, "<builtin mcu>"),
             "ideal" => (IDEAL_TOML, "<builtin ideal>"),
             "carousel-paper" => (CAROUSEL_PAPER_TOML, "<builtin carousel-paper>"),
+            "overlay-paper" => (OVERLAY_PAPER_TOML, "<builtin overlay-paper>"),
             "cache-wt" => (CACHE_WT_TOML, "<builtin cache-wt>"),
             "cache-wb" => (CACHE_WB_TOML, "<builtin cache-wb>"),
             _ => return None,
@@ -200,7 +205,14 @@ impl Profile {
 
     /// Names of the built-in profiles, in a fixed order.
     pub fn builtin_names() -> &'static [&'static str] {
-        &["mcu", "ideal", "carousel-paper", "cache-wt", "cache-wb"]
+        &[
+            "mcu",
+            "ideal",
+            "carousel-paper",
+            "overlay-paper",
+            "cache-wt",
+            "cache-wb",
+        ]
     }
 
     /// Parses a profile; `origin` (file path) is named in every error, with the key path.

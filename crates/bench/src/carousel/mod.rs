@@ -4,8 +4,9 @@
 //! on `carousel-paper`, and its least-squares fit a·y + b·z + c against the paper's 416y +
 //! 286z + 455 (the program first checks what the operations keep and move; a failed check
 //! fails the point). Tables V-VII: random task sets of the thirteen malardalen-like tasks
-//! ([`taskset`]), each run on the Carousel machine and on both cache machines; a set whose
-//! tasks end with different results on two machines fails its point.
+//! ([`taskset`]), each run on the Carousel machine, on both cache machines and on the overlay
+//! machine (the software-only variant); a set whose tasks end with different results on two
+//! machines fails its point.
 
 pub mod fit;
 pub mod report;
@@ -103,7 +104,10 @@ pub struct Prepared {
 /// Builds both programs (unless told not to), runs the calibration and draws the sets.
 pub fn prepare(options: &CarouselOptions) -> Result<Prepared, String> {
     if options.build {
-        make(&options.root, &[OPS_ELF, taskset::TASKSET_ELF])?;
+        make(
+            &options.root,
+            &[OPS_ELF, taskset::TASKSET_ELF, taskset::TASKSET_OVERLAY_ELF],
+        )?;
     }
     let path = options.root.join(taskset::TASKSET_ELF);
     let elf = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -146,33 +150,41 @@ pub fn points(options: &CarouselOptions, prepared: &Prepared) -> Vec<Point<'stat
         measure(&opts)
     }));
     let elf_path = options.root.join(taskset::TASKSET_ELF);
+    let overlay_path = options.root.join(taskset::TASKSET_OVERLAY_ELF);
     for set in &prepared.sets {
         let set = set.clone();
         let elf_path = elf_path.clone();
+        let overlay_path = overlay_path.clone();
         points.push(Point::new(
             &format!("set-{:04}", set.index),
             &format!("task set {}", set.index),
-            move |_, _| run_set(&elf_path, &set),
+            move |_, _| run_set(&elf_path, &overlay_path, &set),
         ));
     }
     points
 }
 
-fn run_set(path: &Path, set: &taskset::SetSpec) -> OverheadRow {
+fn run_set(path: &Path, overlay_path: &Path, set: &taskset::SetSpec) -> OverheadRow {
     let mut row = OverheadRow {
         checks: Some((0, 0)),
         ..OverheadRow::default()
     };
-    let elf = match std::fs::read(path) {
-        Ok(e) => e,
-        Err(e) => {
-            row.problems.push(format!("{}: {e}", path.display()));
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (elf, overlay) = match (read(path), read(overlay_path)) {
+        (Ok(e), Ok(o)) => (e, o),
+        (Err(e), _) | (_, Err(e)) => {
+            row.problems.push(e);
             return row;
         }
     };
     let mut runs = Vec::new();
     for (profile, mode) in taskset::MACHINES {
-        match taskset::run(&elf, profile, mode, Some(set)) {
+        let program = if mode == taskset::OVERLAY_MODE {
+            &overlay
+        } else {
+            &elf
+        };
+        match taskset::run(program, profile, mode, Some(set)) {
             Ok(r) => runs.push(r),
             Err(e) => row.problems.push(e),
         }
@@ -236,7 +248,7 @@ fn make(root: &Path, elfs: &[&str]) -> Result<(), String> {
 pub fn params(options: &CarouselOptions, prepared: &Prepared) -> serde_json::Value {
     serde_json::json!({
         "profiles": taskset::MACHINES.iter().map(|m| m.0).collect::<Vec<_>>(),
-        "programs": [OPS_ELF, taskset::TASKSET_ELF],
+        "programs": [OPS_ELF, taskset::TASKSET_ELF, taskset::TASKSET_OVERLAY_ELF],
         "size": options.size.name(),
         "sets": prepared.sets.len(),
         "sz": prepared.sz,

@@ -1,8 +1,9 @@
 //! Tables V–VII of `cactus bench carousel` from the task-set points: per task, over every set,
 //! the observed BCET and WCET and the preemptions on the Carousel machine (V) and on the
 //! write-through (VI) and write-back (VII) cache machines with the comparison factor, the
-//! paper's figures beside ours; how many sets met every deadline on each machine; the blocking
-//! measured. The figures these tables and the summary share are in [`TaskSetFigures`].
+//! paper's figures beside ours; the software-only overlay variant beside Carousel; how many sets
+//! met every deadline on each machine; the blocking measured. The figures these tables and the
+//! summary share are in [`TaskSetFigures`].
 
 use super::taskset::{SetRow, MACHINES, TASKS};
 use cactus_sweep::table::Table;
@@ -74,13 +75,20 @@ pub struct Observed {
     pub wcet: u64,
     /// Preemptions.
     pub preemptions: u64,
+    /// The fewest cycles an invocation took beyond its job (None: no invocation measured).
+    pub overhead: Option<u64>,
+    /// The largest WCET − BCET within one set (the spread its jobs showed under one
+    /// configuration, where WCET − BCET above spans every set).
+    pub spread: u64,
 }
 
 /// What the tables and the summary take from the set rows.
 #[derive(Clone, Debug, Default)]
 pub struct TaskSetFigures {
-    /// Sets measured on every machine.
+    /// Sets measured on the paper's three machines (the first three of [`MACHINES`]).
     pub sets: u64,
+    /// Per machine of [`MACHINES`]: the sets measured on it (of those counted in `sets`).
+    pub sets_on: Vec<u64>,
     /// Per machine of [`MACHINES`], per task of [`TASKS`].
     pub observed: Vec<Vec<Observed>>,
     /// Per machine: sets in which no job missed its deadline.
@@ -92,24 +100,37 @@ pub struct TaskSetFigures {
 }
 
 impl TaskSetFigures {
-    /// Folds the rows of complete sets (one run per machine).
+    /// Folds the rows of complete sets: one run on each of the paper's three machines, and
+    /// the overlay machine's run where the set has it (sets stored before it have not). A
+    /// run is the machine of its profile, or of its position if the profile is not one of
+    /// [`MACHINES`].
     pub fn from_rows<'a>(rows: impl IntoIterator<Item = &'a SetRow>) -> TaskSetFigures {
         let mut f = TaskSetFigures {
             observed: vec![vec![Observed::default(); TASKS.len()]; MACHINES.len()],
+            sets_on: vec![0; MACHINES.len()],
             schedulable: vec![0; MACHINES.len()],
             blocking: vec![0; MACHINES.len()],
             ..TaskSetFigures::default()
         };
-        for row in rows.into_iter().filter(|r| r.runs.len() == MACHINES.len()) {
+        for row in rows.into_iter().filter(|r| r.runs.len() >= 3) {
             f.sets += 1;
             f.drawn_b = f.drawn_b.max(row.b);
-            for (m, run) in row.runs.iter().enumerate() {
+            for (i, run) in row.runs.iter().enumerate().take(MACHINES.len()) {
+                let m = MACHINES
+                    .iter()
+                    .position(|p| p.0 == run.profile)
+                    .unwrap_or(i);
+                f.sets_on[m] += 1;
                 let mut misses = 0;
                 for (k, t) in run.tasks.iter().enumerate() {
                     let o = &mut f.observed[m][k];
                     if t.jobs > 0 {
                         o.bcet = Some(o.bcet.map_or(t.bcet, |b| b.min(t.bcet)));
                         o.wcet = o.wcet.max(t.wcet);
+                        o.spread = o.spread.max(t.wcet.saturating_sub(t.bcet));
+                    }
+                    if t.overhead > 0 {
+                        o.overhead = Some(o.overhead.map_or(t.overhead, |v| v.min(t.overhead)));
                     }
                     o.jobs += u64::from(t.jobs);
                     o.preemptions += u64::from(t.preemptions);
@@ -124,12 +145,28 @@ impl TaskSetFigures {
 
     /// Percentage of the tasks with jobs whose BCET equals their WCET on the Carousel machine.
     pub fn zero_interference_pct(&self) -> Option<f64> {
-        let carousel = self.observed.first()?;
-        let ran: Vec<&Observed> = carousel.iter().filter(|o| o.jobs > 0).collect();
+        self.zero_interference_pct_on(0, false)
+    }
+
+    /// The same on machine `m` of [`MACHINES`] (None: no job there); `within_set`: BCET and
+    /// WCET taken in each set (a task whose cost depends on the set's priorities, as the
+    /// overlay's does, and not on what preempted it, counts).
+    pub fn zero_interference_pct_on(&self, m: usize, within_set: bool) -> Option<f64> {
+        let machine = self.observed.get(m)?;
+        let ran: Vec<&Observed> = machine.iter().filter(|o| o.jobs > 0).collect();
         if ran.is_empty() {
             return None;
         }
-        let equal = ran.iter().filter(|o| o.bcet == Some(o.wcet)).count();
+        let equal = ran
+            .iter()
+            .filter(|o| {
+                if within_set {
+                    o.spread == 0
+                } else {
+                    o.bcet == Some(o.wcet)
+                }
+            })
+            .count();
         Some(100.0 * equal as f64 / ran.len() as f64)
     }
 
@@ -211,6 +248,7 @@ impl TaskSetFigures {
             }
             out.push_str(&format!("\n### {title}\n\n{}", t.render()));
         }
+        out.push_str(&self.render_overlay());
         let mut s = Table::new(&[
             "machine",
             ">sets with no deadline miss",
@@ -219,6 +257,9 @@ impl TaskSetFigures {
             ">paper",
         ]);
         for (m, (profile, _)) in MACHINES.iter().enumerate() {
+            if self.sets_on[m] == 0 {
+                continue;
+            }
             let paper = match m {
                 0 => format!("1000 of 1000, B = {PAPER_BLOCKING}"),
                 1 => format!("{PAPER_CACHE_SCHEDULABLE} of 1000"),
@@ -227,7 +268,7 @@ impl TaskSetFigures {
             s.row([
                 format!("`{profile}`"),
                 self.schedulable[m].to_string(),
-                self.sets.to_string(),
+                self.sets_on[m].to_string(),
                 self.blocking[m].to_string(),
                 paper,
             ]);
@@ -252,6 +293,62 @@ impl TaskSetFigures {
     }
 }
 
+impl TaskSetFigures {
+    /// The overlay variant beside Carousel (nothing when no set ran on the overlay machine).
+    fn render_overlay(&self) -> String {
+        let ov = MACHINES.len() - 1;
+        if self.sets_on[ov] == 0 {
+            return String::new();
+        }
+        let mut t = Table::new(&[
+            "task",
+            ">Carousel WCET",
+            ">Carousel WCET − BCET",
+            ">Carousel overhead",
+            ">overlay BCET",
+            ">overlay WCET",
+            ">overlay WCET − BCET",
+            ">overlay WCET − BCET in a set",
+            ">overlay overhead",
+            ">overlay preemptions",
+            ">overlay / Carousel WCET",
+        ]);
+        for (k, name) in TASKS.iter().enumerate() {
+            let (c, o) = (self.observed[0][k], self.observed[ov][k]);
+            t.row([
+                name.to_string(),
+                c.wcet.to_string(),
+                dash(c.bcet.map(|b| c.wcet - b)),
+                dash(c.overhead),
+                dash(o.bcet),
+                o.wcet.to_string(),
+                dash(o.bcet.map(|b| o.wcet - b)),
+                o.spread.to_string(),
+                dash(o.overhead),
+                o.preemptions.to_string(),
+                if c.wcet > 0 {
+                    format!("{:.2}", o.wcet as f64 / c.wcet as f64)
+                } else {
+                    "-".into()
+                },
+            ]);
+        }
+        format!(
+            "\n### The overlay (software, `overlay-paper`) beside Carousel (hardware, \
+             `carousel-paper`), {} task sets\n\n{}\nOverhead: the fewest cycles a job's \
+             invocation took beyond the job's own run (an uninterrupted one: the Carousel \
+             operations or the overlay's save, load, write-back and restore). A job's time \
+             holds its invocation. The overlay's invocation saves the part of the \
+             scratchpad that the tasks of lower priority use, so its cost depends on the \
+             set's priorities (constant within a set, known when the set is configured): \
+             WCET − BCET over every set shows that, WCET − BCET in a set (the largest over \
+             the sets) the interference, none if 0.\n",
+            self.sets_on[ov],
+            t.render()
+        )
+    }
+}
+
 fn dash(v: Option<u64>) -> String {
     v.map_or("-".to_string(), |v| v.to_string())
 }
@@ -272,6 +369,7 @@ mod tests {
                     preemptions: 1,
                     misses,
                     checksum: String::new(),
+                    overhead: 5,
                 };
                 TASKS.len()
             ],
@@ -303,7 +401,9 @@ mod tests {
         ];
         let f = TaskSetFigures::from_rows(sets.iter());
         assert_eq!(f.sets, 2);
-        assert_eq!(f.schedulable, vec![2, 1, 2]);
+        assert_eq!(f.schedulable, vec![2, 1, 2, 0]);
+        assert_eq!(f.sets_on, vec![2, 2, 2, 0]);
+        assert!(!page_has_overlay(&f));
         assert_eq!(f.observed[1][0].bcet, Some(18));
         assert_eq!(f.observed[1][0].wcet, 30);
         assert_eq!(f.observed[0][3].preemptions, 2);
@@ -313,6 +413,39 @@ mod tests {
         assert!(page.contains("| binarysearch | 18 | 30 | 3.00 |"));
         assert_eq!(f.drawn_b, 2500, "incomplete sets do not count");
         assert!(page.contains("B = 2500 cycles"), "{page}");
+    }
+
+    fn page_has_overlay(f: &TaskSetFigures) -> bool {
+        f.render().contains("overlay")
+    }
+
+    #[test]
+    fn the_overlay_run_is_folded_by_its_profile() {
+        let named = |p: &str, bcet, wcet| MachineRun {
+            profile: p.to_string(),
+            ..run(bcet, wcet, 0)
+        };
+        let mut ov = named("overlay-paper", 40, 40);
+        ov.tasks[2].overhead = 3;
+        let sets = [SetRow {
+            index: 0,
+            runs: vec![
+                named("carousel-paper", 20, 20),
+                named("cache-wt", 1, 2),
+                named("cache-wb", 1, 2),
+                ov,
+            ],
+            b: 0,
+        }];
+        let f = TaskSetFigures::from_rows(sets.iter());
+        assert_eq!(f.sets_on, vec![1, 1, 1, 1]);
+        assert_eq!(f.zero_interference_pct_on(3, true), Some(100.0));
+        assert_eq!(f.observed[3][2].overhead, Some(3));
+        let page = f.render();
+        assert!(
+            page.contains("| cnt | 20 | 0 | 5 | 40 | 40 | 0 | 0 | 3 | 1 | 2.00 |"),
+            "{page}"
+        );
     }
 
     #[test]
