@@ -132,8 +132,15 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         }
         None
     };
+    if let Some(m) = manifest
+        .as_ref()
+        .filter(|m| m.srp.as_ref().is_some_and(|s| s.carousel))
+    {
+        check_carousel_profile(&m.name, &args.profile, &profile)?;
+    }
     let bytes =
         std::fs::read(&elf).with_context(|| format!("cannot read ELF file {}", elf.display()))?;
+    let trap_entry = u64::from(profile.cycles().get(cactus_sim::CostClass::TrapEntry));
     let mut config = MachineConfig::new(profile);
     config.oracle = match args.oracle {
         OracleArg::Record => OracleMode::Record,
@@ -203,6 +210,20 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         summary["firmware"] =
             report::firmware::to_json(manifest, &machine.stats(), machine.events());
     }
+    // A Carousel firmware's job times (report/jobs.rs).
+    let jobs = match manifest
+        .as_ref()
+        .filter(|m| m.srp.as_ref().is_some_and(|s| s.carousel))
+    {
+        Some(m) => {
+            let layout = cactus_firmware::carousel_link::layout(&bytes, m).ok();
+            let jobs = report::jobs::job_times(m, machine.events(), trap_entry, layout.as_deref())
+                .map_err(|e| anyhow::anyhow!("firmware {}: Carousel jobs: {e}", m.name))?;
+            summary["firmware"]["srp"]["jobs"] = serde_json::to_value(&jobs)?;
+            Some(jobs)
+        }
+        None => None,
+    };
     if let Some(path) = &args.trace {
         crate::trace::write(path, args.trace_format, &elf, &bytes, &summary, &machine)?;
     }
@@ -225,6 +246,9 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
             "{}",
             report::firmware::render(manifest, &machine.stats(), machine.events())
         );
+        if let Some(jobs) = &jobs {
+            eprint!("{}", report::jobs::render(jobs));
+        }
     }
     report::print_ending(&ending);
     for fault in &faults {
@@ -350,4 +374,45 @@ fn run_under_gdb(machine: &mut Machine, port: u16, bytes: &[u8], elf: &Path) -> 
         }
         cactus_gdb::SessionEnd::Killed => Ending::Killed { pc: machine.pc() },
     })
+}
+
+/// A Carousel firmware (`kernel.carousel`) is linked for the Carousel unit of
+/// kernel/arch/rv32/carousel_hw.h and the OS scratchpad (cactus_firmware::carousel_link):
+/// refuses a profile without them, naming what is missing.
+fn check_carousel_profile(firmware: &str, name: &str, profile: &cactus_sim::Profile) -> Result<()> {
+    use cactus_firmware::carousel_link::{BLOCKS, BLOCK_BYTES, OS_SPM};
+    let unit = profile.carousel();
+    let geometry_ok = unit.is_some_and(|c| {
+        c.blocks == BLOCKS && 1u32 << c.block_bits == BLOCK_BYTES && c.spm_base == 0x3000_0000
+    });
+    let os_spm_ok = profile
+        .memory()
+        .iter()
+        .any(|r| r.base == OS_SPM.0 && r.size >= OS_SPM.1);
+    if !geometry_ok || !os_spm_ok || profile.dma().is_none() {
+        bail!(
+            "firmware {firmware} runs its jobs through Carousel (kernel.carousel): it needs a \
+             machine with the Carousel unit ({BLOCKS} blocks of {BLOCK_BYTES} bytes, SPM at \
+             0x30000000), a DMA engine and the OS scratchpad at {:#x} ({} KiB); profile {name} \
+             has {}: run it with --profile carousel-paper",
+            OS_SPM.0,
+            OS_SPM.1 / 1024,
+            match unit {
+                None => "no Carousel unit".to_string(),
+                Some(c) => format!(
+                    "{} blocks of {} bytes at {:#x}{}{}",
+                    c.blocks,
+                    1u64 << c.block_bits,
+                    c.spm_base,
+                    if os_spm_ok { "" } else { ", no OS scratchpad" },
+                    if profile.dma().is_some() {
+                        ""
+                    } else {
+                        ", no DMA engine"
+                    }
+                ),
+            }
+        );
+    }
+    Ok(())
 }
