@@ -3,8 +3,10 @@
 //! scheduler, with stack checks or for QEMU; a firmware is laid out with each task's code,
 //! data and stack in block-aligned regions of external RAM and its descriptor table, and runs
 //! on `carousel-paper` with every job on its own stack, its code fetched from the SPM and its
-//! data written back between jobs; a task whose blocks exceed the Carousel is a build error
-//! naming the task and its sizes. Skipped (with a message) only when riscv64-unknown-elf-gcc is
+//! data written back between jobs; a job preempted from the tick near the bottom of its own
+//! stack finds its stack and the data blocks below it intact (the trap's frame and the nested
+//! job went onto the shared stack, not below its sp); a task whose blocks exceed the Carousel
+//! is a build error naming the task and its sizes. Skipped (with a message) only when riscv64-unknown-elf-gcc is
 //! not installed.
 
 use crate::support::{have_gcc, options};
@@ -130,4 +132,66 @@ fn a_task_that_does_not_fit_is_a_build_error_with_its_sizes() {
         "{text}"
     );
     assert!(!text.contains("task end"), "{text}");
+}
+
+/// The low job fills most of its two stack blocks and spins until the tick has released the
+/// high job nested in it; its data is one block (a guard of 32 words) right below its stack.
+const LOW: &str = "#include \"cactus_firmware.h\"\n\
+    extern volatile unsigned hi_runs, low_runs, low_bad;\n\
+    static volatile unsigned guard[32] = { [0 ... 31] = 0x5a5a5a5au };\n\
+    void low(void *arg) {\n\
+        (void)arg;\n\
+        volatile unsigned char buf[192];\n\
+        for (unsigned i = 0; i < sizeof buf; i++) buf[i] = (unsigned char)(i * 7u + 1u);\n\
+        unsigned seen = hi_runs;\n\
+        while (hi_runs == seen) ;\n\
+        for (unsigned i = 0; i < sizeof buf; i++) low_bad |= buf[i] != (unsigned char)(i * 7u + 1u);\n\
+        for (unsigned i = 0; i < 32; i++) low_bad |= (guard[i] != 0x5a5a5a5au) << 1;\n\
+        low_runs++;\n\
+    }\n";
+
+const HIGH: &str = "volatile unsigned hi_runs;\nvoid high(void *arg) { (void)arg; hi_runs++; }\n";
+
+const CHECK: &str = "#include \"cactus_firmware.h\"\n\
+    volatile unsigned low_runs, low_bad;\n\
+    void check(void *arg) {\n\
+        (void)arg;\n\
+        if (low_runs < 3) return;\n\
+        cactus_fw_finish(low_bad ? 10 + low_bad : cactus_srp_preemptions() ? 0 : 9);\n\
+    }\n";
+
+#[test]
+fn a_preempted_job_keeps_its_stack_and_the_data_below_it() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    for (file, text) in [("low.c", LOW), ("high.c", HIGH), ("check.c", CHECK)] {
+        std::fs::write(dir.path().join(file), text).unwrap();
+    }
+    let text = "[firmware]\nname = \"nest\"\n[kernel]\nscheduler = \"srp\"\ncarousel = true\n\
+        [[task]]\nname = \"high\"\nsources = [\"high.c\"]\nentry = \"high\"\npriority = 9\n\
+        stack = 256\nperiod_ms = 1\n\
+        [[task]]\nname = \"low\"\nsources = [\"low.c\"]\nentry = \"low\"\npriority = 3\n\
+        stack = 256\nperiod_ms = 3\n\
+        [[task]]\nname = \"check\"\nsources = [\"check.c\"]\nentry = \"check\"\n\
+        priority = 1\nstack = 512\nperiod_ms = 5\n";
+    let path = dir.path().join("nest.toml");
+    std::fs::write(&path, text).unwrap();
+    let m = Manifest::load(&path).unwrap();
+    let built = build(&m, &options(out.path())).unwrap();
+    let bytes = std::fs::read(&built.elf).unwrap();
+    // The guard is low's one data block, right below its stack blocks.
+    let l = layout(&bytes, &m).unwrap();
+    assert_eq!((l[1].data_bytes, l[1].data_blocks), (128, 1), "{l:?}");
+    let mut config = MachineConfig::new(Profile::builtin("carousel-paper").unwrap());
+    config.max_cycles = Some(100_000_000);
+    let mut machine = Machine::new(config);
+    machine.load_elf(&bytes).unwrap();
+    let outcome = machine.run_to_end();
+    assert!(
+        matches!(outcome, RunOutcome::Exited { code: 0 }),
+        "{outcome:?} (11: low's stack changed, 12: its data below it, 9: never preempted)"
+    );
 }
