@@ -25,9 +25,11 @@ pub struct RunArgs {
     /// Manifest overrides (only with a manifest).
     #[command(flatten)]
     pub manifest: ManifestArgs,
-    /// Machine profile: a built-in name (`mcu`, `ideal`) or the path of a TOML profile file.
-    #[arg(long, value_name = "NAME|FILE", default_value = "mcu")]
-    pub profile: String,
+    /// Machine profile: a built-in name (`mcu`, `ideal`, `carousel-paper`, ...) or the path
+    /// of a TOML profile file [default: mcu; for a manifest with kernel.carousel,
+    /// carousel-paper].
+    #[arg(long, value_name = "NAME|FILE")]
+    pub profile: Option<String>,
     /// Stop the run with exit code 3 once this many cycles have been simulated.
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
@@ -119,7 +121,8 @@ pub enum OracleArg {
 /// Runs `cactus run`. Bad input (unreadable or invalid ELF, unknown profile, bad profile file,
 /// unwritable output) is an `Err`; otherwise the exit code says how the guest ended.
 pub fn main(args: RunArgs) -> Result<ExitCode> {
-    let profile = resolve_profile(&args.profile)?;
+    // A profile given is checked before anything is built.
+    let given = args.profile.as_deref().map(resolve_profile).transpose()?;
     let mut elf = manifest_or_default(args.elf.as_deref())?;
     let manifest_path = elf.clone();
     let manifest = if elf.extension().is_some_and(|e| e == "toml") {
@@ -132,11 +135,20 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         }
         None
     };
+    let profile_name = match (&args.profile, &manifest) {
+        (Some(name), _) => name.clone(),
+        (None, Some(m)) => m.machine_profile().to_string(),
+        (None, None) => "mcu".to_string(),
+    };
+    let profile = match given {
+        Some(p) => p,
+        None => resolve_profile(&profile_name)?,
+    };
     if let Some(m) = manifest
         .as_ref()
         .filter(|m| m.srp.as_ref().is_some_and(|s| s.carousel))
     {
-        check_carousel_profile(&m.name, &args.profile, &profile)?;
+        check_carousel_profile(&m.name, &profile_name, &profile)?;
     }
     let bytes =
         std::fs::read(&elf).with_context(|| format!("cannot read ELF file {}", elf.display()))?;
@@ -199,7 +211,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         0 if runtime_fault.is_some() => report::EXIT_FAULT,
         code => code,
     };
-    let mut summary = report::summary_json(&elf, &args.profile, &ending, &machine);
+    let mut summary = report::summary_json(&elf, &profile_name, &ending, &machine);
     summary["exit_code"] = exit_code.into();
     let runtime_overflows = usize::from(matches!(
         runtime_fault,
