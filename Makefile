@@ -144,6 +144,7 @@ test-lane-a:
 	$(call step,carousel-ops,$(CACTUS) run --profile carousel-paper --stats none build/tests/carousel/carousel_ops.elf)
 	$(call step,overlay-ops,$(CACTUS) run --profile overlay-paper --stats none build/tests/carousel/overlay_ops.elf)
 	$(call counted,carousel-tasksets,scripts/carousel-check $(CACTUS))
+	$(call counted,carousel-srp,scripts/carousel-srp-check $(CACTUS))
 	$(call counted,difftest,$(CACTUS) difftest build/tests/isa/*.elf build/bench/sim-speed/*-small.elf)
 	$(call counted,kernel-sim,scripts/sim-check build/tests/kernel/*-sim.elf)
 	$(call counted,kernel-difftest,$(CACTUS) difftest --max-cycles 10000000000 $$(ls build/tests/kernel/*.elf | grep -v -- '-sim.elf$$'))

@@ -33,10 +33,14 @@ static int32_t ceiling = -1; /* the system ceiling: -1 outside any job */
 static int32_t running = -1; /* the running job */
 static uint32_t running_deadline; /* EDF: the running job's absolute deadline (tick) */
 static uint32_t dispatches, preemptions;
+static uint32_t shared_top; /* the dispatcher's sp in cactus_srp_main: the shared stack's top */
+uint32_t cactus_srp_spill;
 
-/* Words of the frame preempt_in_trap pushes: ra, t0-t2, a0-a7, t3-t6, pc (17), padded to 16
- * bytes. arch/rv32/srp.S reads it in this order. */
+/* Words of the frame preempt_in_trap pushes: ra, t0-t2, a0-a7, t3-t6, pc (17), then the
+ * interrupted sp (the trampoline's mret returns there; it is the frame's end unless the job ran
+ * off the shared stack), padded to 16 bytes. arch/rv32/srp.S reads it in this order. */
 #define FRAME_BYTES 80
+#define FRAME_WORDS 18
 _Static_assert(FRAME_BYTES == PORT_SRP_FRAME, "port_srp_preempt's frame size");
 
 /* The job to start next, or -1: fixed priority, the highest-level job with a pending release
@@ -97,7 +101,10 @@ static void dispatch(void)
         running = j;
         running_deadline = release + d->deadline;
         port_irq_restore(1);
-        d->entry(d->arg);
+        if (cfg->invoke)
+            cfg->invoke(d, (uint32_t)j);
+        else
+            d->entry(d->arg);
         port_irq_save();
         if (d->deadline && k_tick - release >= d->deadline)
             s->misses++;
@@ -129,18 +136,24 @@ static void preempt_in_trap(void)
      * interrupted registers; once rewritten, the trampoline dispatches every later release. */
     if (port_current != c || c->pc == 0 || c->pc == (uint32_t)(uintptr_t)port_srp_preempt)
         return;
-    uint32_t sp = c->sp - FRAME_BYTES;
+    /* A job an invoker runs off the shared stack (Carousel: on its own blocks) is not where the
+     * nested jobs go: the frame goes below the shared stack's live part. */
+    uint32_t top = c->sp;
+    if (cactus_srp_spill && !cactus_srp_on_shared_stack(c->sp))
+        top = cactus_srp_spill;
+    uint32_t sp = top - FRAME_BYTES;
     if (sp < base->stack.limit) {
-        cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .sp = c->sp,
+        cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .sp = top,
                            .requested = FRAME_BYTES };
         k_fault(base, &f);
         return;
     }
     uint32_t *frame = (uint32_t *)(uintptr_t)sp;
-    const uint32_t saved[17] = { c->ra, c->t0, c->t1, c->t2, c->a0, c->a1, c->a2, c->a3, c->a4,
-                                 c->a5, c->a6, c->a7, c->t3, c->t4, c->t5, c->t6, c->pc };
+    const uint32_t saved[FRAME_WORDS] = { c->ra, c->t0, c->t1, c->t2, c->a0, c->a1,
+                                          c->a2, c->a3, c->a4, c->a5, c->a6, c->a7,
+                                          c->t3, c->t4, c->t5, c->t6, c->pc, c->sp };
     ktrace_kernel_enter(); /* the kernel writes the task's stack (also inside a handler) */
-    for (int i = 0; i < 17; i++)
+    for (int i = 0; i < FRAME_WORDS; i++)
         frame[i] = saved[i];
     ktrace_kernel_leave();
     c->sp = sp;
@@ -185,6 +198,7 @@ static K_SYSCALL(sys_wait)
 static K_SYSCALL(sys_start)
 {
     cfg = (const cactus_srp_config *)a0;
+    shared_top = (uint32_t)a1;
     base = k_cur();
     /* Jobs by falling level (insertion sort, stable: table order within a level). */
     for (uint32_t i = 0; i < cfg->njobs; i++) {
@@ -201,9 +215,16 @@ static K_SYSCALL(sys_start)
     return CACTUS_OK;
 }
 
+int cactus_srp_on_shared_stack(uint32_t sp)
+{
+    return base && sp >= base->stack.limit && sp <= shared_top;
+}
+
 void cactus_srp_main(void *config)
 {
-    SYSCALL(sys_start, config, 0, 0, 0);
+    uint32_t sp;
+    __asm__ volatile("mv %0, sp" : "=r"(sp));
+    SYSCALL(sys_start, config, sp, 0, 0);
     for (;;) {
         port_irq_save();
         dispatch();

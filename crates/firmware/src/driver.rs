@@ -287,10 +287,9 @@ fn build_into(
         script = dir.join(linker::SCRIPT_NAME);
         std::fs::write(&script, resized).map_err(io("cannot write", &script))?;
     }
-    if m.kernel.isolate {
-        let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;
-        // The task sources' final assembly, where the entry functions are defined.
-        let asm: Vec<String> = crate::compile_units::units(m, root, dir)
+    // The task sources' final assembly, where the entry functions are defined.
+    let task_asm = || -> Vec<String> {
+        crate::compile_units::units(m, root, dir)
             .iter()
             .enumerate()
             .map(|(i, u)| {
@@ -298,7 +297,23 @@ fn build_into(
                 std::fs::read_to_string(dir.join("asm").join(format!("{i:02}-{stem}.s")))
                     .unwrap_or_default()
             })
-            .collect();
+            .collect()
+    };
+    let carousel = m.srp.as_ref().is_some_and(|s| s.carousel);
+    let carousel_error = |problem: String| BuildError::Carousel {
+        firmware: m.name.clone(),
+        problem,
+    };
+    if carousel {
+        let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;
+        let laid_out =
+            crate::carousel_link::script(&text, m, &task_asm()).map_err(carousel_error)?;
+        script = dir.join(linker::SCRIPT_NAME);
+        std::fs::write(&script, laid_out).map_err(io("cannot write", &script))?;
+    }
+    if m.kernel.isolate {
+        let text = std::fs::read_to_string(&script).map_err(io("cannot read", &script))?;
+        let asm = task_asm();
         let isolated =
             crate::isolate_link::script(&text, m, &asm).map_err(|problem| BuildError::Io {
                 what: "cannot add the isolation regions to",
@@ -322,6 +337,11 @@ fn build_into(
         })?;
     if m.kernel.switch.has_table() {
         crate::switch_table::sort_elf(m, &elf)?;
+    }
+    if carousel {
+        let bytes = std::fs::read(&elf).map_err(io("cannot read", &elf))?;
+        let layout = crate::carousel_link::layout(&bytes, m).map_err(carousel_error)?;
+        crate::carousel_link::check(&layout).map_err(carousel_error)?;
     }
     Ok(())
 }

@@ -117,4 +117,13 @@ pub enum BuildError {
         /// What went wrong (names the unit or the record).
         problem: String,
     },
+    /// A Carousel firmware's layout (docs/carousel.md): a task whose blocks do not fit, or a
+    /// link script or ELF the layout cannot be made or read from.
+    #[error("firmware {firmware}: carousel: {problem}")]
+    Carousel {
+        /// The firmware's name.
+        firmware: String,
+        /// What went wrong (names the task and its sizes).
+        problem: String,
+    },
 }

@@ -22,6 +22,13 @@ pub const INTERRUPT_ONLY: [&str; 2] = ["core/irq.c", "arch/rv32/irq.S"];
 /// `kernel/`.
 pub const SRP_ONLY: [&str; 2] = ["core/srp.c", "arch/rv32/srp.S"];
 
+/// Kernel sources only a Carousel firmware (`kernel.carousel`) links, beside the SRP ones:
+/// the Carousel operations, the SRP dispatcher's Carousel invoker and the stack switch they
+/// use. They are not in the kernel library's sources. Paths relative to `kernel/`.
+pub const CAROUSEL_C: [&str; 2] = ["carousel/carousel.c", "carousel/srp_carousel.c"];
+/// The Carousel firmware's assembly source (relative to `kernel/`).
+pub const CAROUSEL_ASM: &str = "carousel/carousel_call.S";
+
 /// The kernel features a firmware links beyond the core, chosen by its manifest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Links {
@@ -29,6 +36,8 @@ pub struct Links {
     pub interrupts: bool,
     /// It runs the SRP scheduler ([`SRP_ONLY`]).
     pub srp: bool,
+    /// It invokes its SRP jobs through Carousel ([`CAROUSEL_C`], [`CAROUSEL_ASM`]).
+    pub carousel: bool,
 }
 
 impl Links {
@@ -37,6 +46,7 @@ impl Links {
         Links {
             interrupts: !m.interrupts.is_empty(),
             srp: m.srp.is_some(),
+            carousel: m.srp.as_ref().is_some_and(|s| s.carousel),
         }
     }
 }
@@ -128,6 +138,9 @@ pub fn kernel_units(
     sources.retain(|s| links_source(&kernel, s, links));
     sources.push(kernel.join(format!("stack/{}.c", strategy.file_name())));
     sources.push(kernel.join(format!("trace/trace_{}.c", target.trace_backend())));
+    if links.carousel {
+        sources.extend(CAROUSEL_C.iter().map(|rel| kernel.join(rel)));
+    }
     Ok(sources
         .into_iter()
         .map(|source| KernelUnit {
@@ -162,11 +175,15 @@ pub fn kernel_asm_sources(
             output: transcript(&out),
         });
     }
-    Ok(String::from_utf8_lossy(&out.stdout)
+    let mut sources: Vec<PathBuf> = String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .map(|s| kernel.join(s))
         .filter(|s| links_source(&kernel, s, links))
-        .collect())
+        .collect();
+    if links.carousel {
+        sources.push(kernel.join(CAROUSEL_ASM));
+    }
+    Ok(sources)
 }
 
 #[cfg(test)]
@@ -216,6 +233,7 @@ mod tests {
         let irq = Links {
             interrupts: true,
             srp: false,
+            carousel: false,
         };
         let with_irq =
             kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], irq).unwrap();
@@ -227,6 +245,7 @@ mod tests {
         let srp = Links {
             interrupts: false,
             srp: true,
+            carousel: false,
         };
         let with_srp =
             kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], srp).unwrap();
@@ -301,6 +320,7 @@ mod tests {
             Links {
                 interrupts: true,
                 srp: true,
+                carousel: false,
             },
         )
         .unwrap();

@@ -8,6 +8,7 @@
 //!   and links the ELF, cached on the content of every input ([`hash`]).
 
 mod assembly;
+pub mod carousel_link;
 pub mod catalogue;
 pub mod cc_build;
 pub mod checkout;

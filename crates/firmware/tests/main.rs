@@ -5,6 +5,7 @@
 mod build_demo;
 mod build_errors;
 mod build_pool_ram;
+mod carousel;
 mod fuzz_manifest;
 mod isolate_image;
 mod many_tasks;

@@ -182,10 +182,11 @@ static inline int port_in_kernel_code(void)
     return tp == (uintptr_t)(&port_kernel.stack + 1);
 }
 /* The SRP mode (core/srp.c, arch/rv32/srp.S). A trap that must start a job on the interrupted
- * task's stack pushes a PORT_SRP_FRAME-byte frame there (ra, t0-t2, a0-a7, t3-t6 and the
- * interrupted pc, in that order, one word each) and resumes the task at port_srp_preempt,
- * which calls k_srp_preempted() (it runs the jobs; returns with interrupts masked) and then
- * restores the interrupted code from the frame (s0-s11 were never touched: C preserves them).
+ * task's stack pushes a PORT_SRP_FRAME-byte frame onto the shared stack (ra, t0-t2, a0-a7,
+ * t3-t6, the interrupted pc and the interrupted sp, in that order, one word each) and resumes
+ * the task at port_srp_preempt with sp = the frame, which calls k_srp_preempted() (it runs the
+ * jobs; returns with interrupts masked) and then restores the interrupted code from the frame,
+ * sp last (s0-s11 were never touched: C preserves them).
  * The frame's size is PORT_SRP_FRAME (above). */
 extern const char port_srp_preempt[];
 void k_srp_preempted(void);

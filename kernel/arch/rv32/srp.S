@@ -1,9 +1,11 @@
 /* The SRP mode's preemption trampoline (core/srp.c), for RV32 M-mode.
  *
  * A trap that released a job above the system ceiling while a job (or the dispatcher) ran
- * pushed the interrupted registers onto that stack (PORT_SRP_FRAME bytes: ra, t0-t2, a0-a7,
- * t3-t6, pc; port.h) and resumed the task here with interrupts enabled: sp = the frame, tp =
- * the task's descriptor, s0-s11 still the interrupted code's. The released jobs run nested,
+ * pushed the interrupted registers onto the shared stack (PORT_SRP_FRAME bytes: ra, t0-t2,
+ * a0-a7, t3-t6, pc and the interrupted sp; port.h): below the interrupted sp, or, when the
+ * interrupted job ran off the shared stack (Carousel), below cactus_srp_spill; and resumed
+ * the task here with interrupts enabled: sp = the frame, tp = the task's descriptor, s0-s11
+ * still the interrupted code's. The released jobs run nested,
  * on this stack, inside k_srp_preempted (which returns with interrupts masked); then every
  * register comes back from the frame and mret resumes the interrupted code with interrupts
  * enabled (MPIE), as if the trap had just returned. Linked only into SRP firmware. */
@@ -34,7 +36,7 @@ port_srp_preempt:
     lw t4, 52(sp)
     lw t5, 56(sp)
     lw t6, 60(sp)
-    addi sp, sp, PORT_SRP_FRAME
+    lw sp, 68(sp)                   /* the interrupted sp: the frame's end, or a job's stack */
     mret
     .size port_srp_preempt, . - port_srp_preempt
 

@@ -27,7 +27,14 @@ typedef struct cactus_srp_job {
                         * shorter relative deadline) */
     uint32_t offset;   /* periodic jobs: ticks from the dispatcher's start to the first release
                         * (a manifest's start_delay_ms); later ones follow every period */
+    const void *mem;   /* for the config's invoker: the job's memory (the Carousel invoker: its
+                        * carousel_task, the layout `cactus build` emits); NULL without one */
 } cactus_srp_job;
+
+/* How the dispatcher runs a job (cactus_srp_config.invoke): called with interrupts enabled,
+ * returns when the job has completed. NULL: the job's entry is called on the current stack.
+ * An invoker that runs the job on a stack of its own must keep cactus_srp_spill (below). */
+typedef void (*cactus_srp_invoker)(const cactus_srp_job *job, uint32_t index);
 
 /* What the kernel keeps per job (zero-initialised storage the firmware provides). */
 typedef struct cactus_srp_job_state {
@@ -57,7 +64,20 @@ typedef struct cactus_srp_config {
      * pending jobs above the ceiling whose absolute deadline (release + deadline) is earlier
      * than the running job's, the earliest starts first. */
     uint32_t edf;
+    /* How each job is run: NULL calls its entry on the shared stack; cactus_srp_carousel
+     * (cactus/srp_carousel.h) invokes it through Carousel on its own stack. */
+    cactus_srp_invoker invoke;
 } cactus_srp_config;
+
+/* For an invoker that runs a job off the shared stack: while such a job runs, the lowest live
+ * byte of the shared stack (16-byte aligned), where a trap that starts jobs nested on it
+ * pushes its frame and runs them (not on the job's own stack); 0 when no job runs off the
+ * shared stack. The invoker sets it before the job and restores the previous value after
+ * (invocations nest LIFO). */
+extern uint32_t cactus_srp_spill;
+/* Whether sp lies on the shared stack (the dispatcher's: from its limit to the dispatcher's
+ * own frame). */
+int cactus_srp_on_shared_stack(uint32_t sp);
 
 /* The dispatcher: the body of the firmware's one kernel task, whose stack is the shared stack.
  * Makes the first release of every periodic job, then runs released jobs for ever. */

@@ -53,7 +53,8 @@ pub struct ManifestRun {
     pub uart: String,
 }
 
-/// Whole-run figures from cactus-sim's statistics (profile `mcu`).
+/// Whole-run figures from cactus-sim's statistics (profile `mcu`, or `carousel-paper` for a
+/// Carousel firmware).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunTotals {
     /// Instructions retired.
@@ -112,7 +113,9 @@ fn run_one(path: &Path) -> Result<Measured, String> {
     let built =
         cactus_firmware::build(&manifest, &BuildOptions::default()).map_err(|e| e.to_string())?;
     let elf = std::fs::read(&built.elf).map_err(|e| format!("{}: {e}", built.elf.display()))?;
-    let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
+    // `mcu`, or the machine a Carousel firmware is linked for.
+    let name = manifest.machine_profile();
+    let profile = Profile::builtin(name).ok_or(format!("no built-in profile `{name}`"))?;
     let mut config = MachineConfig::new(profile);
     config.max_cycles = Some(MAX_CYCLES);
     config.record_events = true;

@@ -25,9 +25,11 @@ pub struct RunArgs {
     /// Manifest overrides (only with a manifest).
     #[command(flatten)]
     pub manifest: ManifestArgs,
-    /// Machine profile: a built-in name (`mcu`, `ideal`) or the path of a TOML profile file.
-    #[arg(long, value_name = "NAME|FILE", default_value = "mcu")]
-    pub profile: String,
+    /// Machine profile: a built-in name (`mcu`, `ideal`, `carousel-paper`, ...) or the path
+    /// of a TOML profile file [default: mcu; for a manifest with kernel.carousel,
+    /// carousel-paper].
+    #[arg(long, value_name = "NAME|FILE")]
+    pub profile: Option<String>,
     /// Stop the run with exit code 3 once this many cycles have been simulated.
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
@@ -119,7 +121,8 @@ pub enum OracleArg {
 /// Runs `cactus run`. Bad input (unreadable or invalid ELF, unknown profile, bad profile file,
 /// unwritable output) is an `Err`; otherwise the exit code says how the guest ended.
 pub fn main(args: RunArgs) -> Result<ExitCode> {
-    let profile = resolve_profile(&args.profile)?;
+    // A profile given is checked before anything is built.
+    let given = args.profile.as_deref().map(resolve_profile).transpose()?;
     let mut elf = manifest_or_default(args.elf.as_deref())?;
     let manifest_path = elf.clone();
     let manifest = if elf.extension().is_some_and(|e| e == "toml") {
@@ -132,8 +135,24 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         }
         None
     };
+    let profile_name = match (&args.profile, &manifest) {
+        (Some(name), _) => name.clone(),
+        (None, Some(m)) => m.machine_profile().to_string(),
+        (None, None) => "mcu".to_string(),
+    };
+    let profile = match given {
+        Some(p) => p,
+        None => resolve_profile(&profile_name)?,
+    };
+    if let Some(m) = manifest
+        .as_ref()
+        .filter(|m| m.srp.as_ref().is_some_and(|s| s.carousel))
+    {
+        check_carousel_profile(&m.name, &profile_name, &profile)?;
+    }
     let bytes =
         std::fs::read(&elf).with_context(|| format!("cannot read ELF file {}", elf.display()))?;
+    let trap_entry = u64::from(profile.cycles().get(cactus_sim::CostClass::TrapEntry));
     let mut config = MachineConfig::new(profile);
     config.oracle = match args.oracle {
         OracleArg::Record => OracleMode::Record,
@@ -192,7 +211,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         0 if runtime_fault.is_some() => report::EXIT_FAULT,
         code => code,
     };
-    let mut summary = report::summary_json(&elf, &args.profile, &ending, &machine);
+    let mut summary = report::summary_json(&elf, &profile_name, &ending, &machine);
     summary["exit_code"] = exit_code.into();
     let runtime_overflows = usize::from(matches!(
         runtime_fault,
@@ -203,6 +222,20 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
         summary["firmware"] =
             report::firmware::to_json(manifest, &machine.stats(), machine.events());
     }
+    // A Carousel firmware's job times (report/jobs.rs).
+    let jobs = match manifest
+        .as_ref()
+        .filter(|m| m.srp.as_ref().is_some_and(|s| s.carousel))
+    {
+        Some(m) => {
+            let layout = cactus_firmware::carousel_link::layout(&bytes, m).ok();
+            let jobs = report::jobs::job_times(m, machine.events(), trap_entry, layout.as_deref())
+                .map_err(|e| anyhow::anyhow!("firmware {}: Carousel jobs: {e}", m.name))?;
+            summary["firmware"]["srp"]["jobs"] = serde_json::to_value(&jobs)?;
+            Some(jobs)
+        }
+        None => None,
+    };
     if let Some(path) = &args.trace {
         crate::trace::write(path, args.trace_format, &elf, &bytes, &summary, &machine)?;
     }
@@ -225,6 +258,9 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
             "{}",
             report::firmware::render(manifest, &machine.stats(), machine.events())
         );
+        if let Some(jobs) = &jobs {
+            eprint!("{}", report::jobs::render(jobs));
+        }
     }
     report::print_ending(&ending);
     for fault in &faults {
@@ -350,4 +386,45 @@ fn run_under_gdb(machine: &mut Machine, port: u16, bytes: &[u8], elf: &Path) -> 
         }
         cactus_gdb::SessionEnd::Killed => Ending::Killed { pc: machine.pc() },
     })
+}
+
+/// A Carousel firmware (`kernel.carousel`) is linked for the Carousel unit of
+/// kernel/arch/rv32/carousel_hw.h and the OS scratchpad (cactus_firmware::carousel_link):
+/// refuses a profile without them, naming what is missing.
+fn check_carousel_profile(firmware: &str, name: &str, profile: &cactus_sim::Profile) -> Result<()> {
+    use cactus_firmware::carousel_link::{BLOCKS, BLOCK_BYTES, OS_SPM};
+    let unit = profile.carousel();
+    let geometry_ok = unit.is_some_and(|c| {
+        c.blocks == BLOCKS && 1u32 << c.block_bits == BLOCK_BYTES && c.spm_base == 0x3000_0000
+    });
+    let os_spm_ok = profile
+        .memory()
+        .iter()
+        .any(|r| r.base == OS_SPM.0 && r.size >= OS_SPM.1);
+    if !geometry_ok || !os_spm_ok || profile.dma().is_none() {
+        bail!(
+            "firmware {firmware} runs its jobs through Carousel (kernel.carousel): it needs a \
+             machine with the Carousel unit ({BLOCKS} blocks of {BLOCK_BYTES} bytes, SPM at \
+             0x30000000), a DMA engine and the OS scratchpad at {:#x} ({} KiB); profile {name} \
+             has {}: run it with --profile carousel-paper",
+            OS_SPM.0,
+            OS_SPM.1 / 1024,
+            match unit {
+                None => "no Carousel unit".to_string(),
+                Some(c) => format!(
+                    "{} blocks of {} bytes at {:#x}{}{}",
+                    c.blocks,
+                    1u64 << c.block_bits,
+                    c.spm_base,
+                    if os_spm_ok { "" } else { ", no OS scratchpad" },
+                    if profile.dma().is_some() {
+                        ""
+                    } else {
+                        ", no DMA engine"
+                    }
+                ),
+            }
+        );
+    }
+    Ok(())
 }

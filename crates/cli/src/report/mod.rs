@@ -8,6 +8,7 @@
 mod files;
 pub mod firmware;
 mod hints;
+pub mod jobs;
 pub mod overflow;
 pub mod rta;
 pub mod runtime_fault;

@@ -328,6 +328,9 @@ fn write_main(s: &mut String, m: &Manifest, ntasks: &str) -> std::fmt::Result {
             p.count
         )?;
     }
+    if m.srp.as_ref().is_some_and(|srp| srp.carousel) {
+        writeln!(s, "    carousel_init(); /* every tag unused, T = 0 */")?;
+    }
     if let Some(init) = &m.init {
         writeln!(s, "    {init}();")?;
     }

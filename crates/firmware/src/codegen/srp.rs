@@ -30,6 +30,21 @@ pub(super) fn write_header(s: &mut String, srp: &Srp) -> std::fmt::Result {
     writeln!(s, "#include \"cactus/srp.h\"")?;
     writeln!(s, "#define FW_SRP 1")?;
     writeln!(s, "#define FW_SRP_STACK {}u\n", srp.stack)?;
+    if srp.carousel {
+        writeln!(
+            s,
+            "/* Every job is invoked through Carousel (kernel.carousel, docs/carousel.md): its \
+             blocks,\n * laid out by cactus build, are cactus_carousel_tasks[FW_TASK_<NAME>]. */"
+        )?;
+        writeln!(s, "#include \"cactus/carousel.h\"")?;
+        writeln!(s, "#include \"cactus/srp_carousel.h\"")?;
+        writeln!(s, "#define FW_CAROUSEL 1")?;
+        writeln!(
+            s,
+            "extern const carousel_task {}[];\n",
+            crate::carousel_link::TABLE
+        )?;
+    }
     if !srp.resources.is_empty() {
         writeln!(
             s,
@@ -66,7 +81,12 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
         )?;
     }
     writeln!(s, "static const cactus_srp_job fw_jobs[FW_NTASKS] = {{")?;
-    for (t, level) in m.tasks.iter().zip(&srp.levels) {
+    for (i, (t, level)) in m.tasks.iter().zip(&srp.levels).enumerate() {
+        let mem = if srp.carousel {
+            format!("&{}[{i}]", crate::carousel_link::TABLE)
+        } else {
+            "0".to_string()
+        };
         let period = t.period_ms.map_or(0, |p| m.ms_to_ticks(p));
         // Under EDF a periodic job without deadline_ms has its period as deadline.
         let relative = if srp.edf {
@@ -78,7 +98,7 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
         writeln!(
             s,
             "    {{ .name = \"{}\", .entry = {}, .arg = (void *)(uintptr_t){:#x}u, .period = {period}u, \
-             .deadline = {deadline}u, .level = {}, .offset = {}u }},",
+             .deadline = {deadline}u, .level = {}, .offset = {}u, .mem = {mem} }},",
             t.name,
             t.entry,
             t.arg as u32,
@@ -91,8 +111,9 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
     writeln!(s, "static uint8_t fw_job_order[FW_NTASKS];")?;
     writeln!(
         s,
-        "static const cactus_srp_config fw_srp = {{ fw_jobs, fw_job_state, fw_job_order, FW_NTASKS, {} }};\n",
-        u8::from(srp.edf)
+        "static const cactus_srp_config fw_srp = {{ fw_jobs, fw_job_state, fw_job_order, FW_NTASKS, {}, {} }};\n",
+        u8::from(srp.edf),
+        if srp.carousel { "cactus_srp_carousel" } else { "0" }
     )?;
     writeln!(
         s,
@@ -100,6 +121,8 @@ pub(super) fn write_tables(s: &mut String, m: &Manifest, srp: &Srp) -> std::fmt:
         srp.stack,
         if srp.stack_given {
             "kernel.srp_stack"
+        } else if srp.carousel {
+            "computed from the preemption levels: Carousel jobs run on their own blocks"
         } else {
             "computed from the task budgets"
         }

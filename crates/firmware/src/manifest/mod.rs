@@ -816,6 +816,17 @@ impl Manifest {
         self.tasks.len() + usize::from(self.timer_task.is_some())
     }
 
+    /// The cactus-sim profile the firmware is linked for: `carousel-paper` under
+    /// `kernel.carousel` (its Carousel unit, DMA engine and OS scratchpad,
+    /// crate::carousel_link), else `mcu`, the default machine.
+    pub fn machine_profile(&self) -> &'static str {
+        if self.srp.as_ref().is_some_and(|s| s.carousel) {
+            "carousel-paper"
+        } else {
+            "mcu"
+        }
+    }
+
     /// The scheduler's manifest spelling: `preemptive` or `srp`.
     pub fn scheduler(&self) -> &'static str {
         if self.srp.is_some() {

@@ -110,6 +110,9 @@ pub(crate) struct RawKernel {
     pub srp_stack: Option<Spanned<i64>>,
     #[serde(default)]
     pub srp_policy: Option<Spanned<String>>,
+    /// `kernel.carousel`: SRP jobs invoked through Carousel (docs/carousel.md).
+    #[serde(default)]
+    pub carousel: Option<Spanned<bool>>,
 }
 
 /// One `[[pool]]`.

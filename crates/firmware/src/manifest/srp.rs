@@ -28,6 +28,10 @@ pub struct Srp {
     /// under EDF 31 for the shortest relative deadline, 30 for the next, ... (equal deadlines,
     /// equal levels).
     pub levels: Vec<u8>,
+    /// `kernel.carousel = true`: every job is invoked through Carousel on its own blocks
+    /// (docs/carousel.md, "Under the kernel's SRP dispatcher"); the build lays each task's
+    /// code, data and stack out in block-aligned regions (crate::carousel_link).
+    pub carousel: bool,
 }
 
 /// One `[[resource]]`: a lock shared by jobs, with its ceiling.
@@ -57,7 +61,25 @@ impl Srp {
         let frames = (levels.len() as u32).saturating_sub(1) * TRAP_FRAME;
         (levels.iter().map(|(_, b)| b).sum::<u32>() + frames).div_ceil(16) * 16
     }
+
+    /// The shared stack of a Carousel firmware: the jobs run on their own blocks, so it holds
+    /// only the kernel's part of each nesting level (the dispatcher's and the invoker's frames,
+    /// the [`CAROUSEL_LEVEL`] bytes below the invoker that `carousel_run_task` may use, a trap
+    /// frame and the trampoline) above the dispatcher's own frames, [`CAROUSEL_BASE`].
+    pub fn carousel_bound(level_of: &[u8]) -> u32 {
+        let mut levels: Vec<u8> = level_of.to_vec();
+        levels.sort_unstable();
+        levels.dedup();
+        CAROUSEL_BASE + levels.len() as u32 * CAROUSEL_LEVEL
+    }
 }
+
+/// The dispatcher's own frames on a Carousel firmware's shared stack (bytes).
+pub const CAROUSEL_BASE: u32 = 256;
+/// What one nesting level of Carousel jobs takes on the shared stack (bytes): the
+/// invoker's margin (`CACTUS_SRP_CAROUSEL_FRAMES`, 256) with the trap frame (80), the
+/// trampoline's, the dispatcher's and the invoker's frames rounded up.
+pub const CAROUSEL_LEVEL: u32 = 512;
 
 /// The scheduler a manifest asks for: `Ok(true)` for SRP. Unknown names are an error.
 pub(super) fn wants_srp(cx: &Ctx, raw: &RawManifest) -> Result<bool, ManifestError> {
@@ -84,6 +106,14 @@ pub(super) fn srp(
     tasks: &[Task],
 ) -> Result<Option<Srp>, ManifestError> {
     if !wants_srp(cx, raw)? {
+        if let Some(v) = &raw.kernel.carousel {
+            return Err(cx.at(
+                v,
+                "kernel.carousel",
+                "Carousel reserves local memory for jobs nested in LIFO order: it needs \
+                 kernel.scheduler = \"srp\"",
+            ));
+        }
         if let Some(v) = &raw.kernel.srp_stack {
             return Err(cx.at(v, "kernel.srp_stack", NOT_SRP));
         }
@@ -137,6 +167,7 @@ pub(super) fn srp(
     } else {
         tasks.iter().map(|t| t.priority).collect()
     };
+    let carousel = carousel(cx, raw, kernel)?;
     let mut resources: Vec<Resource> = Vec::new();
     for (i, r) in raw.resource.iter().enumerate() {
         let name = r.name.get_ref().clone();
@@ -193,6 +224,7 @@ pub(super) fn srp(
             )?;
             (n.div_ceil(16) * 16, true)
         }
+        None if carousel => (Srp::carousel_bound(&levels), false),
         None => (Srp::bound(tasks, &levels), false),
     };
     if stack > kernel.usable_pool_bytes() {
@@ -212,7 +244,49 @@ pub(super) fn srp(
         resources,
         edf,
         levels,
+        carousel,
     }))
+}
+
+/// `kernel.carousel` of an SRP manifest: what the Carousel firmware needs beyond SRP. The
+/// Carousel unit is cactus-sim's (`target = "sim"`; `cactus run` checks the profile has it);
+/// a job runs on its own blocks, off the shared stack, where stack checks against the shared
+/// stack's limit would check nothing (`checks = "none"`).
+fn carousel(cx: &Ctx, raw: &RawManifest, kernel: &KernelOptions) -> Result<bool, ManifestError> {
+    let Some(v) = &raw.kernel.carousel else {
+        return Ok(false);
+    };
+    if !*v.get_ref() {
+        return Ok(false);
+    }
+    if kernel.target != super::Target::Sim {
+        return Err(cx.at(
+            v,
+            "kernel.carousel",
+            "the Carousel unit is cactus-sim's (profile carousel-paper): needs target = \"sim\"",
+        ));
+    }
+    if kernel.checks != cactus_cc::CheckMode::None {
+        return Err(cx.at(
+            v,
+            "kernel.carousel",
+            format!(
+                "Carousel jobs run on their own blocks, off the shared stack whose limit the \
+                 stack checks compare against: needs checks = \"none\" (this manifest has \
+                 \"{}\")",
+                kernel.checks.name()
+            ),
+        ));
+    }
+    if kernel.ram_kib.is_some() {
+        return Err(cx.at(
+            v,
+            "kernel.carousel",
+            "a Carousel firmware is linked into the OS scratchpad and external RAM \
+             (crate::carousel_link): kernel.ram_kib does not apply",
+        ));
+    }
+    Ok(true)
 }
 
 /// EDF preemption levels: by relative deadline (`deadline_ms`, else `period_ms`), the shortest
