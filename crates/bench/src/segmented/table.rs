@@ -472,6 +472,52 @@ fn table1(s: &mut String, rows: &[PointResult]) {
         ]);
     }
     s.push_str(&t.render());
+    peak_origin(s, &segmented);
+}
+
+/// Where each segmented row's peak of the summed live stacklets comes from: what each core
+/// task held at that instant and what it was doing (from the trace).
+fn peak_origin(s: &mut String, segmented: &[(u32, Result<&Run, &String>)]) {
+    let peaks: Vec<(u32, &super::LivePeak)> = segmented
+        .iter()
+        .filter_map(|(f, r)| Some((*f, r.as_ref().ok()?.core_peak_at.as_ref()?)))
+        .collect();
+    if peaks.is_empty() {
+        return;
+    }
+    s.push_str("\nWhere the peak comes from (the first instant the sum reached it):\n\n");
+    let mut t = Table::new(&[
+        ">First stacklets (B)",
+        ">Cycle",
+        "Task",
+        "Doing",
+        ">Stacklets held (first + linked)",
+        ">Largest (B)",
+        ">Bytes held",
+    ]);
+    for (f, p) in peaks {
+        for h in &p.tasks {
+            t.row([
+                f.to_string(),
+                p.cycle.to_string(),
+                h.name.clone(),
+                h.state.name().to_string(),
+                h.stacklets.to_string(),
+                h.largest.to_string(),
+                h.bytes.to_string(),
+            ]);
+        }
+        t.row([
+            f.to_string(),
+            p.cycle.to_string(),
+            "*Sum*".into(),
+            String::new(),
+            p.tasks.iter().map(|h| h.stacklets).sum::<u32>().to_string(),
+            String::new(),
+            p.bytes.to_string(),
+        ]);
+    }
+    s.push_str(&t.render());
 }
 
 /// What the tables measure and how they differ from the paper.
