@@ -239,12 +239,14 @@ pub fn core_live_peak(events: &[Event], ids: &[u32]) -> u32 {
 /// task of `ids` (in that order) with its live stacklets and what it was doing, from the
 /// TASK_SWITCH and TASK_EXIT events and the traps: a task switched out between an interrupt's
 /// trap and the `mret` that ends it was preempted, any other switch happened in one of its
-/// own kernel calls. Names are left empty.
+/// own kernel calls; and each task's most bytes held at such a switch over the whole run.
+/// Names are left empty.
 pub fn live_peak(events: &[Event], ids: &[u32]) -> LivePeak {
     let mut live: BTreeMap<u32, (u32, u32)> = BTreeMap::new(); // base -> (owner, bytes)
     let mut state: BTreeMap<u32, TaskState> =
         ids.iter().map(|&i| (i, TaskState::NotStarted)).collect();
     let (mut running, mut in_irq) = (None::<u32>, false);
+    let mut blocked_max: BTreeMap<u32, u32> = BTreeMap::new();
     let (mut now, mut peak) = (
         0u32,
         LivePeak {
@@ -284,6 +286,12 @@ pub fn live_peak(events: &[Event], ids: &[u32]) -> LivePeak {
                         } else {
                             TaskState::InKernelCall
                         };
+                        if !in_irq {
+                            let r = running.unwrap_or_default();
+                            let now = held(&live, r, *s).bytes;
+                            let m = blocked_max.entry(r).or_default();
+                            *m = (*m).max(now);
+                        }
                     }
                 }
                 running = Some(task);
@@ -299,6 +307,9 @@ pub fn live_peak(events: &[Event], ids: &[u32]) -> LivePeak {
             _ => {}
         }
     }
+    for h in &mut peak.tasks {
+        h.blocked_max = blocked_max.get(&h.task).copied().unwrap_or(0);
+    }
     peak
 }
 
@@ -312,6 +323,7 @@ fn held(live: &BTreeMap<u32, (u32, u32)>, task: u32, state: TaskState) -> HeldAt
         bytes: mine.clone().sum(),
         largest: mine.max().unwrap_or(0),
         state,
+        blocked_max: 0,
     }
 }
 

@@ -238,6 +238,10 @@ pub struct HeldAtPeak {
     pub largest: u32,
     /// What the task was doing.
     pub state: TaskState,
+    /// Over the whole run, the most block bytes the task held when it was switched out in one
+    /// of its own kernel calls (where it blocks between activations).
+    #[serde(default)]
+    pub blocked_max: u32,
 }
 
 /// The peak of a set of tasks' summed live stacklets, from the trace: its bytes, the cycle it

@@ -73,6 +73,7 @@ fn crazyflie(first: Option<u32>, peak: Option<u32>) -> PointResult {
                     bytes,
                     largest: 224,
                     state: TaskState::Preempted,
+                    blocked_max: 96,
                 }],
             }),
             ..run(1000, 8, 0, 0, None)
@@ -145,7 +146,7 @@ fn the_summary_has_the_four_headline_figures() {
     let md = markdown(&rows, Some(&h));
     assert!(md.contains("**31.4 %** on average over 6 workloads"));
     assert!(
-        md.contains("| 64 | 1234 | sensors | preempted by an interrupt | 3 | 224 | 448 |"),
+        md.contains("| 64 | 1234 | sensors | preempted by an interrupt | 3 | 224 | 448 | 96 |"),
         "{md}"
     );
     assert_eq!(cactus_sweep::evaluation::verdicts(&rows), (8, 1));
@@ -279,6 +280,9 @@ fn the_live_peak_says_what_each_task_held_and_did() {
     assert_eq!(t(0), (2, 144, 80, TaskState::Running));
     assert_eq!(t(1), (2, 176, 112, TaskState::Preempted));
     assert_eq!(t(2), (1, 64, 64, TaskState::NotStarted));
+    // Task 0 blocked holding its first stacklet only; the others never blocked.
+    let blocked: Vec<u32> = p.tasks.iter().map(|h| h.blocked_max).collect();
+    assert_eq!(blocked, [64, 0, 0]);
     // After the peak task 0 is switched out in a kernel call (no interrupt): not at the peak.
     assert_eq!(core_live_peak(&events, &[0, 1, 2]), 384);
 }
