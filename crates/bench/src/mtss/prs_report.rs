@@ -303,9 +303,33 @@ fn next_step(s: &mut String, rows: &[WorkloadPrs]) {
     s.push_str(&t.render());
 }
 
-/// A probe's failure, cut to its first 240 characters (the table cell).
+/// A probe's failure as a table cell: for the kernel's stack refusals (exit code 3, `stack
+/// overflow caught`), the task, the bytes its frame needs below its limit and why neither a
+/// loan nor a stacklet could be had; anything else, its first line cut to 240 characters.
 fn short_reason(why: &str) -> String {
     let line = why.lines().next().unwrap_or("").replace('|', "/");
+    let between = |from: &str, to: &str| -> Option<&str> {
+        let i = line.find(from)? + from.len();
+        Some(&line[i..i + line[i..].find(to)?])
+    };
+    if let (Some(task), Some(need)) = (
+        between("task ", ":").and_then(|t| t.split('\'').nth(1)),
+        between("the frame needs ", " bytes below the limit"),
+    ) {
+        if line.contains("the frame is pinned") {
+            return format!(
+                "{task}: a pinned frame (its address escapes) needs {need} B more than its own \
+                 region has, and a pinned frame never moves"
+            );
+        }
+        if let Some(pages) = between("no lender: the frame needs ", " contiguous pages") {
+            return format!(
+                "{task}: a frame needs {need} B below its limit; the whole frame moves, and no \
+                 task can lend its {pages} contiguous pages, nor has the heap a stacklet that \
+                 large left"
+            );
+        }
+    }
     match line.char_indices().nth(240) {
         Some((i, _)) => format!("{}...", &line[..i]),
         None => line,
@@ -433,6 +457,21 @@ mod tests {
             hmd.contains("| net | 128 | one probe at 30 % | fails | - | - | exit code 3: a/b |"),
             "{hmd}"
         );
+        assert_eq!(
+            short_reason(
+                "exit code 3: task 3 'susan': stack overflow caught: pc=80001bcc sp=8001b7b0 \
+                 limit=80019800: the frame needs 96 bytes below the limit; no lender: the frame \
+                 needs 67 contiguous pages of 128 bytes; of 2 switched-out tasks"
+            ),
+            "susan: a frame needs 96 B below its limit; the whole frame moves, and no task can \
+             lend its 67 contiguous pages, nor has the heap a stacklet that large left"
+        );
+        assert!(short_reason(
+            "exit code 3: task 2 'crc32': stack overflow caught: pc=1 sp=2 limit=3: the frame \
+             needs 32 bytes below the limit; the frame is pinned (its address escapes) and \
+             cannot move"
+        )
+        .starts_with("crc32: a pinned frame (its address escapes) needs 32 B more"));
         // Its PRS (30 %) is below the ceiling, its probes have no failure above it.
         assert!(hmd.contains("| net | 30 % | 256 | - |"), "{hmd}");
         assert!(

@@ -133,7 +133,7 @@ pub fn markdown(rows: &[PointResult], hybrid: Option<&serde_json::Value>) -> Str
             let heaps = match h["stacklet_pool"].as_array() {
                 Some(a) => {
                     let list: Vec<String> = a.iter().map(|b| b.to_string()).collect();
-                    format!("each workload's best of {} bytes", list.join(", "))
+                    format!("each workload's best of {} bytes, refined to the smallest heap that keeps its PRS", list.join(", "))
                 }
                 None => format!("{} bytes", h["stacklet_pool"]),
             };
