@@ -99,6 +99,38 @@ void stack_refusal_print(void)
     stacklet_refusal_print();
 }
 
+/* The task's outermost frame failed its check with nothing of it written yet: its first
+ * stacklet holds nothing live (the frame's entry sp is the task's first sp, no stack
+ * arguments). Linking a stacklet would leave the first one pinned and empty for as long as
+ * the frame lives, which for a task's outermost frame (a periodic wrapper, a server loop) is
+ * the task's whole life, blocked or not. Instead the first stacklet is replaced by one sized
+ * for the frame, which keeps its real return address (no record, no trampoline): the task
+ * continues as if created with that first stacklet, the size of the frame it blocks in.
+ * Returns 1 when done, 0 when it does not apply or the heap has no such block (the caller
+ * links a stacklet as usual). */
+static int regrow_first(struct k_tcb *t, struct seg_task *s, const struct cactus_check_site *site)
+{
+    uintptr_t first_sp = stacklet_top(s->first) - STACKLET_REC;
+    if (cactus_check_args(site) || t->ctx.sp + cactus_check_f1(site) != first_sp)
+        return 0;
+    uint32_t n = (frame_move_bytes(site) + STACKLET_META + 15u) & ~15u;
+    if (n <= s->first_n)
+        return 0;
+    ktrace_region_release(s->first, s->first_n - STACKLET_META);
+    uintptr_t q = stacklet_replace_first(t, s->first, n);
+    if (!q) {
+        ktrace_region_assign(s->first, s->first_n - STACKLET_META, (uint32_t)k_id(t));
+        return 0;
+    }
+    s->first = q;
+    s->first_n = tlsf_block_bytes(q);
+    ktrace_region_assign(q, s->first_n - STACKLET_META, (uint32_t)k_id(t));
+    ktrace_overflow((uint32_t)k_id(t), t->ctx.sp, cactus_check_need(site), 3);
+    t->ctx.sp = stacklet_top(q) - STACKLET_REC - cactus_check_f1(site);
+    t->stack.limit = q;
+    return 1;
+}
+
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 {
     if (stack_out_of_stack(t, t->ctx.sp, cactus_check_need(site)) == 0)
@@ -111,6 +143,8 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         return -1;
     }
     struct seg_task *s = &st[k_id(t)];
+    if (!first_fixed && !s->cur && regrow_first(t, s, site))
+        return 0;
     uintptr_t p;
     struct frame_move m;
     int r = stacklet_link(t, site, s->cur, s->cur, &p, &m);

@@ -238,6 +238,35 @@ static inline int stacklet_flush_caches(void)
     return n;
 }
 
+/* Task t's first stacklet `old` (pinned, its region released from t by the caller) holds
+ * nothing live: replaces it by a block of n bytes, taken before the old one is freed but
+ * counted as taking its place (the old block is in no one's use, so neither the task's nor
+ * the heap's peak counts both). Returns the new payload (its region not yet assigned),
+ * 0 when the heap has no such block (nothing changed). The task's pinned bytes stay those of
+ * its first stacklet as created. */
+static inline uintptr_t stacklet_replace_first(struct k_tcb *t, uintptr_t old, uint32_t n)
+{
+    struct stacklet_task *s = &sl_task[k_id(t)];
+    uint32_t old_n = tlsf_block_bytes(old);
+    s->bytes -= old_n;
+    cactus_stacklet_heap_bytes -= old_n;
+    uintptr_t q = stacklet_take(t, n);
+    if (!q && stacklet_flush_caches())
+        q = stacklet_take(t, n);
+    if (!q) {
+        s->bytes += old_n;
+        cactus_stacklet_heap_bytes += old_n;
+        return 0;
+    }
+    ktrace_kernel_enter();
+    tlsf_free(&sl_heap, old);
+    ktrace_kernel_leave();
+    /* `pinned` stays: what the new block holds beyond the old one comes back when the
+     * outermost frame returns, i.e. when the task ends, so a waiter may still get it. */
+    k_stack_released();
+    return q;
+}
+
 /* The largest block the heap could ever give: all of it, less the pinned bytes of the live
  * tasks, capped at the largest used block TLSF allows. */
 static inline uint32_t stacklet_largest_ever(void)

@@ -95,6 +95,30 @@ pub struct HeapTrial {
     pub memory: Option<u32>,
     /// Why the search failed.
     pub error: Option<String>,
+    /// Some(p): not a search but one probe at p percent, of the refinement that looks for
+    /// the smallest heap between two tried ones at the best PRS ([`refine_heap`]); `prs` is
+    /// Some(p) when it passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probed_at: Option<u32>,
+    /// What stops the next shrink step at this heap: the failing probe's reason at the
+    /// smallest failing percentage above the PRS (for a one-probe trial, its own failure);
+    /// None at the search's ceiling ([`MAX_SHRINK`]) or without a failing probe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
+}
+
+impl HeapTrial {
+    /// The trial of a finished search `done` at `heap_bytes`.
+    pub fn of_search(heap_bytes: u32, done: &WorkloadPrs) -> HeapTrial {
+        HeapTrial {
+            heap_bytes,
+            prs: done.prs,
+            memory: done.smallest_memory(),
+            error: done.error.clone(),
+            probed_at: None,
+            limit: done.next_step_failure().map(str::to_string),
+        }
+    }
 }
 
 fn default_stack() -> String {
@@ -142,6 +166,17 @@ impl WorkloadPrs {
     /// Stack memory at the PRS point: the program tasks' budgets plus the heap.
     pub fn smallest_memory(&self) -> Option<u32> {
         self.smallest_total.map(|s| s + self.heap_bytes)
+    }
+
+    /// Why the next shrink step failed: the reason of the failing probe at the smallest
+    /// percentage above the PRS (None at [`MAX_SHRINK`] or without a failing probe).
+    pub fn next_step_failure(&self) -> Option<&str> {
+        let prs = self.prs?;
+        self.probes
+            .iter()
+            .filter(|p| !p.passed && p.percent > prs)
+            .min_by_key(|p| p.percent)
+            .and_then(|p| p.reason.as_deref())
     }
 
     /// Frames the kernel moved in the passing run at the PRS point.
@@ -317,12 +352,7 @@ fn hybrid_search(
                 ..start
             },
         };
-        trials.push(HeapTrial {
-            heap_bytes: heap,
-            prs: done.prs,
-            memory: done.smallest_memory(),
-            error: done.error.clone(),
-        });
+        trials.push(HeapTrial::of_search(heap, &done));
         let better = match &best {
             None => true,
             Some(b) => match (b.error.is_some(), done.error.is_some()) {
@@ -338,9 +368,104 @@ fn hybrid_search(
             best = Some(done);
         }
     }
-    let mut row = best.unwrap_or(fresh);
+    let mut row = match best {
+        Some(b) => refine_heap(b, &fresh, setup, &mut trials, progress),
+        None => fresh,
+    };
     row.heap_trials = trials;
     row
+}
+
+/// The heaps tried are coarse: the best row's heap may be far above what its PRS point
+/// needs, and at that point the heap is most of the memory counted. Between the largest
+/// tried heap below the best one (or one page) and the best one, bisects (whole pages) for
+/// the smallest heap at which the best PRS still passes, one probe per heap (each a trial
+/// with `probed_at`); when it is smaller, the row is a full search at that heap (whose PRS
+/// may only be the same or higher). Nothing changes for a failed best row.
+fn refine_heap(
+    best: WorkloadPrs,
+    fresh: &WorkloadPrs,
+    setup: &ProbeSetup,
+    trials: &mut Vec<HeapTrial>,
+    progress: &(dyn Fn(&ShrinkProbe, u32) + Sync),
+) -> WorkloadPrs {
+    let (Some(prs), None) = (best.prs, &best.error) else {
+        return best;
+    };
+    let page = setup.page();
+    let below = trials
+        .iter()
+        .filter(|t| t.probed_at.is_none() && t.heap_bytes < best.heap_bytes)
+        .map(|t| t.heap_bytes)
+        .max()
+        .unwrap_or(0);
+    // Invariant: `lo` pages fail at prs (or are untried zero), `hi` pages pass.
+    let (mut lo, mut hi) = (below / page, best.heap_bytes / page);
+    let mut probe_at = |pages: u32| -> bool {
+        let heap = pages * page;
+        let (passed, reason) = match setup.clone().into_hybrid(heap) {
+            Ok(s) => {
+                let v = Variant {
+                    budgets: shrunk_budgets(&s, prs),
+                    worst_case: false,
+                    loans: false,
+                };
+                match s.run_variant(&v) {
+                    Ok(_) => (true, None),
+                    Err(e) => (false, Some(e)),
+                }
+            }
+            Err(e) => (false, Some(e)),
+        };
+        progress(
+            &ShrinkProbe {
+                percent: prs,
+                passed,
+                moved_frames: 0,
+                reason: reason.clone(),
+            },
+            heap,
+        );
+        trials.push(HeapTrial {
+            heap_bytes: heap,
+            prs: passed.then_some(prs),
+            memory: None,
+            error: None,
+            probed_at: Some(prs),
+            limit: reason,
+        });
+        passed
+    };
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if probe_at(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    if hi * page >= best.heap_bytes {
+        return best;
+    }
+    let heap = hi * page;
+    let start = WorkloadPrs {
+        probes: Vec::new(),
+        ..fresh.clone()
+    }
+    .with_strategy("mtss+split", heap);
+    let done = match setup.clone().into_hybrid(heap) {
+        Ok(s) => search(start, &s, &|p| progress(p, heap)),
+        Err(_) => return best,
+    };
+    trials.push(HeapTrial::of_search(heap, &done));
+    match (
+        done.error.is_none(),
+        done.smallest_memory(),
+        best.smallest_memory(),
+    ) {
+        (true, Some(d), Some(b)) if d < b => done,
+        _ => best,
+    }
 }
 
 /// One point per manifest of `shared`, at its page size (`mtss`, or `mtss+split` at each of

@@ -193,7 +193,8 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
     s
 }
 
-/// `mtss+split`: each workload's PRS at every stacklet heap tried (none for `mtss`).
+/// `mtss+split`: each workload's PRS at every stacklet heap tried (none for `mtss`), then
+/// what stops each workload's next step.
 fn heap_trials(s: &mut String, rows: &[WorkloadPrs]) {
     if rows.iter().all(|r| r.heap_trials.is_empty()) {
         return;
@@ -204,10 +205,11 @@ fn heap_trials(s: &mut String, rows: &[WorkloadPrs]) {
     let mut t = Table::new(&[
         "Workload",
         ">Heap (B)",
+        "Trial",
         ">PRS (shrink)",
         ">Budgets + heap at PRS (B)",
         ">Saved of high water",
-        "Failure",
+        "Failure, or what stops the next step",
     ]);
     for r in rows {
         for h in &r.heap_trials {
@@ -217,17 +219,121 @@ fn heap_trials(s: &mut String, rows: &[WorkloadPrs]) {
                 }
                 _ => None,
             };
+            let (trial, prs) = match h.probed_at {
+                Some(p) => (
+                    format!("one probe at {p} %"),
+                    if h.prs.is_some() {
+                        "passes".to_string()
+                    } else {
+                        "fails".to_string()
+                    },
+                ),
+                None => (
+                    "search".to_string(),
+                    h.prs.map_or("-".into(), |p| format!("{p} %")),
+                ),
+            };
             t.row([
                 r.workload.clone(),
                 h.heap_bytes.to_string(),
-                h.prs.map_or("-".into(), |p| format!("{p} %")),
+                trial,
+                prs,
                 or_dash(h.memory),
                 pct(saved),
-                h.error.clone().unwrap_or_default(),
+                h.error
+                    .clone()
+                    .or_else(|| h.limit.as_deref().map(short_reason))
+                    .unwrap_or_default(),
             ]);
         }
     }
     s.push_str(&t.render());
+    next_step(s, rows);
+}
+
+/// Per workload at its row's heap: why its PRS is not one step higher, from the runs.
+fn next_step(s: &mut String, rows: &[WorkloadPrs]) {
+    s.push_str(
+        "\n### What stops the next step (`mtss+split`, each workload at its row's heap)\n\n",
+    );
+    let mut t = Table::new(&["Workload", ">PRS (shrink)", ">Heap (B)", "What stops it"]);
+    for r in rows {
+        let why = match (r.prs, &r.error) {
+            (_, Some(e)) => format!("failed: {}", short_reason(e)),
+            (None, None) => "-".into(),
+            (Some(p), None) if p >= super::prs::MAX_SHRINK => {
+                // The heap one refinement step smaller that failed at this PRS, if any.
+                let smaller = r
+                    .heap_trials
+                    .iter()
+                    .filter(|h| {
+                        h.probed_at == Some(p) && h.prs.is_none() && h.heap_bytes < r.heap_bytes
+                    })
+                    .max_by_key(|h| h.heap_bytes);
+                match smaller.and_then(|h| Some((h.heap_bytes, h.limit.as_deref()?))) {
+                    Some((b, why)) => format!(
+                        "{p} % is the search's ceiling; the heap is most of what is counted, and \
+                         {b} B of heap fail at {p} %: {}",
+                        short_reason(why)
+                    ),
+                    None => format!("{p} % is the search's ceiling"),
+                }
+            }
+            (Some(p), None) => match r.next_step_failure() {
+                Some(why) => {
+                    let at = r
+                        .probes
+                        .iter()
+                        .filter(|q| !q.passed && q.percent > p)
+                        .map(|q| q.percent)
+                        .min()
+                        .unwrap_or(p + 1);
+                    format!("at {at} %: {}", short_reason(why))
+                }
+                None => "-".into(),
+            },
+        };
+        t.row([
+            r.workload.clone(),
+            r.prs.map_or("-".into(), |p| format!("{p} %")),
+            r.heap_bytes.to_string(),
+            why,
+        ]);
+    }
+    s.push_str(&t.render());
+}
+
+/// A probe's failure as a table cell: for the kernel's stack refusals (exit code 3, `stack
+/// overflow caught`), the task, the bytes its frame needs below its limit and why neither a
+/// loan nor a stacklet could be had; anything else, its first line cut to 240 characters.
+fn short_reason(why: &str) -> String {
+    let line = why.lines().next().unwrap_or("").replace('|', "/");
+    let between = |from: &str, to: &str| -> Option<&str> {
+        let i = line.find(from)? + from.len();
+        Some(&line[i..i + line[i..].find(to)?])
+    };
+    if let (Some(task), Some(need)) = (
+        between("task ", ":").and_then(|t| t.split('\'').nth(1)),
+        between("the frame needs ", " bytes below the limit"),
+    ) {
+        if line.contains("the frame is pinned") {
+            return format!(
+                "{task}: a pinned frame (its address escapes) needs {need} B more than its own \
+                 region has, and a pinned frame never moves"
+            );
+        }
+        if let Some(pages) = between("no lender: the frame needs ", " contiguous pages") {
+            return format!(
+                "{task}: a frame needs {need} B below its limit; the whole frame moves, and no \
+                 task can lend its {pages} contiguous pages, nor has the heap a stacklet that \
+                 large left"
+            );
+        }
+    }
+    match line.char_indices().nth(240) {
+        Some((i, _)) => format!("{}...", &line[..i]),
+        None => line,
+    }
 }
 
 /// How to read the PRS tables (no figures: they are in the generated tables).
@@ -241,7 +347,12 @@ stacklets from a heap carved out of the stack pool when no task can lend), once 
 tried (`--stacklet-pool`); the heap is stack memory, so it is added to the budgets at the PRS point \
 and in every saving, and each workload's row is the heap with the least budgets plus heap (the \
 pool grows where the manifest budgets and a large heap do not fit it: the pool's spare bytes are \
-not counted). \
+not counted). The heaps tried are coarse, so the best one is refined: between the largest heap \
+tried below it and itself, a bisection in whole pages (one probe per heap at the best PRS, the \
+*one probe* trials) finds the smallest heap that still passes, and a full search at that heap \
+replaces the row when it needs less memory. *What stops the next step* is, from the runs, the \
+failure of the probe one step above the PRS (the smallest failing percentage), or at the \
+search's 95 % ceiling the failure of the largest heap found too small. \
 The harness tasks (`feeder`, `coordinator`) keep their budgets and are not counted. *Saved of \
 budgets* is the bytes saved at the PRS point over the summed budgets; our budgets are the \
 measured high water x 1.1 plus a 16-byte guard and 384 bytes of check margin, so *saved of \
@@ -307,12 +418,24 @@ mod tests {
                 prs: Some(30),
                 memory: Some(956),
                 error: None,
+                probed_at: None,
+                limit: Some("exit code 3: fft".into()),
+            },
+            super::super::prs::HeapTrial {
+                heap_bytes: 128,
+                prs: None,
+                memory: None,
+                error: None,
+                probed_at: Some(30),
+                limit: Some("exit code 3: a|b".into()),
             },
             super::super::prs::HeapTrial {
                 heap_bytes: 4096,
                 prs: None,
                 memory: None,
                 error: Some("fails unshrunk".into()),
+                probed_at: None,
+                limit: None,
             },
         ];
         let hmd = prs_markdown(&[hybrid]);
@@ -323,13 +446,34 @@ mod tests {
         assert!(hmd.contains("| 30 % | 956 | 4.4 % | -19.5 % |"), "{hmd}");
         assert!(hmd.contains("| 1 | 256 |\n"), "{hmd}");
         assert!(
-            hmd.contains("| net | 256 | 30 % | 956 | -19.5 % | |"),
+            hmd.contains("| net | 256 | search | 30 % | 956 | -19.5 % | exit code 3: fft |"),
             "{hmd}"
         );
         assert!(
-            hmd.contains("| net | 4096 | - | - | - | fails unshrunk |"),
+            hmd.contains("| net | 4096 | search | - | - | - | fails unshrunk |"),
             "{hmd}"
         );
+        assert!(
+            hmd.contains("| net | 128 | one probe at 30 % | fails | - | - | exit code 3: a/b |"),
+            "{hmd}"
+        );
+        assert_eq!(
+            short_reason(
+                "exit code 3: task 3 'susan': stack overflow caught: pc=80001bcc sp=8001b7b0 \
+                 limit=80019800: the frame needs 96 bytes below the limit; no lender: the frame \
+                 needs 67 contiguous pages of 128 bytes; of 2 switched-out tasks"
+            ),
+            "susan: a frame needs 96 B below its limit; the whole frame moves, and no task can \
+             lend its 67 contiguous pages, nor has the heap a stacklet that large left"
+        );
+        assert!(short_reason(
+            "exit code 3: task 2 'crc32': stack overflow caught: pc=1 sp=2 limit=3: the frame \
+             needs 32 bytes below the limit; the frame is pinned (its address escapes) and \
+             cannot move"
+        )
+        .starts_with("crc32: a pinned frame (its address escapes) needs 32 B more"));
+        // Its PRS (30 %) is below the ceiling, its probes have no failure above it.
+        assert!(hmd.contains("| net | 30 % | 256 | - |"), "{hmd}");
         assert!(
             md.contains(
                 "| net | 1000 | 800 | 600 | 800 | 25.0 % | 30 % | 700 | 30.0 % | 12.5 % | 50.0 % | 7 | 1 |"

@@ -2,7 +2,7 @@
 //! iterations, stack memory (the kernel's heap peak, each task's high water), and from the
 //! trace the Crazyflie core tasks' live stacklets and the overhead scenario's links.
 
-use super::{Overhead, Run, TaskStack};
+use super::{HeldAtPeak, LivePeak, Overhead, Run, TaskStack, TaskState};
 use crate::elf_facts::{first_line, read_global, symbol_address};
 use crate::workloads::bench::program_results;
 use cactus_cc::{Reserves, RollingRules};
@@ -206,6 +206,13 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
     } else {
         None
     };
+    let core_peak_at = (b.core_live && b.stack == "segmented").then(|| {
+        let mut p = live_peak(machine.events(), &core_ids);
+        for h in &mut p.tasks {
+            h.name = tasks[h.task as usize].name.clone();
+        }
+        p
+    });
     Ok(Run {
         cycles: stats.cycles,
         active_cycles: stats.cycles - stats.sleep_cycles,
@@ -214,8 +221,8 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
         links: stats.tasks.iter().map(|t| t.overflows).sum(),
         heap_peak,
         tasks,
-        core_live_peak: (b.core_live && b.stack == "segmented")
-            .then(|| core_live_peak(machine.events(), &core_ids)),
+        core_live_peak: core_peak_at.as_ref().map(|p| p.bytes),
+        core_peak_at,
         overhead,
     })
 }
@@ -225,27 +232,99 @@ pub fn measure(b: &Build, reserves: &Reserves, build_dir: Option<PathBuf>) -> Re
 /// REGION_RELEASE events in order. A cached stacklet is released from its task's region, so
 /// it does not count.
 pub fn core_live_peak(events: &[Event], ids: &[u32]) -> u32 {
-    let mut live: BTreeMap<u32, u32> = BTreeMap::new();
-    let (mut now, mut peak) = (0u32, 0u32);
+    live_peak(events, ids).bytes
+}
+
+/// [`core_live_peak`] with where it came from: at the first event that reached the peak, each
+/// task of `ids` (in that order) with its live stacklets and what it was doing, from the
+/// TASK_SWITCH and TASK_EXIT events and the traps: a task switched out between an interrupt's
+/// trap and the `mret` that ends it was preempted, any other switch happened in one of its
+/// own kernel calls; and each task's most bytes held at such a switch over the whole run.
+/// Names are left empty.
+pub fn live_peak(events: &[Event], ids: &[u32]) -> LivePeak {
+    let mut live: BTreeMap<u32, (u32, u32)> = BTreeMap::new(); // base -> (owner, bytes)
+    let mut state: BTreeMap<u32, TaskState> =
+        ids.iter().map(|&i| (i, TaskState::NotStarted)).collect();
+    let (mut running, mut in_irq) = (None::<u32>, false);
+    let mut blocked_max: BTreeMap<u32, u32> = BTreeMap::new();
+    let (mut now, mut peak) = (
+        0u32,
+        LivePeak {
+            bytes: 0,
+            cycle: 0,
+            tasks: Vec::new(),
+        },
+    );
     for e in events {
         match e.kind {
             EventKind::RegionAssign { base, size, owner } if ids.contains(&owner) => {
                 let bytes = size + STACKLET_META;
-                if let Some(old) = live.insert(base, bytes) {
+                if let Some((_, old)) = live.insert(base, (owner, bytes)) {
                     now -= old;
                 }
                 now += bytes;
-                peak = peak.max(now);
+                if now > peak.bytes {
+                    peak = LivePeak {
+                        bytes: now,
+                        cycle: e.cycle,
+                        tasks: ids.iter().map(|&t| held(&live, t, state[&t])).collect(),
+                    };
+                }
             }
             EventKind::RegionAssign { base, .. } | EventKind::RegionRelease { base, .. } => {
-                if let Some(old) = live.remove(&base) {
+                if let Some((_, old)) = live.remove(&base) {
                     now -= old;
+                }
+            }
+            EventKind::Trap { cause, .. } if cause & 0x8000_0000 != 0 => in_irq = true,
+            EventKind::Mret { .. } => in_irq = false,
+            EventKind::TaskSwitch { task } => {
+                if let Some(s) = running.and_then(|r| state.get_mut(&r)) {
+                    if *s == TaskState::Running {
+                        *s = if in_irq {
+                            TaskState::Preempted
+                        } else {
+                            TaskState::InKernelCall
+                        };
+                        if !in_irq {
+                            let r = running.unwrap_or_default();
+                            let now = held(&live, r, *s).bytes;
+                            let m = blocked_max.entry(r).or_default();
+                            *m = (*m).max(now);
+                        }
+                    }
+                }
+                running = Some(task);
+                if let Some(s) = state.get_mut(&task) {
+                    *s = TaskState::Running;
+                }
+            }
+            EventKind::TaskExit { task, .. } => {
+                if let Some(s) = state.get_mut(&task) {
+                    *s = TaskState::Exited;
                 }
             }
             _ => {}
         }
     }
+    for h in &mut peak.tasks {
+        h.blocked_max = blocked_max.get(&h.task).copied().unwrap_or(0);
+    }
     peak
+}
+
+/// Task `task`'s share of the live stacklets `live` (base -> owner, bytes).
+fn held(live: &BTreeMap<u32, (u32, u32)>, task: u32, state: TaskState) -> HeldAtPeak {
+    let mine = live.values().filter(|(o, _)| *o == task).map(|&(_, b)| b);
+    HeldAtPeak {
+        task,
+        name: String::new(),
+        stacklets: mine.clone().count() as u32,
+        bytes: mine.clone().sum(),
+        largest: mine.max().unwrap_or(0),
+        state,
+        blocked_max: 0,
+    }
 }
 
 /// The overhead scenario's figures for task `task` from the trace: the frame's size (MARKER

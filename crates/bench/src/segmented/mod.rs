@@ -26,7 +26,9 @@ mod table;
 
 pub use crate::Size;
 pub use hybrid::hybrid_prs;
-pub use measure::{core_live_peak, measure, overhead_of, Build, CORE_TASKS, STACKLET_META};
+pub use measure::{
+    core_live_peak, live_peak, measure, overhead_of, Build, CORE_TASKS, STACKLET_META,
+};
 pub use points::{build_of, experiments, params, points, SegmentedOptions, WORKER};
 pub use table::{markdown, summary, PAPER_TABLE2, PAPER_TABLE3};
 
@@ -190,6 +192,70 @@ impl Overhead {
     }
 }
 
+/// What a task was doing at an instant of the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TaskState {
+    /// Not yet switched to (created, never run).
+    NotStarted,
+    /// The running task.
+    Running,
+    /// Switched out by the kernel during an interrupt (a timer tick released a task that
+    /// outranks it): stopped wherever it was, its stacklets live.
+    Preempted,
+    /// Switched out in one of its own kernel calls (it blocked, slept, yielded or woke a task
+    /// that outranks it).
+    InKernelCall,
+    /// Ended.
+    Exited,
+}
+
+impl TaskState {
+    /// The name in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskState::NotStarted => "not started",
+            TaskState::Running => "running",
+            TaskState::Preempted => "preempted by an interrupt",
+            TaskState::InKernelCall => "switched out in a kernel call",
+            TaskState::Exited => "exited",
+        }
+    }
+}
+
+/// What one task held at the instant of a [`LivePeak`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldAtPeak {
+    /// Task id.
+    pub task: u32,
+    /// Task name (empty until [`measure`] names it).
+    pub name: String,
+    /// Live stacklets: its first stacklet and the linked ones.
+    pub stacklets: u32,
+    /// Their block bytes (metadata included).
+    pub bytes: u32,
+    /// The largest of them (the first stacklet unless a linked one is larger), bytes.
+    pub largest: u32,
+    /// What the task was doing.
+    pub state: TaskState,
+    /// Over the whole run, the most block bytes the task held when it was switched out in one
+    /// of its own kernel calls (where it blocks between activations).
+    #[serde(default)]
+    pub blocked_max: u32,
+}
+
+/// The peak of a set of tasks' summed live stacklets, from the trace: its bytes, the cycle it
+/// was first reached and what each of the tasks held then (task order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LivePeak {
+    /// Block bytes at the peak.
+    pub bytes: u32,
+    /// The cycle of the event that first reached it.
+    pub cycle: u64,
+    /// Each task's share.
+    pub tasks: Vec<HeldAtPeak>,
+}
+
 /// What one build and run gave.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -210,6 +276,10 @@ pub struct Run {
     /// Crazyflie-like segmented only: the peak of the summed live stacklets (block bytes) of
     /// the four core tasks, from the trace.
     pub core_live_peak: Option<u32>,
+    /// Crazyflie-like segmented only: where that peak came from (the first instant the sum
+    /// reached it: what each core task held and why it was not running).
+    #[serde(default)]
+    pub core_peak_at: Option<LivePeak>,
     /// The overhead scenario only.
     pub overhead: Option<Overhead>,
 }

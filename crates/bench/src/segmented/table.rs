@@ -133,7 +133,7 @@ pub fn markdown(rows: &[PointResult], hybrid: Option<&serde_json::Value>) -> Str
             let heaps = match h["stacklet_pool"].as_array() {
                 Some(a) => {
                     let list: Vec<String> = a.iter().map(|b| b.to_string()).collect();
-                    format!("each workload's best of {} bytes", list.join(", "))
+                    format!("each workload's best of {} bytes, refined to the smallest heap that keeps its PRS", list.join(", "))
                 }
                 None => format!("{} bytes", h["stacklet_pool"]),
             };
@@ -472,6 +472,90 @@ fn table1(s: &mut String, rows: &[PointResult]) {
         ]);
     }
     s.push_str(&t.render());
+    peak_origin(s, &segmented);
+}
+
+/// Where each segmented row's peak of the summed live stacklets comes from: what each core
+/// task held at that instant and what it was doing (from the trace).
+fn peak_origin(s: &mut String, segmented: &[(u32, Result<&Run, &String>)]) {
+    let peaks: Vec<(u32, &super::LivePeak)> = segmented
+        .iter()
+        .filter_map(|(f, r)| Some((*f, r.as_ref().ok()?.core_peak_at.as_ref()?)))
+        .collect();
+    if peaks.is_empty() {
+        return;
+    }
+    s.push_str("\nWhere the peak comes from (the first instant the sum reached it):\n\n");
+    let mut t = Table::new(&[
+        ">First stacklets (B)",
+        ">Cycle",
+        "Task",
+        "Doing",
+        ">Stacklets held (first + linked)",
+        ">Largest (B)",
+        ">Bytes held",
+        ">Most held blocked in a kernel call, whole run (B)",
+    ]);
+    for (f, p) in &peaks {
+        for h in &p.tasks {
+            t.row([
+                f.to_string(),
+                p.cycle.to_string(),
+                h.name.clone(),
+                h.state.name().to_string(),
+                h.stacklets.to_string(),
+                h.largest.to_string(),
+                h.bytes.to_string(),
+                h.blocked_max.to_string(),
+            ]);
+        }
+        t.row([
+            f.to_string(),
+            p.cycle.to_string(),
+            "*Sum*".into(),
+            String::new(),
+            p.tasks.iter().map(|h| h.stacklets).sum::<u32>().to_string(),
+            String::new(),
+            p.bytes.to_string(),
+            p.tasks
+                .iter()
+                .map(|h| h.blocked_max)
+                .sum::<u32>()
+                .to_string(),
+        ]);
+    }
+    s.push_str(&t.render());
+    s.push('\n');
+    for (f, p) in &peaks {
+        if let Some((floor, task)) = segmented
+            .iter()
+            .find(|(g, _)| g == f)
+            .and_then(|(_, r)| no_overlap_floor(r.as_ref().ok()?, p))
+        {
+            let _ = writeln!(
+                s,
+                "First stacklets {f} B, if no task were ever preempted deep in an activation \
+                 (one task at its own peak, every other one at the most it holds blocked): \
+                 {floor} B, with {task} at its peak."
+            );
+        }
+    }
+}
+
+/// The least peak of the summed live stacklets a schedule without overlapping activations
+/// could give: the largest, over the core tasks, of the task's own peak plus the other tasks'
+/// most bytes held blocked in a kernel call; with the task that sets it.
+fn no_overlap_floor(run: &Run, p: &super::LivePeak) -> Option<(u32, String)> {
+    let blocked: u32 = p.tasks.iter().map(|h| h.blocked_max).sum();
+    p.tasks
+        .iter()
+        .map(|h| {
+            let own = run.task(&h.name)?.hwm?;
+            Some((own + blocked - h.blocked_max, h.name.clone()))
+        })
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .max_by_key(|(b, _)| *b)
 }
 
 /// What the tables measure and how they differ from the paper.
@@ -555,4 +639,13 @@ row. The allocated stacks are the `crazyflie-allocated` manifest's budgets (the 
 stacks of the paper's Table 1). The paper's Table 1 maxima come from static analysis of the \
 firmware; its 500 bytes is its estimate for the four tasks' segmented stacks when they do not \
 peak together; ours run under fixed priorities, where a low-priority task preempted deep in an \
-activation holds its stacklets while the higher ones run theirs.";
+activation holds its stacklets while the higher ones run theirs. *Where the peak comes from* is \
+read from the same trace at the first event that reached the peak: each core task's live \
+stacklets (its first one, whose size is the frame it blocks in once its outermost frame has \
+replaced a first stacklet too small for it, and the linked ones), and what it was doing, from \
+the task switches: *running*, *preempted by an interrupt* (switched out between an interrupt's \
+trap and its `mret`) or *switched out in a kernel call* (it slept, blocked or woke a task that \
+outranks it); the last column is the most the task held at any switch in one of its kernel \
+calls over the run (where it blocks between activations). The line below it is what a schedule \
+without overlapping activations could reach at best: the largest, over the core tasks, of the \
+task's own peak plus the other tasks' most held blocked.";

@@ -32,6 +32,7 @@ fn run(active: u64, iterations: u64, links: u64, worker_hwm: u32, peak: Option<u
             task("coordinator", 576, 576, 300),
         ],
         core_live_peak: None,
+        core_peak_at: None,
         overhead: None,
     }
 }
@@ -62,6 +63,19 @@ fn crazyflie(first: Option<u32>, peak: Option<u32>) -> PointResult {
         run: Ok(Run {
             tasks,
             core_live_peak: peak,
+            core_peak_at: peak.map(|bytes| LivePeak {
+                bytes,
+                cycle: 1234,
+                tasks: vec![HeldAtPeak {
+                    task: 1,
+                    name: "sensors".into(),
+                    stacklets: 3,
+                    bytes,
+                    largest: 224,
+                    state: TaskState::Preempted,
+                    blocked_max: 96,
+                }],
+            }),
             ..run(1000, 8, 0, 0, None)
         }),
     }
@@ -129,7 +143,12 @@ fn the_summary_has_the_four_headline_figures() {
     assert!(summary(&rows, Some(&h))
         .line()
         .ends_with("hybrid_prs_pct=31.4"));
-    assert!(markdown(&rows, Some(&h)).contains("**31.4 %** on average over 6 workloads"));
+    let md = markdown(&rows, Some(&h));
+    assert!(md.contains("**31.4 %** on average over 6 workloads"));
+    assert!(
+        md.contains("| 64 | 1234 | sensors | preempted by an interrupt | 3 | 224 | 448 | 96 |"),
+        "{md}"
+    );
     assert_eq!(cactus_sweep::evaluation::verdicts(&rows), (8, 1));
 }
 
@@ -224,6 +243,48 @@ fn the_core_live_peak_follows_assigned_and_released_regions() {
     ];
     assert_eq!(core_live_peak(&events, &[0, 1]), 240);
     assert_eq!(core_live_peak(&events, &[9]), 128);
+}
+
+#[test]
+fn the_live_peak_says_what_each_task_held_and_did() {
+    let assign = |base, size, owner| ev(EventKind::RegionAssign { base, size, owner });
+    let release = |base, size| ev(EventKind::RegionRelease { base, size });
+    let switch = |task| ev(EventKind::TaskSwitch { task });
+    let events = vec![
+        assign(0x100, 52, 0), // first stacklets: 64 each
+        assign(0x200, 52, 1),
+        assign(0x300, 52, 2),
+        switch(1),
+        assign(0x400, 100, 1), // task 1 deep: 176
+        ev(EventKind::Trap {
+            cause: 0x8000_0007,
+            tval: 0,
+        }),
+        switch(0), // task 1 preempted by the tick
+        ev(EventKind::Mret { target: 0 }),
+        assign(0x500, 68, 0), // task 0 deep: 80, the peak (64 + 176 + 64 + 80 = 384)
+        release(0x500, 68),
+        switch(2), // task 0 blocked in a kernel call
+        assign(0x600, 20, 2),
+    ];
+    let p = live_peak(&events, &[0, 1, 2]);
+    assert_eq!((p.bytes, p.tasks.len()), (384, 3));
+    let t = |i: usize| {
+        (
+            p.tasks[i].stacklets,
+            p.tasks[i].bytes,
+            p.tasks[i].largest,
+            p.tasks[i].state,
+        )
+    };
+    assert_eq!(t(0), (2, 144, 80, TaskState::Running));
+    assert_eq!(t(1), (2, 176, 112, TaskState::Preempted));
+    assert_eq!(t(2), (1, 64, 64, TaskState::NotStarted));
+    // Task 0 blocked holding its first stacklet only; the others never blocked.
+    let blocked: Vec<u32> = p.tasks.iter().map(|h| h.blocked_max).collect();
+    assert_eq!(blocked, [64, 0, 0]);
+    // After the peak task 0 is switched out in a kernel call (no interrupt): not at the peak.
+    assert_eq!(core_live_peak(&events, &[0, 1, 2]), 384);
 }
 
 #[test]
