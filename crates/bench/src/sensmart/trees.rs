@@ -362,7 +362,10 @@ pub fn search_with(
         if n == 0 {
             return true; // no search task: nothing to run
         }
-        let p = Probe { tasks: n, run: run(n) };
+        let p = Probe {
+            tasks: n,
+            run: run(n),
+        };
         let ok = p.run.is_ok();
         order.push(p);
         ok
@@ -520,7 +523,9 @@ mod tests {
 
     #[test]
     fn generated_manifests_are_valid_for_every_strategy() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(MANIFEST);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(MANIFEST);
         for s in Strategy::ALL {
             let text = manifest_text(s, FIG8, 5).unwrap();
             let m = Manifest::parse(&text, &path).unwrap_or_else(|e| panic!("{}: {e}", s.name()));
@@ -530,7 +535,9 @@ mod tests {
             let sw = s == Strategy::RelocateSw;
             assert_eq!(m.kernel.window.name() == "sw", sw);
             let b = budget(s, FIG8.pool_kib, 5).unwrap();
-            assert!(m.tasks[1..].iter().all(|t| t.stack == b && t.on_fault == cactus_firmware::FaultPolicy::Halt));
+            assert!(m.tasks[1..]
+                .iter()
+                .all(|t| t.stack == b && t.on_fault == cactus_firmware::FaultPolicy::Halt));
             assert_eq!(m.tasks[5].arg, 5);
         }
         assert!(manifest_text(Strategy::Static, FIG8, 40).is_err());
@@ -620,7 +627,10 @@ mod tests {
         let row = search_with(Strategy::Static, FIG8, "x", &mut |_| Err("halted".into()));
         assert!(!row.passed);
         let note = row.note.unwrap();
-        assert!(note.contains("not even one") && note.contains("halted"), "{note}");
+        assert!(
+            note.contains("not even one") && note.contains("halted"),
+            "{note}"
+        );
         assert_eq!(row.trees.unwrap().max_tasks, Some(0));
     }
 }

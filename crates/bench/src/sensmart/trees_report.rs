@@ -10,8 +10,11 @@ fn searches(rows: &[SensmartRow]) -> Vec<&TreeSearch> {
 }
 
 fn find<'a>(rows: &'a [SensmartRow], s: Strategy, sc: Scenario) -> Option<&'a SensmartRow> {
-    rows.iter()
-        .find(|r| r.trees.as_ref().is_some_and(|t| t.strategy == s && t.scenario == sc))
+    rows.iter().find(|r| {
+        r.trees
+            .as_ref()
+            .is_some_and(|t| t.strategy == s && t.scenario == sc)
+    })
 }
 
 fn result(r: &SensmartRow) -> String {
@@ -48,7 +51,12 @@ fn why_more_fail(t: &TreeSearch) -> String {
         .iter()
         .filter(|p| p.tasks > above)
         .min_by_key(|p| p.tasks)
-        .and_then(|p| p.run.as_ref().err().map(|e| format!("{}: {}", p.tasks, short(e))))
+        .and_then(|p| {
+            p.run
+                .as_ref()
+                .err()
+                .map(|e| format!("{}: {}", p.tasks, short(e)))
+        })
         .unwrap_or_else(|| "-".to_string())
         .replace('|', "/")
 }
@@ -70,7 +78,10 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
     ]);
     let mut fig7: Vec<&TreeSearch> = searches(rows)
         .into_iter()
-        .filter(|t| t.strategy == Strategy::RelocateHw && Scenario::fig7(t.scenario.nodes) == Some(t.scenario))
+        .filter(|t| {
+            t.strategy == Strategy::RelocateHw
+                && Scenario::fig7(t.scenario.nodes) == Some(t.scenario)
+        })
         .collect();
     fig7.sort_by_key(|t| t.scenario.nodes);
     for t in fig7 {
@@ -172,7 +183,11 @@ pub fn summary_pairs(rows: &[SensmartRow]) -> Vec<(&'static str, String)> {
         .collect();
     out.push((
         "trees_relocations",
-        or_dash(at(Strategy::RelocateHw).and_then(|t| t.at_max()).map(|r| r.growths)),
+        or_dash(
+            at(Strategy::RelocateHw)
+                .and_then(|t| t.at_max())
+                .map(|r| r.growths),
+        ),
     ));
     out
 }
