@@ -9,7 +9,7 @@ fn searches(rows: &[SensmartRow]) -> Vec<&TreeSearch> {
     rows.iter().filter_map(|r| r.trees.as_ref()).collect()
 }
 
-fn find<'a>(rows: &'a [SensmartRow], s: Strategy, sc: Scenario) -> Option<&'a SensmartRow> {
+fn find(rows: &[SensmartRow], s: Strategy, sc: Scenario) -> Option<&SensmartRow> {
     rows.iter().find(|r| {
         r.trees
             .as_ref()
@@ -217,4 +217,81 @@ pub fn reading() -> String {
          to the first one's end (REGION_ASSIGN events). Cycles per search: the search tasks' cycles \
          (kernel work in their context included) over N x {SEARCHES}. "
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::trees::{search_with, TreeRun};
+    use super::*;
+
+    fn row(s: Strategy, sc: Scenario, most: u32) -> SensmartRow {
+        search_with(s, sc, "x", &mut |n| {
+            if n <= most {
+                Ok(TreeRun {
+                    cycles: 5000,
+                    search_cycles: u64::from(n) * u64::from(SEARCHES) * 100,
+                    growths: n,
+                    avg_stack: Some(200),
+                    depth_max: 14,
+                    depth_mean100: 767,
+                    checksum: n,
+                })
+            } else {
+                Err(format!(
+                    "exit code 3: cactus: task 1 'search1': stack overflow caught: pc=1 sp=2"
+                ))
+            }
+        })
+    }
+
+    #[test]
+    fn the_summary_names_every_strategy_in_order() {
+        let rows = vec![
+            row(Strategy::Static, FIG8, 4),
+            row(Strategy::RelocateHw, FIG8, 20),
+        ];
+        let pairs = summary_pairs(&rows);
+        let keys: Vec<&str> = pairs.iter().map(|p| p.0).collect();
+        assert_eq!(
+            keys,
+            [
+                "trees_max_static",
+                "trees_max_relocate_hw",
+                "trees_max_relocate_sw",
+                "trees_max_mtss",
+                "trees_max_segmented",
+                "trees_max_mtss_split",
+                "trees_relocations"
+            ]
+        );
+        assert_eq!(pairs[0].1, "4");
+        assert_eq!(pairs[1].1, "20");
+        assert_eq!(pairs[2].1, "-");
+        assert_eq!(pairs[6].1, "20");
+    }
+
+    #[test]
+    fn the_tables_show_both_figures_and_why_one_more_fails() {
+        let small = Scenario::fig7(32).unwrap();
+        let rows = vec![
+            row(Strategy::RelocateHw, FIG8, 20),
+            row(Strategy::RelocateHw, small, 50),
+            row(Strategy::Mtss, FIG8, 4),
+        ];
+        let md = markdown(&rows);
+        // Figure 7: one row per tree size, smallest first, 100 cycles per search, depth 7.67.
+        let f7 = md.find("| 32 | 3072 | 13 | 50 |").expect("the 32-node row");
+        let f7b = md
+            .find("| 128 | 12288 | 4 | 20 |")
+            .expect("the 128-node row");
+        assert!(f7 < f7b, "{md}");
+        assert!(md.contains("| 200 | 7.67 | 14 | 100 | ok |"), "{md}");
+        // Figure 8: the mtss row with its budget and the reason, without the register tail.
+        assert!(
+            md.contains("| mtss | 4 |")
+                && md.contains("5: task 1 'search1': stack overflow caught |"),
+            "{md}"
+        );
+        assert!(!md.contains("pc=1"));
+    }
 }
