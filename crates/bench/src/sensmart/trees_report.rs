@@ -237,9 +237,10 @@ mod tests {
                     checksum: n,
                 })
             } else {
-                Err(format!(
+                Err(
                     "exit code 3: cactus: task 1 'search1': stack overflow caught: pc=1 sp=2"
-                ))
+                        .to_string(),
+                )
             }
         })
     }
