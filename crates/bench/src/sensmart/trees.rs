@@ -392,6 +392,21 @@ pub fn search_with(
 
 /// Builds and runs `tasks` search tasks under `s` on `sc`.
 pub fn probe(o: &TreeOptions, s: Strategy, sc: Scenario, tasks: u32) -> Result<TreeRun, String> {
+    let root = if o.root.as_os_str().is_empty() {
+        std::env::current_dir().unwrap_or_default()
+    } else {
+        o.root.clone()
+    };
+    probe_in(o, s, sc, tasks).map_err(|e| in_tree(&e, &root))
+}
+
+/// `msg` with the checkout's absolute path taken out of the file names it gives, so that
+/// reasons read the same in every checkout.
+pub fn in_tree(msg: &str, root: &std::path::Path) -> String {
+    msg.replace(&format!("{}/", root.display()), "")
+}
+
+fn probe_in(o: &TreeOptions, s: Strategy, sc: Scenario, tasks: u32) -> Result<TreeRun, String> {
     let text = manifest_text(s, sc, tasks)?;
     let path = o.root.join(MANIFEST);
     let m = Manifest::parse(&text, &path).map_err(|e| first_line(&e.to_string()))?;
@@ -564,6 +579,15 @@ mod tests {
         assert!(small.iter().all(|p| p.1 == FIG8));
         let full = pairs(Size::Full);
         assert_eq!(full.len(), 3 + Strategy::ALL.len());
+    }
+
+    #[test]
+    fn reasons_name_files_inside_the_tree() {
+        let root = Path::new("/work/x");
+        assert_eq!(
+            in_tree("build failed: /work/x/kernel/core/halt.c: k_panic", root),
+            "build failed: kernel/core/halt.c: k_panic"
+        );
     }
 
     #[test]
