@@ -191,6 +191,7 @@ test-lane-a:
 	$(call counted,relocate-sw-qemu,$(MAKE) --no-print-directory -s -C tests checks-relocate-sw-qemu)
 	$(call counted,relocate-sw-sim,$(MAKE) --no-print-directory -s -C tests checks-relocate-sw-sim CACTUS=$(abspath $(CACTUS)))
 	$(call counted,relocate-sw-nofixup,$(MAKE) --no-print-directory -s -C tests checks-relocate-sw-nofixup CACTUS=$(abspath $(CACTUS)))
+	$(call counted,trees,scripts/trees-check $(CACTUS))
 	$(call counted,irq-workloads,scripts/irq-check $(CACTUS))
 	$(call counted,rta-workloads,scripts/rta-check $(CACTUS))
 	$(call counted,srp,scripts/srp-check $(CACTUS))

@@ -7,4 +7,5 @@ mod latency_bench;
 mod mtss_mso;
 mod scaling_bench;
 mod segmented_bench;
+mod sensmart_trees;
 mod workload_stacks;

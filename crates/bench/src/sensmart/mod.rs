@@ -5,7 +5,9 @@
 //! `relocate` stack strategy with the hardware stack window, [`relocate`]: the cost of one
 //! relocation against the bytes it moves, the paper's Table II row, and the context switch
 //! beside `static`) and `isolate` (memory isolation, [`isolate`]: the attack suite and the
-//! cost of the isolate pass against no pass and preempt-traps).
+//! cost of the isolate pass against no pass and preempt-traps) and `trees` (the binary-tree
+//! scenario, [`trees`]: Figure 7, the most concurrent search tasks under `relocate` against
+//! tree size, and Figure 8 extended, every stack strategy in one pool).
 //!
 //! Guarantees: every figure comes from a build and a run made here on cactus-sim (profile
 //! `mcu`, simulated cycles only); a point that fails is a row with its reason, left out of
@@ -14,6 +16,8 @@
 pub mod isolate;
 pub mod preempt;
 pub mod relocate;
+pub mod trees;
+pub mod trees_report;
 
 pub use crate::Size;
 pub use relocate::{fit, Relocation, SensmartOptions};
@@ -33,11 +37,13 @@ pub enum Part {
     Relocate,
     /// Memory isolation: the attack suite and the pass's cost ([`isolate`]).
     Isolate,
+    /// The binary-tree scenario: Figures 7 and 8 ([`trees`]).
+    Trees,
 }
 
 impl Part {
     /// Every part.
-    pub const ALL: [Part; 3] = [Part::Preempt, Part::Relocate, Part::Isolate];
+    pub const ALL: [Part; 4] = [Part::Preempt, Part::Relocate, Part::Isolate, Part::Trees];
 
     /// The name on the command line and in keys.
     pub fn name(self) -> &'static str {
@@ -45,6 +51,7 @@ impl Part {
             Part::Preempt => "preempt",
             Part::Relocate => "relocate",
             Part::Isolate => "isolate",
+            Part::Trees => "trees",
         }
     }
 
@@ -83,6 +90,9 @@ pub struct SensmartRow {
     /// The isolate pass's cost on a workload (part `isolate`).
     #[serde(default)]
     pub cost: Option<isolate::Cost>,
+    /// One strategy's search for the most search tasks on one scenario (part `trees`).
+    #[serde(default)]
+    pub trees: Option<trees::TreeSearch>,
 }
 
 impl SensmartRow {
@@ -99,6 +109,7 @@ impl SensmartRow {
             switch_cycles: None,
             attacks: None,
             cost: None,
+            trees: None,
         }
     }
 }
@@ -140,6 +151,10 @@ impl Evaluation for Sensmart {
                     tables.push_str(&isolate::markdown(&mine));
                     reading.push_str(&isolate::reading());
                 }
+                Part::Trees => {
+                    tables.push_str(&trees_report::markdown(&mine));
+                    reading.push_str(&trees_report::reading());
+                }
             }
         }
         SweepReport {
@@ -166,6 +181,7 @@ pub fn summary(rows: &[SensmartRow]) -> Summary {
             Part::Preempt => preempt::summary_pairs(&mine),
             Part::Relocate => relocate::summary_pairs(&mine),
             Part::Isolate => isolate::summary_pairs(&mine),
+            Part::Trees => trees_report::summary_pairs(&mine),
         };
         for (k, v) in pairs {
             s.add(k, v);

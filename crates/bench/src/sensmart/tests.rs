@@ -18,6 +18,7 @@ fn lat(masked: bool, period: Option<u32>, samples: &[u64]) -> SensmartRow {
         switch_cycles: None,
         attacks: None,
         cost: None,
+        trees: None,
     }
 }
 
@@ -41,6 +42,7 @@ fn ov(name: &str, cycles: (u64, u64), code: (u64, u64), passed: bool) -> Sensmar
         switch_cycles: None,
         attacks: None,
         cost: None,
+        trees: None,
     }
 }
 

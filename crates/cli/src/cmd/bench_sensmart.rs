@@ -6,6 +6,7 @@ use crate::cmd::outputs::{finish, SweepArgs};
 use anyhow::{bail, Result};
 use cactus_bench::sensmart::isolate;
 use cactus_bench::sensmart::preempt::{self, PreemptOptions};
+use cactus_bench::sensmart::trees::{self, TreeOptions};
 use cactus_bench::sensmart::{relocate, Part, Sensmart, SensmartOptions, Size};
 use clap::Args;
 use std::path::PathBuf;
@@ -22,8 +23,14 @@ pub struct SensmartArgs {
     pub size: BenchSize,
     /// The parts to run, comma-separated: preempt, relocate, isolate (the attack suite and
     /// the isolate pass's cost: on two of the preempt part's workloads at `small`, on the same
-    /// workloads as preempt that have static stacks at `full`).
-    #[arg(long, value_name = "PARTS", default_value = "preempt,relocate,isolate")]
+    /// workloads as preempt that have static stacks at `full`), trees (the binary-tree
+    /// scenario: the most concurrent search tasks under `relocate` against tree size, one
+    /// tree size at `small`, four at `full`; and under every stack strategy in one pool).
+    #[arg(
+        long,
+        value_name = "PARTS",
+        default_value = "preempt,relocate,isolate,trees"
+    )]
     pub parts: String,
     /// Parent directory of the builds (default: build/firmware in the Cactus tree).
     #[arg(long, value_name = "DIR")]
@@ -63,6 +70,11 @@ pub fn main(args: SensmartArgs) -> Result<ExitCode> {
         size,
         build_dir: options.build_dir.clone(),
     };
+    let tree_options = TreeOptions {
+        root: options.root.clone(),
+        size,
+        build_dir: options.build_dir.clone(),
+    };
     let mut points = Vec::new();
     if parts.contains(&Part::Preempt) {
         points.extend(preempt::points(&options));
@@ -72,6 +84,9 @@ pub fn main(args: SensmartArgs) -> Result<ExitCode> {
     }
     if parts.contains(&Part::Isolate) {
         points.extend(isolate::points(&options));
+    }
+    if parts.contains(&Part::Trees) {
+        points.extend(trees::points(&tree_options));
     }
     let params = serde_json::json!({ "size": size.name(), "parts": args.parts });
     finish::<Sensmart>(points, params, &args.sweep)
