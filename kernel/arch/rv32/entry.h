@@ -44,8 +44,13 @@
 /* Stores what C code may clobber into the context at \base, except t0, t1 and t6, which each
  * entry uses as scratch and saves itself: ra, sp, t2, a0-a7, t3-t5 (15 stores). */
 .macro SAVE_C_CLOBBERED base
-    sw ra, CTX_RA(\base)
     sw sp, CTX_SP(\base)
+    SAVE_C_CLOBBERED_BUT_SP \base
+.endm
+
+/* The same without sp (14 stores): the direct handlers' exit (irq_direct.S) stored it on entry. */
+.macro SAVE_C_CLOBBERED_BUT_SP base
+    sw ra, CTX_RA(\base)
     sw t2, CTX_X(7)(\base)
     sw a0, CTX_X(10)(\base)
     sw a1, CTX_X(11)(\base)
@@ -58,6 +63,34 @@
     sw t3, CTX_X(28)(\base)
     sw t4, CTX_X(29)(\base)
     sw t5, CTX_X(30)(\base)
+.endm
+
+/* The vector table (mtvec = its address | 1, vectored mode): exceptions enter at the base,
+ * interrupt n at base + 4n; the machine timer (7) goes straight to its fast path (tick.S), the
+ * software interrupt (3) to \swi, the external one (11) to irq.S when a handler is attached,
+ * everything else to the general entry (trap.S), which hands it to port_trap (any other
+ * interrupt is a fault of the interrupted code). One jump per slot, never compressed, so every
+ * slot is 4 bytes. trap.S's port_vectors has \swi = port_irq_entry; irq_direct.S's
+ * port_vectors_direct the direct handlers' entry. */
+.macro PORT_VECTOR_TABLE swi
+    .option push
+    .option norvc
+    .rept 3
+    j port_trap_entry               /* exceptions, interrupts 1-2 */
+    .endr
+    j \swi                          /* 3: machine software interrupt */
+    .rept 3
+    j port_trap_entry               /* interrupts 4-6 */
+    .endr
+    j port_tick_entry               /* 7: machine timer */
+    .rept 3
+    j port_trap_entry               /* interrupts 8-10 */
+    .endr
+    j port_irq_entry                /* 11: machine external interrupt (PLIC) */
+    .rept 4
+    j port_trap_entry               /* interrupts 12-15 */
+    .endr
+    .option pop
 .endm
 
 /* Moves onto the kernel stack so kernel C code can run: tp = the kernel's descriptor (kernel

@@ -82,6 +82,11 @@ static inline void port_irq_disable_global(void)
  * and enables machine external interrupts; source 0 enables the software interrupt. In
  * irq.S: calling it links the device-interrupt entry. */
 void port_irq_route(uint32_t source, uint32_t priority);
+/* Direct handlers (irq_direct.S): the software interrupt's direct entry becomes its vector
+ * (mtvec = port_vectors_direct) and the interrupt is enabled; and the handler run as a call
+ * (the idle loop's way, interrupts masked; clobbers nothing C cares about). */
+void port_irq_direct_route(void);
+void port_direct_isr_call(uint32_t source);
 /* Pending machine software or external interrupts (mip & mie, without the timer). */
 static inline uint32_t port_irq_pending_devices(void)
 {

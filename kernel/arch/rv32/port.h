@@ -217,6 +217,9 @@ void k_preempt_trap(void);
  * the one reschedule) and the exit resumes port_current. */
 void k_irq_from_task(uint32_t mcause);
 void k_irq_exit_to_task(void);
+/* The direct handlers' exit (irq_direct.S) when a task must run: the interrupted task's
+ * registers but s0-s11 are in its context; the one reschedule of the interrupt. */
+void k_irq_direct_exit(void);
 /* The same interrupt taken while a handler ran (nesting): the handler's registers are on the
  * kernel stack; no task switch happens here (the outermost exit does it). */
 void k_irq_dispatch(uint32_t mcause);

@@ -27,33 +27,11 @@
 
     .section .text.port, "ax"
 
-/* ---- The vector table (mtvec = port_vectors | 1, vectored mode) ----------------------------
- * Exceptions enter at the base, interrupt n at base + 4n: the machine timer (7) goes straight
- * to its fast path (tick.S), the software (3) and external (11) interrupts to irq.S when a
- * handler is attached, everything else to the general entry below, which hands it to
- * port_trap (any other interrupt is a fault of the interrupted code). One jump
- * per slot, never compressed, so every slot is 4 bytes. */
+/* ---- The vector table (mtvec = port_vectors | 1, vectored mode; entry.h) ------------------- */
     .globl port_vectors
     .balign 64
 port_vectors:
-    .option push
-    .option norvc
-    .rept 3
-    j port_trap_entry               /* exceptions, interrupts 1-2 */
-    .endr
-    j port_irq_entry                /* 3: machine software interrupt */
-    .rept 3
-    j port_trap_entry               /* interrupts 4-6 */
-    .endr
-    j port_tick_entry               /* 7: machine timer */
-    .rept 3
-    j port_trap_entry               /* interrupts 8-10 */
-    .endr
-    j port_irq_entry                /* 11: machine external interrupt (PLIC) */
-    .rept 4
-    j port_trap_entry               /* interrupts 12-15 */
-    .endr
-    .option pop
+    PORT_VECTOR_TABLE port_irq_entry
 
 /* Without a handler attached (no call to port_irq_route, so irq.S is not linked) software and
  * external interrupts take the general entry like any other unexpected trap. */

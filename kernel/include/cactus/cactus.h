@@ -42,6 +42,21 @@ int cactus_irq_attach(uint32_t source, cactus_isr handler, uint32_t priority, co
 void cactus_irq_raise_software(void);
 /* Non-zero while an interrupt handler runs (in it or in what it calls). */
 int cactus_in_isr(void);
+/* Direct handler of the machine software interrupt (docs/interrupts.md, "Direct handlers"):
+ * bound at link time to the interrupt's own vector entry, which saves no register for it, so
+ * it starts within a few cycles of the interrupt. It is an interrupt function (it saves what
+ * it writes and returns with mret: GCC's interrupt attribute), takes no argument, runs on the
+ * kernel's interrupt stack with interrupts masked (nothing nests into it) and may make the
+ * same calls as any handler; a task it wakes runs when it returns. Define it with
+ *     CACTUS_DIRECT_ISR_SOFTWARE(my_isr) { ... }
+ * (one per firmware) and attach it with cactus_irq_attach_direct_software("my_isr"). */
+#define CACTUS_DIRECT_ISR_SOFTWARE(fn)                                                            \
+    __attribute__((interrupt("machine"))) void fn(void);                                          \
+    void cactus_direct_isr_software(void) __attribute__((alias(#fn)));                            \
+    __attribute__((interrupt("machine"))) void fn(void)
+/* Makes the firmware's CACTUS_DIRECT_ISR_SOFTWARE handler the software interrupt's and enables
+ * it; `name` names it in reports. */
+int cactus_irq_attach_direct_software(const char *name);
 
 /* Tasks */
 int cactus_task_create(const cactus_task_desc *d); /* returns the id (>= 0) or a status */

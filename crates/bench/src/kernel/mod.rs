@@ -121,6 +121,10 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     let facts = firmware_facts(&events)?;
     let irq_events = run_firmware(&root.join(irq::IRQ_ELF), options.profile.clone())?;
     let irq = irq::irq_costs(&irq_events)?;
+    let irq_direct = irq::irq_costs(&run_firmware(
+        &root.join(irq::IRQ_DIRECT_ELF),
+        options.profile.clone(),
+    )?)?;
     let library = sections(root, &root.join(LIBRARY))?;
     let minimal = sections(root, &root.join(MINIMAL_ELF))?;
     let task_control = task_control_costs(&run_firmware(
@@ -129,7 +133,7 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     )?)?;
     let mut goals = goals(&costs, &facts);
     goals.extend(task_control_goals(&task_control));
-    goals.extend(irq::goals(&irq));
+    goals.extend(irq::goals(&irq, &irq_direct));
     let fast = fast_paths(&run_firmware(
         &root.join(FASTPATH_ELF),
         options.profile.clone(),
@@ -140,6 +144,7 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
         costs,
         task_control,
         irq,
+        irq_direct,
         facts,
         fast,
         library,
@@ -244,8 +249,10 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                         .add("notify_cycles", r.task_control.notify.cycles.max)
                         .add("resume_cycles", r.task_control.resume.cycles.max)
                         .add("give_cycles", r.task_control.give.cycles.max)
-                        .add("isr_entry_cycles", r.irq.entry.max)
+                        .add("isr_entry_cycles", r.irq_direct.entry.max)
+                        .add("isr_entry_c_cycles", r.irq.entry.max)
                         .add("isr_wake_cycles", r.irq.wake.max)
+                        .add("isr_wake_direct_cycles", r.irq_direct.wake.max)
                         .add("msg_pair_cycles", r.fast.msg_pair.cycles.max)
                         .add("pool_pair_cycles", r.fast.pool_pair.cycles.max);
                     r.add_footprint_summary(&mut summary);

@@ -33,8 +33,10 @@ pub struct KernelReport {
     pub profile: String,
     /// The three switch paths.
     pub costs: SwitchCosts,
-    /// The interrupt paths (`bench/kernel/irq_bench.c`).
+    /// The interrupt paths with a plain C handler (`bench/kernel/irq_bench.c`).
     pub irq: IrqCosts,
+    /// The same with a direct handler (`bench/kernel/irq_direct_bench.c`).
+    pub irq_direct: IrqCosts,
     /// The notify, resume and give wake paths (`bench/kernel/notify_bench.c`).
     pub task_control: TaskControlCosts,
     /// Values the firmware reported (TCB size, stack high-water marks).
@@ -245,20 +247,33 @@ impl KernelReport {
             "tick without a switch: first instruction at mtvec to the interrupted task's next",
             &c.tick,
         );
-        let i = &self.irq;
-        for (name, s) in [
+        let (i, d) = (&self.irq, &self.irq_direct);
+        for (name, samples, s) in [
             (
-                "interrupt entry: msip raised to the user's handler's first instruction",
+                "interrupt entry, direct handler: msip raised to the handler's first instruction",
+                d.samples,
+                &d.entry,
+            ),
+            (
+                "interrupt entry, C handler: msip raised to the handler's first instruction",
+                i.samples,
                 &i.entry,
             ),
             (
-                "handler wakes a task: its `cactus_sem_give` to the task's first instruction",
+                "C handler wakes a task: its `cactus_sem_give` to the task's first instruction",
+                i.samples,
                 &i.wake,
+            ),
+            (
+                "direct handler wakes a task: its `cactus_sem_give` to the task's first \
+                 instruction",
+                d.samples,
+                &d.wake,
             ),
         ] {
             t.row([
                 name.to_string(),
-                i.samples.to_string(),
+                samples.to_string(),
                 "–".to_string(),
                 format!("{} / {:.1} / {}", s.min, s.avg, s.max),
             ]);
