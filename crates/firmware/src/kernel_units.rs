@@ -16,6 +16,12 @@ use std::process::Command;
 /// pulls these members in but `cactus_irq_attach`. Paths relative to `kernel/`.
 pub const INTERRUPT_ONLY: [&str; 2] = ["core/irq.c", "arch/rv32/irq.S"];
 
+/// Kernel sources of the direct handlers (docs/interrupts.md, "Direct handlers"): the
+/// assembly jumps to the firmware's `cactus_direct_isr_software`, which a manifest cannot
+/// declare, so no manifest firmware links them (C firmware built against the library pulls
+/// them in by calling `cactus_irq_attach_direct_software`). Paths relative to `kernel/`.
+pub const DIRECT_ONLY: [&str; 2] = ["core/irq_direct.c", "arch/rv32/irq_direct.S"];
+
 /// Kernel sources only an SRP firmware (`kernel.scheduler = "srp"`) links: the dispatcher and
 /// its preemption trampoline. Their strong definitions fill weak references of the core
 /// (`time.c`'s release clock), so other firmware must not link them. Paths relative to
@@ -55,7 +61,9 @@ impl Links {
 /// under `kernel_dir`).
 pub fn links_source(kernel_dir: &Path, source: &Path, links: Links) -> bool {
     let among = |list: &[&str]| list.iter().any(|rel| source == kernel_dir.join(rel));
-    (links.interrupts || !among(&INTERRUPT_ONLY)) && (links.srp || !among(&SRP_ONLY))
+    (links.interrupts || !among(&INTERRUPT_ONLY))
+        && (links.srp || !among(&SRP_ONLY))
+        && !among(&DIRECT_ONLY)
 }
 
 /// Stands for the kernel directory in the flags the Makefile prints.
@@ -326,6 +334,7 @@ mod tests {
         .unwrap();
         assert!(with_irq.iter().any(|s| s.ends_with("arch/rv32/srp.S")));
         assert!(with_irq.iter().any(|s| s.ends_with("arch/rv32/irq.S")));
+        assert!(!with_irq.iter().any(|s| s.ends_with("arch/rv32/irq_direct.S")));
     }
 
     #[test]
