@@ -211,8 +211,11 @@ impl KernelReport {
              profile `{}`. Each figure is a difference of the simulator's cycle/instret stamps on \
              trace-device markers and trap events, minus the marker stores themselves ({} cycles, \
              {} instructions per pair, measured by the firmware). The fast paths come from \
-             `bench/kernel/fastpath_bench.c` (same library, one task, calls that switch no task). \
-             docs/kernel.md defines the paths.",
+             `bench/kernel/fastpath_bench.c` (same library, one task, calls that switch no task), \
+             the interrupt rows from `bench/kernel/irq_bench.c` (a plain C handler) and \
+             `bench/kernel/irq_direct_bench.c` (a direct handler), which compute their figures \
+             from mcycle reads. docs/kernel.md defines the paths, docs/interrupts.md the \
+             interrupt ones.",
             self.profile, c.marker_cost.0, c.marker_cost.1
         )
     }
