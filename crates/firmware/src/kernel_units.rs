@@ -17,9 +17,9 @@ use std::process::Command;
 pub const INTERRUPT_ONLY: [&str; 2] = ["core/irq.c", "arch/rv32/irq.S"];
 
 /// Kernel sources of the direct handlers (docs/interrupts.md, "Direct handlers"): the
-/// assembly jumps to the firmware's `cactus_direct_isr_software`, which a manifest cannot
-/// declare, so no manifest firmware links them (C firmware built against the library pulls
-/// them in by calling `cactus_irq_attach_direct_software`). Paths relative to `kernel/`.
+/// assembly jumps to the firmware's `cactus_direct_isr_software`, which only a firmware with a
+/// direct handler defines (`direct = true` in its `[[interrupt]]`), so only such a firmware
+/// links them. Paths relative to `kernel/`.
 pub const DIRECT_ONLY: [&str; 2] = ["core/irq_direct.c", "arch/rv32/irq_direct.S"];
 
 /// Kernel sources only an SRP firmware (`kernel.scheduler = "srp"`) links: the dispatcher and
@@ -42,6 +42,8 @@ pub struct Links {
     pub interrupts: bool,
     /// It runs the SRP scheduler ([`SRP_ONLY`]).
     pub srp: bool,
+    /// It declares a direct handler ([`DIRECT_ONLY`]).
+    pub direct: bool,
     /// It invokes its SRP jobs through Carousel ([`CAROUSEL_C`], [`CAROUSEL_ASM`]).
     pub carousel: bool,
 }
@@ -51,6 +53,7 @@ impl Links {
     pub fn of(m: &crate::Manifest) -> Links {
         Links {
             interrupts: !m.interrupts.is_empty(),
+            direct: m.interrupts.iter().any(|i| i.direct),
             srp: m.srp.is_some(),
             carousel: m.srp.as_ref().is_some_and(|s| s.carousel),
         }
@@ -63,7 +66,7 @@ pub fn links_source(kernel_dir: &Path, source: &Path, links: Links) -> bool {
     let among = |list: &[&str]| list.iter().any(|rel| source == kernel_dir.join(rel));
     (links.interrupts || !among(&INTERRUPT_ONLY))
         && (links.srp || !among(&SRP_ONLY))
-        && !among(&DIRECT_ONLY)
+        && (links.direct || !among(&DIRECT_ONLY))
 }
 
 /// Stands for the kernel directory in the flags the Makefile prints.
@@ -241,6 +244,7 @@ mod tests {
         let irq = Links {
             interrupts: true,
             srp: false,
+            direct: false,
             carousel: false,
         };
         let with_irq =
@@ -249,10 +253,28 @@ mod tests {
             .iter()
             .any(|u| u.source.ends_with("kernel/core/irq.c")));
         assert_eq!(with_irq.len(), units.len() + 1);
+        let direct = Links {
+            direct: true,
+            ..irq
+        };
+        let with_direct = kernel_units(
+            &tc,
+            &root(),
+            StackStrategy::Static,
+            Target::Sim,
+            &[],
+            direct,
+        )
+        .unwrap();
+        assert!(with_direct
+            .iter()
+            .any(|u| u.source.ends_with("kernel/core/irq_direct.c")));
+        assert_eq!(with_direct.len(), units.len() + 2);
         assert!(!names.iter().any(|n| n.ends_with("kernel/core/srp.c")));
         let srp = Links {
             interrupts: false,
             srp: true,
+            direct: false,
             carousel: false,
         };
         let with_srp =
@@ -328,13 +350,16 @@ mod tests {
             Links {
                 interrupts: true,
                 srp: true,
+                direct: false,
                 carousel: false,
             },
         )
         .unwrap();
         assert!(with_irq.iter().any(|s| s.ends_with("arch/rv32/srp.S")));
         assert!(with_irq.iter().any(|s| s.ends_with("arch/rv32/irq.S")));
-        assert!(!with_irq.iter().any(|s| s.ends_with("arch/rv32/irq_direct.S")));
+        assert!(!with_irq
+            .iter()
+            .any(|s| s.ends_with("arch/rv32/irq_direct.S")));
     }
 
     #[test]

@@ -201,7 +201,12 @@ fn write_source(s: &mut String, m: &Manifest) -> std::fmt::Result {
     if let Some(init) = &m.init {
         writeln!(s, "void {init}(void);")?;
     }
-    let mut handlers: Vec<&str> = m.interrupts.iter().map(|i| i.handler.as_str()).collect();
+    let mut handlers: Vec<&str> = m
+        .interrupts
+        .iter()
+        .filter(|i| !i.direct)
+        .map(|i| i.handler.as_str())
+        .collect();
     handlers.sort_unstable();
     handlers.dedup();
     for h in handlers {
@@ -299,6 +304,15 @@ fn write_main(s: &mut String, m: &Manifest, ntasks: &str) -> std::fmt::Result {
     // Handlers first: init may then enable the devices (an interrupt is taken only once the
     // first task runs).
     for irq in &m.interrupts {
+        if irq.direct {
+            // The handler's CACTUS_DIRECT_ISR_SOFTWARE binds it at link time.
+            writeln!(
+                s,
+                "    cactus_irq_attach_direct_software(\"{}\");",
+                irq.handler
+            )?;
+            continue;
+        }
         writeln!(
             s,
             "    cactus_irq_attach({}, {}, {}u, \"{}\");",

@@ -73,11 +73,13 @@ fn manifest(target: Target) -> Manifest {
                 source: InterruptSource::Plic(10),
                 handler: "uart_isr".into(),
                 priority: 3,
+                direct: false,
             },
             Interrupt {
                 source: InterruptSource::Software,
                 handler: "kick_isr".into(),
                 priority: 0,
+                direct: false,
             },
         ],
         timers: vec![],

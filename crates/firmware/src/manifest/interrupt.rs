@@ -39,6 +39,10 @@ pub struct Interrupt {
     /// PLIC priority 1..=[`MAX_PRIORITY`] (higher nests into lower); 0 for the software
     /// interrupt, which every PLIC source may preempt.
     pub priority: u32,
+    /// A direct handler (`direct = true`, the software interrupt only): an interrupt function
+    /// `void f(void)` defined with `CACTUS_DIRECT_ISR_SOFTWARE`, entered from its own vector
+    /// slot with no register save (docs/interrupts.md, "Direct handlers").
+    pub direct: bool,
 }
 
 pub(super) fn interrupt(
@@ -90,9 +94,21 @@ pub(super) fn interrupt(
         }
         (InterruptSource::Plic(_), Some(p)) => cx.int(p, &key("priority"), 1..MAX_PRIORITY + 1)?,
     };
+    let direct = match (&raw.direct, source) {
+        (None, _) => false,
+        (Some(d), InterruptSource::Software) => *d.get_ref(),
+        (Some(d), InterruptSource::Plic(_)) => {
+            return Err(cx.at(
+                d,
+                &key("direct"),
+                "only the software interrupt can have a direct handler",
+            ))
+        }
+    };
     Ok(Interrupt {
         source,
         handler: raw.handler.get_ref().clone(),
         priority,
+        direct,
     })
 }

@@ -163,6 +163,8 @@ pub(crate) struct RawInterrupt {
     pub handler: Spanned<String>,
     #[serde(default)]
     pub priority: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub direct: Option<Spanned<bool>>,
 }
 
 /// An interrupt source as written: a PLIC source number or a name (`"software"`).

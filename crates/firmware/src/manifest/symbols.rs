@@ -27,6 +27,10 @@ pub fn undefined_symbols(linker_output: &str) -> Vec<String> {
     out
 }
 
+/// The symbol a direct handler's definition (`CACTUS_DIRECT_ISR_SOFTWARE`, cactus.h) gives it
+/// and the kernel's direct entry jumps to.
+pub const DIRECT_SYMBOL: &str = "cactus_direct_isr_software";
+
 impl Manifest {
     /// The manifest error for the first of `undefined` that the manifest itself names as a
     /// task's `entry`, an interrupt's `handler`, a timer's `callback` or the firmware's
@@ -65,6 +69,27 @@ impl Manifest {
                     span,
                     &format!("interrupt[{i}].handler"),
                     format!("no function `{sym}` is defined in any source of the firmware"),
+                ));
+            }
+            // A direct handler is reached through the name its definition macro gives it.
+            if let Some(i) = self
+                .interrupts
+                .iter()
+                .position(|irq| irq.direct && sym == DIRECT_SYMBOL)
+            {
+                let span = span_of(
+                    raw.as_ref()
+                        .and_then(|r| r.interrupt.get(i))
+                        .map(|x| &x.handler),
+                );
+                return Some(cx.err(
+                    span,
+                    &format!("interrupt[{i}].handler"),
+                    format!(
+                        "no direct handler is defined: define `{}` with \
+                         CACTUS_DIRECT_ISR_SOFTWARE({}) in a source of the firmware",
+                        self.interrupts[i].handler, self.interrupts[i].handler
+                    ),
                 ));
             }
             if let Some((i, t)) = self

@@ -931,16 +931,22 @@ fn interrupts_parse_with_their_source_and_priority() {
             Interrupt {
                 source: InterruptSource::Plic(10),
                 handler: "uart_isr".into(),
-                priority: 3
+                priority: 3,
+                direct: false
             },
             Interrupt {
                 source: InterruptSource::Software,
                 handler: "kick".into(),
-                priority: 0
+                priority: 0,
+                direct: false
             },
         ]
     );
     assert!(f.parse(GOOD).unwrap().interrupts.is_empty());
+    let direct = format!(
+        "{GOOD}\n[[interrupt]]\nsource = \"software\"\nhandler = \"kick\"\ndirect = true\n"
+    );
+    assert!(f.parse(&direct).unwrap().interrupts[0].direct);
 }
 
 #[test]

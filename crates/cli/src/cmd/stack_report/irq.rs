@@ -12,6 +12,10 @@
 //! and halt hooks are counted as 0 and `k_fault`'s one recursion (collateral damage) once, as
 //! docs/kernel.md "Footprint" counts them.
 //!
+//! A direct handler (the software interrupt's, `direct = true`) is entered from its vector slot
+//! with no kernel frame: its level's outermost depth is the handler's own, kernel calls
+//! included, and no chain nests on top of it (it runs with interrupts masked).
+//!
 //! Not included: the kernel's own work on the same stack (docs/kernel.md "Footprint"), and the
 //! kernel frames under a chain that starts in the idle loop (`k_idle` runs handlers on the
 //! kernel stack, inside the scheduler's path).
@@ -143,11 +147,26 @@ pub(super) fn interrupt_stack<'f>(
     let (k_depth, _, k_name) = deepest(program, &sys, &hooks)?;
     let mut levels = Vec::new();
     let mut paths = Vec::new();
+    // Per level: a direct handler, into which nothing nests.
+    let mut masked = Vec::new();
     for (priority, mut handlers) in by_priority {
         handlers.sort();
         handlers.dedup();
         let ann = annotations(program, &handlers);
-        let (outer, path, _) = deepest(program, &OUTER, &ann)?;
+        // A direct handler (docs/interrupts.md) is entered from its vector with the interrupt
+        // stack empty: its own frame is the level's (nothing nests into it).
+        let direct: Vec<&str> = m
+            .interrupts
+            .iter()
+            .filter(|i| i.direct && handlers.contains(&i.handler))
+            .map(|i| i.handler.as_str())
+            .collect();
+        masked.push(!direct.is_empty());
+        let (outer, path, _) = if direct.is_empty() {
+            deepest(program, &OUTER, &ann)?
+        } else {
+            deepest(program, &direct, &ann)?
+        };
         let (nested, _, _) = deepest(program, &[NESTED], &ann)?;
         levels.push(Level {
             priority,
@@ -157,11 +176,13 @@ pub(super) fn interrupt_stack<'f>(
         });
         paths.push(path);
     }
-    // The deepest chain: an outermost level, then every level above it nested once.
+    // The deepest chain: an outermost level, then every level above it nested once (none
+    // above a direct handler, which runs with interrupts masked).
     let mut best: Option<(Depth, usize)> = None;
     for i in 0..levels.len() {
         let mut d = levels[i].outermost.clone();
-        for l in &levels[i + 1..] {
+        let above = if masked[i] { &[][..] } else { &levels[i + 1..] };
+        for l in above {
             d = plus(&d, &l.nested);
         }
         let better = match (&best, &d) {
@@ -175,7 +196,11 @@ pub(super) fn interrupt_stack<'f>(
         }
     }
     let (depth, first) = best.expect("at least one level");
-    let chain = levels[first..].iter().map(|l| l.priority).collect();
+    let chain = if masked[first] {
+        vec![levels[first].priority]
+    } else {
+        levels[first..].iter().map(|l| l.priority).collect()
+    };
     let kernel_call = (k_depth, k_name);
     Ok(Some(IrqStack {
         depth,
