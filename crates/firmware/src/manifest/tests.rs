@@ -997,6 +997,12 @@ fn bad_interrupts_name_the_key_and_line() {
             "interrupt[0].handler",
             "\"not a name\" is not a C function name",
         ),
+        (
+            "source = 10\nhandler = \"h\"\npriority = 2\ndirect = true\n",
+            35,
+            "interrupt[0].direct",
+            "only the software interrupt can have a direct handler",
+        ),
     ];
     for (body, want_line, want_key, want_problem) in cases {
         let (line, key, problem) = f.error(&irq(body));
