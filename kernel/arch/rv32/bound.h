@@ -26,6 +26,14 @@
     csrw CSR_MSTACKBOUND, \r
 .endif
 .endm
+
+/* mstackbound = 0 (disarmed): a path that uses sp as a scratch register first (irq_direct.S),
+ * since an armed bound refuses any write of sp below it. */
+.macro STACK_BOUND_OFF
+.if CACTUS_STACK_BOUND
+    csrw CSR_MSTACKBOUND, zero
+.endif
+.endm
 #endif
 
 #endif

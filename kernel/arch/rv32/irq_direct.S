@@ -16,6 +16,8 @@
  * - k_isr_call says a handler runs (the software source's), so the handler's kernel calls
  *   defer a wake-up to the exit and refuse to block;
  * - tp and sp are the kernel's, and the handler is jumped to (bound at link time: no table).
+ * sp is the entry's and exit's scratch register (a kernel with cactus-sim's stack bound,
+ * bound.h, disarms the bound first and sets it again before sp is a stack pointer).
  * The exit (the handler's mret lands there, interrupts masked, every register but sp and tp
  * the task's) resumes the task with two loads when no task was made ready that outranks it;
  * otherwise it completes the task's context as the general entry does and leaves through the
@@ -31,6 +33,7 @@
     .globl port_swi_direct_entry
 port_swi_direct_entry:
     CFI_TRAP_START
+    STACK_BOUND_OFF                 /* sp is scratch below (a kernel with the stack bound) */
     sw sp, CTX_SP - PORT_TP(tp)     /* the task's sp into its context */
     addi sp, tp, -PORT_TP
     csrw mscratch, sp               /* the context this entry completes */
@@ -54,6 +57,7 @@ port_swi_direct_entry:
     .globl port_swi_direct_exit
 port_swi_direct_exit:
     CFI_TRAP_START
+    STACK_BOUND_OFF                 /* sp is scratch below; each way out sets the bound again */
     sw zero, k_isr_call, tp
     lw sp, k_isr_resched
     bnez sp, 1f                     /* a task to switch to */
