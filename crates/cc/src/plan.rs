@@ -9,7 +9,8 @@ use crate::rolling::Decisions;
 use crate::CheckMode;
 use cactus_asm::callgraph::Target;
 use cactus_asm::{AsmFile, Item};
-use cactus_isa::RegSet;
+use cactus_isa::asm::Statement;
+use cactus_isa::{Op, RegSet};
 
 /// Registers that carry nothing into a function under the ilp32 ABI: t0, t1, t3-t6 (t2 is
 /// GCC's static-chain register for nested functions, so it is left to liveness). An
@@ -118,6 +119,16 @@ pub fn bound_entry(p: &Program, f: usize, d: &Decisions) -> bool {
         && d.reserve[f] == 0
 }
 
+/// Whether function `f` is an interrupt function (GCC's `interrupt` attribute, as a direct
+/// handler is: docs/interrupts.md): it returns with `mret`, so at its entry every register
+/// holds the interrupted code's value and no temporary is free for a check.
+fn is_interrupt_function(file: &AsmFile, p: &Program, f: usize) -> bool {
+    let info = &p.funcs[f];
+    (info.func.start..info.func.end).any(|i| {
+        matches!(&file.entries[i].item, Item::Inst(Statement::Base(a)) if a.op == Op::Mret)
+    })
+}
+
 /// The sites of function `f` under `mode`. With `hardware_bound`, an entry site whose whole
 /// need is the first `sp` decrement goes right before that decrement as a bound site (no
 /// instruction: the hardware refuses the decrement, `checks::Site::bound`), and every other
@@ -133,6 +144,12 @@ pub fn sites(
     let info = &p.funcs[f];
     let kept = p.kept_live[f];
     let mut out = Vec::new();
+    // An interrupt function gets no check (it would overwrite a register of the code it
+    // interrupted); it runs on the kernel's interrupt stack, which the hardware bound (when
+    // armed) still guards and `cactus stack-report` bounds.
+    if is_interrupt_function(file, p, f) {
+        return out;
+    }
     // With the hardware bound every decrement needs its entry, rolled or not.
     if d.checked(f) || (hardware_bound && info.stack.first_dec.is_some()) {
         let kind = if mode.relocates() && pin_reason(p, f).is_some() {

@@ -233,3 +233,24 @@ fn mtss_follows_tail_call_chains_for_args_and_pinning() {
     let (out, _) = run(&text, &mtss, &Reserves::default());
     assert_eq!(table(&out)[1], (16, 16 | 8 << 16 | 2 << 30), "{out}");
 }
+
+#[test]
+fn an_interrupt_function_gets_no_check() {
+    // GCC's `interrupt` attribute (a direct handler, docs/interrupts.md): every register at
+    // its entry is the interrupted code's, so a check's scratch register would corrupt it.
+    let isr = "\taddi sp,sp,-16\n\tsw a5,12(sp)\n\tlui a5,%hi(x)\n\tsw zero,%lo(x)(a5)\n\tlw a5,12(sp)\n\taddi sp,sp,16\n\tmret\n";
+    let (out, _) = run(
+        &func("isr", true, isr),
+        &opts(RollingRules::NONE),
+        &Reserves::default(),
+    );
+    assert!(out.contains("isr:\n\taddi sp,sp,-16\n\tsw a5,12(sp)\n"), "{out}");
+    assert!(!out.contains("-4(tp)"), "{out}");
+    // The same body returning with ret is an ordinary function: it is checked.
+    let (out, _) = run(
+        &func("plain", true, &isr.replace("mret", "ret")),
+        &opts(RollingRules::NONE),
+        &Reserves::default(),
+    );
+    assert!(out.contains("-4(tp)"), "{out}");
+}
