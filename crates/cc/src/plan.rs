@@ -124,9 +124,9 @@ pub fn bound_entry(p: &Program, f: usize, d: &Decisions) -> bool {
 /// holds the interrupted code's value and no temporary is free for a check.
 fn is_interrupt_function(file: &AsmFile, p: &Program, f: usize) -> bool {
     let info = &p.funcs[f];
-    (info.func.start..info.func.end).any(|i| {
-        matches!(&file.entries[i].item, Item::Inst(Statement::Base(a)) if a.op == Op::Mret)
-    })
+    (info.func.start..info.func.end).any(
+        |i| matches!(&file.entries[i].item, Item::Inst(Statement::Base(a)) if a.op == Op::Mret),
+    )
 }
 
 /// The sites of function `f` under `mode`. With `hardware_bound`, an entry site whose whole

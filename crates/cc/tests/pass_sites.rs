@@ -244,7 +244,10 @@ fn an_interrupt_function_gets_no_check() {
         &opts(RollingRules::NONE),
         &Reserves::default(),
     );
-    assert!(out.contains("isr:\n\taddi sp,sp,-16\n\tsw a5,12(sp)\n"), "{out}");
+    assert!(
+        out.contains("isr:\n\taddi sp,sp,-16\n\tsw a5,12(sp)\n"),
+        "{out}"
+    );
     assert!(!out.contains("-4(tp)"), "{out}");
     // The same body returning with ret is an ordinary function: it is checked.
     let (out, _) = run(
