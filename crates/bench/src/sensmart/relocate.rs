@@ -2,10 +2,12 @@
 //! (bench/sensmart/relocate.toml) once, and the switch firmware (bench/sensmart/switch.toml)
 //! under `static` and under `relocate`.
 
-use super::{Part, SensmartRow};
+use super::{ops, Part, SensmartRow};
 use crate::mcu_run::{exited_cleanly, last_marker, load_with_stack, run_mcu};
 use crate::Size;
 use cactus_firmware::BuildOptions;
+use cactus_firmware::Overrides;
+use cactus_sim::{Event, EventKind};
 use cactus_sweep::table::{or_dash, Table};
 use cactus_sweep::{Point, Progress};
 use serde::{Deserialize, Serialize};
@@ -31,6 +33,36 @@ pub struct Relocation {
     pub bytes: u32,
     /// Cycles from the refused store to the instruction after it, less the probe's baseline.
     pub cycles: u64,
+    /// Where the cycles go, from the trace's events: the trap to the copy's start (trap
+    /// entry, the strategy finding the region and the donor), the copy (between the kernel
+    /// store bracket's KERNEL_ENTER and KERNEL_LEAVE) and the copy's end to the `mret`
+    /// (windows, counters, the oracle's reports, the context restore). None when the
+    /// events were not found.
+    #[serde(default)]
+    pub phases: Option<[u64; 3]>,
+}
+
+/// The phases ([`Relocation::phases`]) of every stack-window trap in `events` that led to a
+/// copy, in order.
+pub fn phases(events: &[Event]) -> Vec<[u64; 3]> {
+    let mut out = Vec::new();
+    let mut at: Option<(u64, Option<u64>, Option<u64>)> = None;
+    for e in events {
+        match (&e.kind, at) {
+            (EventKind::Trap { cause: 25, .. }, _) => at = Some((e.cycle, None, None)),
+            (EventKind::KernelEnter, Some((t, None, None))) => at = Some((t, Some(e.cycle), None)),
+            (EventKind::KernelLeave, Some((t, Some(k), None))) => {
+                at = Some((t, Some(k), Some(e.cycle)));
+            }
+            (EventKind::Mret { .. }, Some((t, Some(k), Some(l)))) => {
+                out.push([k - t, l - k, e.cycle - l]);
+                at = None;
+            }
+            (EventKind::Mret { .. }, _) => at = None,
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The least-squares line `cycles = a + b * words` through the relocations (None: fewer than
@@ -56,15 +88,21 @@ const SWITCH: &str = "bench/sensmart/switch.toml";
 /// The three runs: the relocation firmware, the switch firmware as is and under `relocate`.
 pub fn points(o: &SensmartOptions) -> Vec<Point<'_, SensmartRow>> {
     [
-        ("relocation", RELOCATE, None),
-        ("switch static", SWITCH, None),
-        ("switch relocate", SWITCH, Some("relocate")),
+        ("relocation", RELOCATE, None, None),
+        ("switch static", SWITCH, None, None),
+        ("switch relocate", SWITCH, Some("relocate"), None),
+        ("switch relocate-sw", SWITCH, Some("relocate"), Some("sw")),
     ]
     .into_iter()
-    .map(|(name, manifest, stack)| {
+    .chain(
+        ops::BUILDS
+            .into_iter()
+            .map(|(name, stack, window)| (name, ops::OPS, stack, window)),
+    )
+    .map(|(name, manifest, stack, window)| {
         let key = format!("relocate/{name}");
         Point::new(key.clone(), key, move |_, progress: &Progress| {
-            let row = measure(o, name, manifest, stack);
+            let row = measure(o, name, manifest, stack, window);
             if let Some(note) = &row.note {
                 progress.note(&format!("cactus: sensmart {name}: {note}"));
             }
@@ -80,9 +118,10 @@ pub fn measure(
     name: &str,
     manifest: &str,
     stack: Option<&str>,
+    window: Option<&str>,
 ) -> SensmartRow {
     let mut row = SensmartRow::new(Part::Relocate, name);
-    if let Err(e) = build_and_run(o, manifest, stack, &mut row) {
+    if let Err(e) = build_and_run(o, manifest, stack, window, &mut row) {
         row.note = Some(e);
     }
     row
@@ -92,9 +131,18 @@ fn build_and_run(
     o: &SensmartOptions,
     manifest: &str,
     stack: Option<&str>,
+    window: Option<&str>,
     row: &mut SensmartRow,
 ) -> Result<(), String> {
-    let m = load_with_stack(&o.root.join(manifest), stack)?;
+    let mut m = load_with_stack(&o.root.join(manifest), stack)?;
+    if let Some(window) = window {
+        let over = Overrides {
+            window: Some(window.to_string()),
+            checks: Some("mtss".to_string()),
+            ..Overrides::default()
+        };
+        m.apply(&over).map_err(|e| e.to_string())?;
+    }
     let options = BuildOptions {
         root: (!o.root.as_os_str().is_empty()).then(|| o.root.clone()),
         out_root: o.build_dir.clone(),
@@ -106,13 +154,21 @@ fn build_and_run(
     let marker = |id: u32| last_marker(machine.events(), id);
     if row.name == "relocation" {
         let n = marker(99).ok_or("no marker 99 (sizes measured)")?;
+        let split = phases(machine.events());
         for k in 0..n {
             let bytes = marker(100 + 2 * k).ok_or(format!("no marker {}", 100 + 2 * k))?;
             let cycles = marker(101 + 2 * k).ok_or(format!("no marker {}", 101 + 2 * k))?;
             row.relocations.push(super::Relocation {
                 bytes,
                 cycles: u64::from(cycles),
+                phases: (split.len() == n as usize).then(|| split[k as usize]),
             });
+        }
+    } else if manifest == ops::OPS {
+        let n = marker(299).ok_or("no marker 299 (operations measured)")?;
+        for k in 0..n {
+            let c = marker(300 + k).ok_or(format!("no marker {}", 300 + k))?;
+            row.ops.push(u64::from(c));
         }
     } else {
         row.switch_cycles = Some(u64::from(marker(200).ok_or("no marker 200")?));
@@ -163,16 +219,27 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
         ">cycles",
         ">goal: 300 + 1/word",
         "within goal",
+        ">trap to copy",
+        ">copy",
+        ">copy to mret",
+        ">copy per word",
     ]);
     for r in relocations(rows) {
         let words = u64::from(r.bytes / 4);
         let goal = 300 + words;
+        let ph = |i: usize| r.phases.map_or("-".to_string(), |p| p[i].to_string());
         t.row([
             r.bytes.to_string(),
             words.to_string(),
             r.cycles.to_string(),
             goal.to_string(),
             if r.cycles <= goal { "yes" } else { "no" }.to_string(),
+            ph(0),
+            ph(1),
+            ph(2),
+            r.phases.filter(|_| words > 0).map_or("-".to_string(), |p| {
+                format!("{:.2}", p[1] as f64 / words as f64)
+            }),
         ]);
     }
     let fitted = match fit(relocations(rows)) {
@@ -183,7 +250,7 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
         None => "No fit: fewer than two relocations measured.\n".to_string(),
     };
     let mut s = Table::new(&["run", ">cycles per switch", "result"]);
-    for r in rows {
+    for r in rows.iter().filter(|r| !r.name.starts_with("ops ")) {
         s.row([
             r.name.clone(),
             or_dash(r.switch_cycles),
@@ -195,9 +262,10 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
         ]);
     }
     format!(
-        "### Stack relocation\n\n{}\n{fitted}\n{}\n",
+        "### Stack relocation\n\n{}\n{fitted}\n{}\n{}",
         t.render(),
-        s.render()
+        s.render(),
+        ops::markdown(rows)
     )
 }
 
@@ -210,9 +278,16 @@ pub fn reading() -> String {
      from the kernel's own counter). Cycles run from the store that crosses the window's bound \
      to the instruction after it (trap, the strategy choosing the donor, the memmove, the \
      window write, the return), less the same probe with a store that does not trap; \
-     interrupts masked. Switch: bench/sensmart/switch.toml, a yield ping-pong of two tasks at \
-     one priority, cycles per switch, built `static` and `--stack relocate` (every resume \
+     interrupts masked. The three phases split it by the trace's events (the sum is a few \
+     cycles short: the baseline store and the events' own instruction): from the trap to the \
+     copy's start (trap entry, `port_trap`, the strategy finding the task's region, scanning for \
+     the donor and computing the move), the copy itself (between the kernel store bracket's \
+     KERNEL_ENTER and KERNEL_LEAVE; per word), and from its end to the `mret` (the moved \
+     tasks' windows, the counters, the window write, the oracle's region reports, the \
+     OVERFLOW event, the context restore). Switch: bench/sensmart/switch.toml, a yield ping-pong of two tasks at \
+     one priority, cycles per switch, built `static`, `--stack relocate` (every resume \
      writes the window: two loads and two CSR writes; `static` runs its switch-time stack \
-     check instead, which `relocate` does not need: the window checks every access). "
+     check instead, which `relocate` does not need: the window checks every access) and `--stack relocate --window sw` \
+     (the logical-stack pass and `mtss` checks; no window to write). "
         .to_string()
 }
