@@ -83,12 +83,15 @@ pub fn fit(rel: &[Relocation]) -> Option<(f64, f64)> {
 }
 
 const RELOCATE: &str = "bench/sensmart/relocate.toml";
+/// The relocation firmware's row under the software window.
+pub const RELOCATION_SW: &str = "relocation sw";
 const SWITCH: &str = "bench/sensmart/switch.toml";
 
 /// The three runs: the relocation firmware, the switch firmware as is and under `relocate`.
 pub fn points(o: &SensmartOptions) -> Vec<Point<'_, SensmartRow>> {
     [
         ("relocation", RELOCATE, None, None),
+        (RELOCATION_SW, RELOCATE, Some("relocate"), Some("sw")),
         ("switch static", SWITCH, None, None),
         ("switch relocate", SWITCH, Some("relocate"), None),
         ("switch relocate-sw", SWITCH, Some("relocate"), Some("sw")),
@@ -152,7 +155,7 @@ fn build_and_run(
     let (machine, outcome) = run_mcu(&built.elf, MAX_CYCLES)?;
     exited_cleanly(outcome)?;
     let marker = |id: u32| last_marker(machine.events(), id);
-    if row.name == "relocation" {
+    if manifest == RELOCATE {
         let n = marker(99).ok_or("no marker 99 (sizes measured)")?;
         let split = phases(machine.events());
         for k in 0..n {
@@ -178,8 +181,13 @@ fn build_and_run(
 }
 
 fn relocations(rows: &[SensmartRow]) -> &[Relocation] {
+    relocations_of(rows, "relocation")
+}
+
+/// The relocations of the passed row `name`.
+pub fn relocations_of<'a>(rows: &'a [SensmartRow], name: &str) -> &'a [Relocation] {
     rows.iter()
-        .find(|r| r.name == "relocation" && r.passed)
+        .find(|r| r.name == name && r.passed)
         .map_or(&[], |r| r.relocations.as_slice())
 }
 
@@ -195,8 +203,13 @@ pub fn summary_pairs(rows: &[SensmartRow]) -> Vec<(&'static str, String)> {
     let rel = relocations(rows);
     let kib = rel.iter().find(|r| r.bytes == 1024).map(|r| r.cycles);
     let line = fit(rel);
+    let sw_kib = relocations_of(rows, RELOCATION_SW)
+        .iter()
+        .find(|r| r.bytes == 1024)
+        .map(|r| r.cycles);
     vec![
         ("relocation_cycles", or_dash(kib)),
+        ("relocation_sw_cycles", or_dash(sw_kib)),
         (
             "relocation_fixed",
             line.map_or("-".into(), |l| format!("{:.0}", l.0)),
@@ -214,6 +227,7 @@ pub fn summary_pairs(rows: &[SensmartRow]) -> Vec<(&'static str, String)> {
 /// switch.
 pub fn markdown(rows: &[SensmartRow]) -> String {
     let mut t = Table::new(&[
+        "window",
         ">bytes moved",
         ">words",
         ">cycles",
@@ -224,11 +238,16 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
         ">copy to mret",
         ">copy per word",
     ]);
-    for r in relocations(rows) {
+    let variants = [("hardware", "relocation"), ("software", RELOCATION_SW)];
+    for (window, r) in variants
+        .iter()
+        .flat_map(|&(w, name)| relocations_of(rows, name).iter().map(move |r| (w, r)))
+    {
         let words = u64::from(r.bytes / 4);
         let goal = 300 + words;
         let ph = |i: usize| r.phases.map_or("-".to_string(), |p| p[i].to_string());
         t.row([
+            window.to_string(),
             r.bytes.to_string(),
             words.to_string(),
             r.cycles.to_string(),
@@ -242,15 +261,23 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             }),
         ]);
     }
-    let fitted = match fit(relocations(rows)) {
-        Some((a, b)) => format!(
-            "Least-squares fit: cycles = {a:.0} + {b:.2} per word moved (paper, AVR: 2,326 \
-             cycles for one relocation).\n"
-        ),
-        None => "No fit: fewer than two relocations measured.\n".to_string(),
-    };
+    let fitted: String = variants
+        .iter()
+        .map(|&(window, name)| match fit(relocations_of(rows, name)) {
+            Some((a, b)) => format!(
+                "Least-squares fit, {window} window: cycles = {a:.0} + {b:.2} per word moved.\n"
+            ),
+            None => {
+                format!("No fit for the {window} window: fewer than two relocations measured.\n")
+            }
+        })
+        .collect::<String>()
+        + "Paper, AVR: 2,326 cycles for one relocation.\n";
     let mut s = Table::new(&["run", ">cycles per switch", "result"]);
-    for r in rows.iter().filter(|r| !r.name.starts_with("ops ")) {
+    for r in rows
+        .iter()
+        .filter(|r| !r.name.starts_with("ops ") && r.name != RELOCATION_SW)
+    {
         s.row([
             r.name.clone(),
             or_dash(r.switch_cycles),
@@ -273,7 +300,10 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
 pub fn reading() -> String {
     "**Stack relocation** (docs/sensmart.md; both sizes run the same two firmwares, each well \
      under a second of simulation). Relocation: bench/sensmart/relocate.toml under the \
-     `relocate` strategy with the hardware stack window; its one task's region is the pool's \
+     `relocate` strategy with the hardware stack window, and with the software one (`--window \
+     sw`: the probe's store is translated by the logical-stack pass, whose slow path, \
+     `port_lstack_*` to `k_lstack_trap`, grows the stack; `mtss` checks; its phases are not \
+     split: no trap marks its start); its one task's region is the pool's \
      lowest, so each relocation moves exactly the live stack the probe sets up (bytes moved, \
      from the kernel's own counter). Cycles run from the store that crosses the window's bound \
      to the instruction after it (trap, the strategy choosing the donor, the memmove, the \
