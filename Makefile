@@ -29,6 +29,8 @@ RANDOM_SEED  ?= 1
 FUZZ_RUNS    ?= 20
 MT_FUZZ_RUNS ?= 8
 ISO_FUZZ_RUNS ?= 8
+PT_FUZZ_RUNS ?= 8
+LS_FUZZ_RUNS ?= 8
 STRESS_RUNS  ?= 200
 # Parallel jobs for the firmware step (the C builds of tests/, kernel/, workloads/).
 JOBS         ?= $(shell nproc)
@@ -213,6 +215,8 @@ test-lane-b:
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
 	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
 	$(call counted,isolate-fuzz,$(CACTUS) fuzz --runs $(ISO_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O2 --modes none --isolate --out build/fuzz-isolate)
+	$(call counted,preempt-fuzz,$(CACTUS) fuzz --runs $(PT_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O2 --modes none --preempt-traps 3 --out build/fuzz-preempt)
+	$(call counted,logical-fuzz,$(CACTUS) fuzz --runs $(LS_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O0$(comma)O2 --modes none --logical-stack --out build/fuzz-logical)
 	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss$(comma)split --no-tight --out build/fuzz-multitask)
 	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
@@ -240,6 +244,7 @@ bench: build
 	-$(CACTUS) bench latency
 	-$(CACTUS) bench scaling
 	$(CACTUS) fuzz --runs 200 --seed 1 --multitask 4 --modes mtss --no-tight --out build/fuzz-multitask
+	$(CACTUS) fuzz --runs 200 --seed 1 --modes none --preempt-traps 3 --isolate --logical-stack --out build/fuzz-sensmart
 	-$(CACTUS) bench checks
 	-$(CACTUS) bench workloads
 	-$(CACTUS) bench segmented

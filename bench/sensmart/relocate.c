@@ -1,5 +1,7 @@
 /* The relocation firmware of `cactus bench sensmart` (docs/sensmart.md): one task under the
- * `relocate` strategy (hardware stack window) whose region is the pool's lowest, with the free
+ * `relocate` strategy (hardware stack window, or the software one: `--window sw`, the store
+ * then goes through the logical-stack pass's translation and its slow path) whose region is
+ * the pool's lowest, with the free
  * tail above it as the only donor, so a relocation moves exactly the task's live stack. For
  * each size n the task runs a probe with sp = the logical top - n + 16 (the live stack the
  * kernel sees is every byte from 16 below sp up: n bytes, all moved) and stores one word below its window's bound: the
@@ -12,11 +14,15 @@
 #include "cactus/relocate.h"
 #include "cactus/trace.h"
 
+#define WINDOW_BASE 0x60000000u
 #define WINDOW_TOP 0x70000000u
 
 static const uint32_t sizes[] = { 256, 512, 1024, 2048, 4096 };
 
-/* Cycles of one store to `addr` run with sp = sp_value (sp restored after). */
+/* Cycles of one store to `addr` run with sp = sp_value (sp restored after). Under the
+ * software window the logical-stack pass converts this code too: `mv saved, sp` to the
+ * logical sp, each `mv sp, x` adds the displacement back (read afresh after the move) and the
+ * store is translated, its slow path growing the stack. */
 static uint32_t __attribute__((noinline)) probe(uint32_t sp_value, uint32_t addr)
 {
     uint32_t before, after, saved;
@@ -32,11 +38,14 @@ static uint32_t __attribute__((noinline)) probe(uint32_t sp_value, uint32_t addr
     return after - before;
 }
 
+/* The task's logical bound: the descriptor's limit under the hardware window; under the
+ * software one the limit is physical (sp is), so less the displacement (the TCB word at
+ * tp + 32, PORT_STACK_DISP). */
 static uint32_t bound(void)
 {
-    uint32_t limit;
-    __asm__ volatile("lw %0, -4(tp)" : "=r"(limit));
-    return limit;
+    uint32_t limit, disp;
+    __asm__ volatile("lw %0, -4(tp)\n\tlw %1, 32(tp)" : "=r"(limit), "=r"(disp));
+    return limit - WINDOW_BASE < WINDOW_TOP - WINDOW_BASE ? limit : limit - disp;
 }
 
 void reloc_main(void *arg)

@@ -19,6 +19,7 @@ pub mod isolate;
 pub mod logical;
 mod margins;
 mod needs;
+mod noreturn;
 mod plan;
 pub mod preempt;
 mod program;

@@ -2,6 +2,7 @@
 //! graph across units, which functions are address-taken, and the recursion cycles
 //! (strongly connected components of the direct-call graph).
 
+use crate::noreturn::{never_returns, noreturn_calls};
 use crate::refs::address_refs;
 use crate::stack::StackFacts;
 use cactus_asm::callgraph::{CallGraph, Target};
@@ -63,36 +64,55 @@ pub struct Program {
     /// caller rely on a same-unit callee not clobbering registers it does not touch, so
     /// checks in `f` must not use these as scratch.
     pub kept_live: Vec<RegSet>,
+    /// `never_returns[f]`: no path of `f` leads back to its caller (it loops forever or ends
+    /// in a call that never returns, `crate::noreturn`). Liveness treats calls into such a
+    /// function as the end of the path, so registers used by the code GCC lays out after
+    /// them are not live across them (and not in `kept_live`).
+    pub never_returns: Vec<bool>,
 }
 
 impl Program {
     /// Analyses `files` together.
     pub fn build(files: &[AsmFile]) -> Program {
         let graph = CallGraph::build(files);
-        let mut funcs = Vec::new();
+        let mut parts = Vec::new();
         let mut local: BTreeMap<(usize, String), usize> = BTreeMap::new();
         let mut global: BTreeMap<String, usize> = BTreeMap::new();
         for (u, file) in files.iter().enumerate() {
             for func in file.functions() {
                 let cfg = Cfg::build(file, &func);
-                let frame = Frame::recover(file, &cfg);
-                let stack = StackFacts::analyse(file, &cfg);
-                let live = Liveness::compute(file, &cfg);
-                let id = funcs.len();
+                let id = parts.len();
                 local.insert((u, func.name.clone()), id);
                 if func.global {
                     global.entry(func.name.clone()).or_insert(id);
                 }
-                funcs.push(FuncInfo {
+                parts.push((u, func, cfg));
+            }
+        }
+        let cfgs: Vec<&Cfg> = parts.iter().map(|(_, _, cfg)| cfg).collect();
+        let never_returns = never_returns(files, &cfgs, &graph);
+        let funcs: Vec<FuncInfo> = parts
+            .into_iter()
+            .enumerate()
+            .map(|(f, (u, func, cfg))| {
+                let file = &files[u];
+                let frame = Frame::recover(file, &cfg);
+                let stack = StackFacts::analyse(file, &cfg);
+                let live = Liveness::compute_noreturn(
+                    file,
+                    &cfg,
+                    noreturn_calls(&graph, f, &never_returns),
+                );
+                FuncInfo {
                     unit: u,
                     func,
                     cfg,
                     frame,
                     stack,
                     live,
-                });
-            }
-        }
+                }
+            })
+            .collect();
         let mut address_taken = BTreeSet::new();
         let mut external_refs = vec![Vec::new(); files.len()];
         for (u, file) in files.iter().enumerate() {
@@ -132,6 +152,7 @@ impl Program {
             recursive,
             callers,
             kept_live,
+            never_returns,
         }
     }
 
@@ -146,6 +167,8 @@ impl Program {
 
 /// Caller-saved registers live after a direct call into each function, propagated down
 /// the call graph (a register a caller keeps across `call f` must survive what `f` calls).
+/// Nothing is live after a call into a function that never returns (the callers' liveness
+/// knows them), so such calls add nothing.
 fn kept_live(files: &[AsmFile], funcs: &[FuncInfo], graph: &CallGraph) -> Vec<RegSet> {
     let mut kept = vec![RegSet::EMPTY; funcs.len()];
     for (f, info) in funcs.iter().enumerate() {

@@ -183,6 +183,43 @@ impl Pass for IsolatePass {
     }
 }
 
+/// A check pass followed by the logical-stack pass (docs/sensmart.md "The software variant"):
+/// stack addresses that leave `sp` become logical, every access through another base is
+/// translated with the running code's displacement (the word at `tp + 32`) and compared with
+/// its physical bound (`tp - 4`). Named `<check pass>-logical` (`detect-rolling-logical`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogicalPass {
+    /// The stack checks that run with it.
+    pub checks: CheckPass,
+}
+
+impl LogicalPass {
+    /// The pass called `name` (as [`Pass::name`] spells it).
+    pub fn parse(name: &str) -> Option<LogicalPass> {
+        Some(LogicalPass {
+            checks: CheckPass::parse(name.strip_suffix("-logical")?)?,
+        })
+    }
+}
+
+impl Pass for LogicalPass {
+    fn name(&self) -> String {
+        format!("{}-logical", self.checks.name())
+    }
+
+    fn instruments(&self) -> bool {
+        true
+    }
+
+    fn apply(&self, units: &[Unit], reserves: &Reserves) -> Result<Vec<String>, String> {
+        let options = PassOptions {
+            logical_stack: true,
+            ..PassOptions::default()
+        };
+        self.checks.instrument(units, reserves, options)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -70,6 +70,35 @@ fn no_dead_scratch_register_is_an_error_naming_the_function() {
 }
 
 #[test]
+fn registers_after_a_call_that_never_returns_are_not_kept_live() {
+    // `k_panic` never returns (it ends in a call into an endless loop); GCC lays out the next
+    // block, which reads every temporary, right after `call k_panic`. Only a liveness that
+    // lets the call fall through sees them live across it and finds no scratch register.
+    let spin = ".L9:\n\tj .L9\n";
+    let panic = "\taddi sp,sp,-16\n\tsw ra,12(sp)\n\tsw a0,0(sp)\n\tcall spin\n";
+    let caller = "\taddi sp,sp,-16\n\tsw ra,12(sp)\n\tli t0,1\n\tli t1,2\n\tli t2,3\n\tli t3,4\n\tli t4,5\n\tli t5,6\n\tli t6,7\n\tbnez a0,.L2\n\tcall k_panic\n.L2:\n\tadd a0,t0,t1\n\tadd a0,a0,t2\n\tadd a0,a0,t3\n\tadd a0,a0,t4\n\tadd a0,a0,t5\n\tadd a0,a0,t6\n\tlw ra,12(sp)\n\taddi sp,sp,16\n\tret\n";
+    let text =
+        func("spin", true, spin) + &func("k_panic", true, panic) + &func("caller", true, caller);
+    let (out, _) = run(&text, &opts(RollingRules::NONE), &Reserves::default());
+    assert!(
+        out.contains("k_panic:\n\taddi sp,sp,-16\n\tlw t0,-4(tp)\n\tbltu sp,t0,"),
+        "{out}"
+    );
+    // A callee that may return keeps them live: the same caller calling one is refused.
+    let may = func(
+        "k_warn",
+        true,
+        "\taddi sp,sp,-16\n\tsw a0,0(sp)\n\taddi sp,sp,16\n\tret\n",
+    ) + &func("caller", true, &caller.replace("k_panic", "k_warn"));
+    let units = [Unit {
+        origin: "t.s".into(),
+        text: may,
+        library: false,
+    }];
+    assert!(instrument_units(&units, &opts(RollingRules::NONE), &Reserves::default()).is_err());
+}
+
+#[test]
 fn uninstrumented_callees_and_thunks() {
     let f = "\taddi sp,sp,-16\n\tsw ra,12(sp)\n\tcall puts\n\tlui a5,%hi(puts)\n\taddi a0,a5,%lo(puts)\n\tcall reg\n\tlw ra,12(sp)\n\taddi sp,sp,16\n\tret\n";
     let text = func("f", true, f) + "\t.section\t.sdata\nptr:\n\t.word\tputs\n";

@@ -1,6 +1,8 @@
 //! `cactus bench sensmart --parts relocate` end to end on the real tree: the relocation
-//! firmware moves exactly the live stack each probe sets up (256 B to 4 KiB), its cycles grow with the bytes, the
-//! summary line names the 1 KiB relocation, and the JSON store holds the three runs. Skipped
+//! firmware moves exactly the live stack each probe sets up (256 B to 4 KiB) under either
+//! window, its cycles grow with the bytes, the summary line names the 1 KiB relocations, the
+//! JSON store holds the eight runs (two relocation firmwares, three switches, three builds of
+//! the Table II firmware) and the hardware window gets no translation cost. Skipped
 //! (with a message) only when riscv64-unknown-elf-gcc is missing.
 
 use crate::support::*;
@@ -29,13 +31,13 @@ fn the_relocation_and_switch_runs_give_the_summary_and_the_store() {
     let text = stdout(&out);
     let last = text.lines().last().unwrap_or("");
     assert!(
-        last.starts_with("sensmart: relocation_cycles=") && last.ends_with(" passed=3 failed=0"),
+        last.starts_with("sensmart: relocation_cycles=") && last.ends_with(" passed=8 failed=0"),
         "{text}"
     );
     let store: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let rows = store["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.len(), 8);
     let reloc = rows
         .iter()
         .map(|k| &k["row"])
@@ -48,4 +50,34 @@ fn the_relocation_and_switch_runs_give_the_summary_and_the_store() {
     assert!(cycles.windows(2).all(|w| w[0] < w[1]), "{cycles:?}");
     let kib = format!("relocation_cycles={} ", cycles[2]);
     assert!(last.contains(&kib), "{last}");
+    let row = |name: &str| {
+        rows.iter()
+            .map(|k| &k["row"])
+            .find(|r| r["name"] == name)
+            .unwrap()
+    };
+    let sw: Vec<u64> = row("relocation sw")["relocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bytes"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sw, bytes);
+    // Table II: the hardware window adds nothing to an access; the software one translates.
+    let ops = |name: &str| -> Vec<u64> {
+        row(name)["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect()
+    };
+    let (st, sw, hw) = (
+        ops("ops static"),
+        ops("ops relocate-sw"),
+        ops("ops relocate-hw"),
+    );
+    assert_eq!(st.len(), 6);
+    assert_eq!(st[..3], hw[..3], "{st:?} {hw:?}");
+    assert!(sw[1] > st[1] && sw[2] > st[2], "{st:?} {sw:?}");
 }

@@ -16,7 +16,9 @@
  * fuzz_trap(mcause, mepc, mtval, sp), which reports and exits.
  *
  * port_split_request: the call slow path of `split` checks, here a jump to the site's ecall.
- * isolate.S: the windows and slow path of `--isolate` code. */
+ * isolate.S: the windows and slow path of `--isolate` code; lstack.S: the slow path of
+ * `--logical-stack` code (the program's displacement is the word at tp + 32, which _start
+ * sets so that its logical stack ends at the stack window's aperture end, 0x7000_0000). */
 
     .equ FUZZ_MAGIC, 0x5A5A5546
     .equ PAINT, 0xCAC705A5
@@ -62,6 +64,10 @@ fuzz_config:
     mv      t0, t2
 6:  la      tp, fuzz_stack_desc + 4
     sw      t0, -4(tp)
+    la      t0, __stack_top         /* the logical-stack displacement (tp + 32, lstack.S) */
+    li      t1, 0x70000000
+    sub     t0, t0, t1
+    sw      t0, 32(tp)
     call    fuzz_start
 7:  j       7b
 
@@ -89,6 +95,7 @@ port_split_request:
 
 #include "preempt.S"                /* crates/cc/runtime/preempt.S, written beside */
 #include "isolate.S"                /* the isolate pass's windows and slow path */
+#include "lstack.S"                 /* the logical-stack pass's slow path */
 
     .data
     .balign 4
@@ -102,3 +109,7 @@ fuzz_stack_desc:
     .word   cactus_preempt_period
 fuzz_trap_desc:
     .word   __trap_stack_bottom
+    .word   0, 0, 0, 0, 0           /* fuzz_stack_desc + 16 .. + 32 */
+    .globl fuzz_lstack_disp
+fuzz_lstack_disp:                   /* the program's tp + 32: its displacement (_start) */
+    .word   0

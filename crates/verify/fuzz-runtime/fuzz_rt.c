@@ -270,3 +270,58 @@ int printf(const char *fmt, ...)
 /* The kernel's own (kernel/lib/string.c: memcpy, memmove, memset, memcmp, strlen, strcmp),
  * written beside this file by the harness, compiled into this unit. */
 #include "string.c"
+
+/* ---- the logical-stack pass's C library wrappers (docs/sensmart.md "The software variant") ----
+ * Code built with `--logical-stack` calls these instead of the six functions above: a pointer
+ * in the stack window's aperture [0x6000_0000, 0x7000_0000) is a logical stack address, which
+ * becomes physical with the program's displacement (fuzz_lstack_disp, crt0.S); any other
+ * pointer is physical already. The stack never moves, so the translation holds for the call. */
+extern uint32_t fuzz_lstack_disp;
+
+static void *ls_phys(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (a - 0x60000000u < 0x10000000u)
+        a += fuzz_lstack_disp;
+    return (void *)a;
+}
+
+void *cactus_ls_memcpy(void *dst, const void *src, size_t n);
+void *cactus_ls_memmove(void *dst, const void *src, size_t n);
+void *cactus_ls_memset(void *dst, int c, size_t n);
+int cactus_ls_memcmp(const void *a, const void *b, size_t n);
+size_t cactus_ls_strlen(const char *s);
+int cactus_ls_strcmp(const char *a, const char *b);
+
+void *cactus_ls_memcpy(void *dst, const void *src, size_t n)
+{
+    memcpy(ls_phys(dst), ls_phys(src), n);
+    return dst;
+}
+
+void *cactus_ls_memmove(void *dst, const void *src, size_t n)
+{
+    memmove(ls_phys(dst), ls_phys(src), n);
+    return dst;
+}
+
+void *cactus_ls_memset(void *dst, int c, size_t n)
+{
+    memset(ls_phys(dst), c, n);
+    return dst;
+}
+
+int cactus_ls_memcmp(const void *a, const void *b, size_t n)
+{
+    return memcmp(ls_phys(a), ls_phys(b), n);
+}
+
+size_t cactus_ls_strlen(const char *s)
+{
+    return strlen(ls_phys(s));
+}
+
+int cactus_ls_strcmp(const char *a, const char *b)
+{
+    return strcmp(ls_phys(a), ls_phys(b));
+}

@@ -283,3 +283,79 @@ fn isolated_builds_pass_and_their_slow_path_allows_what_is_the_programs() {
     let slow = std::fs::read_to_string(work.path().join("O0-isolate-stackslow/prog.s")).unwrap();
     assert!(!slow.contains("cactus_iso_win+8)"), "{slow}");
 }
+
+/// The detect checks and the logical-stack pass with its aperture test broken (`srli U, T,
+/// 28; addi U, U, -5`): no address is ever translated, so a logical stack address is used as
+/// it is and the access faults.
+#[derive(Debug)]
+struct LogicalUntranslated;
+
+impl Pass for LogicalUntranslated {
+    fn name(&self) -> String {
+        "logical-untranslated".into()
+    }
+    fn instruments(&self) -> bool {
+        true
+    }
+    fn apply(&self, units: &[Unit], r: &cactus_cc::Reserves) -> Result<Vec<String>, String> {
+        let logical = cactus_verify::fuzz::variant::LogicalPass {
+            checks: cactus_verify::fuzz::variant::CheckPass {
+                mode: CheckMode::Detect,
+                rolling: true,
+            },
+        };
+        let regs = [
+            "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+            "a7",
+        ];
+        Ok(logical
+            .apply(units, r)?
+            .into_iter()
+            .map(|mut t| {
+                for u in regs {
+                    t = t.replace(
+                        &format!("\taddi {u},{u},-6\n"),
+                        &format!("\taddi {u},{u},-5\n"),
+                    );
+                }
+                t
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn logical_stack_builds_pass_and_an_untranslated_one_fails() {
+    if !tools_present() {
+        eprintln!("csmith or the RISC-V toolchain is missing: skipping");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let mut list = vec![Variant::baseline(OptLevel::O0)];
+    list.extend(cactus_verify::fuzz::variant::logical_variants(&[
+        OptLevel::O0,
+        OptLevel::O2,
+    ]));
+    let opts = options(list, work.path());
+    let source = generate(SEEDS[0]).unwrap().unwrap();
+    let outcome = run_source(work.path(), &source, Some(SEEDS[0]), &opts).unwrap();
+    assert_eq!(
+        outcome.status,
+        CaseStatus::Passed,
+        "{:#?}",
+        outcome.findings
+    );
+    // At -O0 the frame pointer is a logical stack address: without translation it faults.
+    let bad = options(
+        vec![
+            Variant::baseline(OptLevel::O0),
+            Variant {
+                opt: OptLevel::O0,
+                pass: Arc::new(LogicalUntranslated),
+            },
+        ],
+        work.path(),
+    );
+    let outcome = run_source(work.path(), &source, Some(SEEDS[0]), &bad).unwrap();
+    assert_ne!(outcome.status, CaseStatus::Passed);
+}

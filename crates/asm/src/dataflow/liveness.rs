@@ -5,6 +5,7 @@ use crate::cfg::Cfg;
 use crate::file::{AsmFile, Item};
 use crate::flow::Flow;
 use cactus_isa::{Reg, RegSet};
+use std::collections::BTreeSet;
 
 const fn set(regs: &[Reg]) -> RegSet {
     let mut bits = 0u32;
@@ -37,6 +38,9 @@ pub struct Liveness {
     pub live_in: Vec<RegSet>,
     /// Live on exit from each block.
     pub live_out: Vec<RegSet>,
+    /// Entry indices of calls known never to return ([`Liveness::compute_noreturn`]):
+    /// nothing is live after them.
+    pub noreturn: BTreeSet<usize>,
 }
 
 /// What one item reads and writes for liveness.
@@ -67,14 +71,28 @@ impl Liveness {
     /// return has [`EXIT_LIVE`] live out; a block whose successors are unknown (numeric
     /// branch offsets) has every register live out.
     pub fn compute(file: &AsmFile, cfg: &Cfg) -> Liveness {
+        Liveness::compute_noreturn(file, cfg, BTreeSet::new())
+    }
+
+    /// Like [`Liveness::compute`], where the calls at the entry indices `noreturn` never
+    /// return (their callee has no path back: `abort`, a panic ending in an infinite loop):
+    /// nothing is live after them, so whatever follows such a call in the layout (GCC puts
+    /// the next block there) does not keep registers live before it.
+    pub fn compute_noreturn(file: &AsmFile, cfg: &Cfg, noreturn: BTreeSet<usize>) -> Liveness {
         let n = cfg.blocks.len();
         let mut use_def = Vec::with_capacity(n);
-        for b in &cfg.blocks {
+        // `closed[b]`: block b ends in effect at a never-returning call.
+        let mut closed = vec![false; n];
+        for (bi, b) in cfg.blocks.iter().enumerate() {
             let (mut uses, mut defs) = (RegSet::EMPTY, RegSet::EMPTY);
             for &i in &b.insts {
                 let (r, w) = effects(&file.entries[i].item);
                 uses = uses.union(r.minus(defs));
                 defs = defs.union(w);
+                if noreturn.contains(&i) {
+                    closed[bi] = true;
+                    break;
+                }
             }
             use_def.push((uses, defs));
         }
@@ -99,7 +117,11 @@ impl Liveness {
                     .iter()
                     .fold(boundary[b], |acc, &s| acc.union(live_in[s]));
                 let (uses, defs) = use_def[b];
-                let inn = uses.union(out.minus(defs));
+                let inn = if closed[b] {
+                    uses
+                } else {
+                    uses.union(out.minus(defs))
+                };
                 if out != live_out[b] || inn != live_in[b] {
                     live_out[b] = out;
                     live_in[b] = inn;
@@ -107,7 +129,11 @@ impl Liveness {
                 }
             }
         }
-        Liveness { live_in, live_out }
+        Liveness {
+            live_in,
+            live_out,
+            noreturn,
+        }
     }
 
     /// Live registers after each instruction of block `b` (same order as its `insts`).
@@ -116,6 +142,9 @@ impl Liveness {
         let mut out = vec![RegSet::EMPTY; insts.len()];
         let mut live = self.live_out[b];
         for (k, &i) in insts.iter().enumerate().rev() {
+            if self.noreturn.contains(&i) {
+                live = RegSet::EMPTY;
+            }
             out[k] = live;
             let (r, w) = effects(&file.entries[i].item);
             live = r.union(live.minus(w));

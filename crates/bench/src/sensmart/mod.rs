@@ -14,6 +14,7 @@
 //! the summary; the summary line is built from the parts' key/value lists, in part order.
 
 pub mod isolate;
+pub mod ops;
 pub mod preempt;
 pub mod relocate;
 pub mod trees;
@@ -84,6 +85,10 @@ pub struct SensmartRow {
     /// Cycles per context switch (part `relocate`, the switch firmware).
     #[serde(default)]
     pub switch_cycles: Option<u64>,
+    /// Cycles of each key operation (part `relocate`, the Table II firmware, `ops::OPERATIONS`
+    /// order).
+    #[serde(default)]
+    pub ops: Vec<u64>,
     /// The attack suite's outcome (part `isolate`).
     #[serde(default)]
     pub attacks: Option<isolate::Attacks>,
@@ -107,6 +112,7 @@ impl SensmartRow {
             latency: None,
             relocations: Vec::new(),
             switch_cycles: None,
+            ops: Vec::new(),
             attacks: None,
             cost: None,
             trees: None,
@@ -146,6 +152,7 @@ impl Evaluation for Sensmart {
                 Part::Relocate => {
                     tables.push_str(&relocate::markdown(&mine));
                     reading.push_str(&relocate::reading());
+                    reading.push_str(&ops::reading());
                 }
                 Part::Isolate => {
                     tables.push_str(&isolate::markdown(&mine));

@@ -2,10 +2,12 @@
 //! (bench/sensmart/relocate.toml) once, and the switch firmware (bench/sensmart/switch.toml)
 //! under `static` and under `relocate`.
 
-use super::{Part, SensmartRow};
+use super::{ops, Part, SensmartRow};
 use crate::mcu_run::{exited_cleanly, last_marker, load_with_stack, run_mcu};
 use crate::Size;
 use cactus_firmware::BuildOptions;
+use cactus_firmware::Overrides;
+use cactus_sim::{Event, EventKind};
 use cactus_sweep::table::{or_dash, Table};
 use cactus_sweep::{Point, Progress};
 use serde::{Deserialize, Serialize};
@@ -31,6 +33,36 @@ pub struct Relocation {
     pub bytes: u32,
     /// Cycles from the refused store to the instruction after it, less the probe's baseline.
     pub cycles: u64,
+    /// Where the cycles go, from the trace's events: the trap to the copy's start (trap
+    /// entry, the strategy finding the region and the donor), the copy (between the kernel
+    /// store bracket's KERNEL_ENTER and KERNEL_LEAVE) and the copy's end to the `mret`
+    /// (windows, counters, the oracle's reports, the context restore). None when the
+    /// events were not found.
+    #[serde(default)]
+    pub phases: Option<[u64; 3]>,
+}
+
+/// The phases ([`Relocation::phases`]) of every stack-window trap in `events` that led to a
+/// copy, in order.
+pub fn phases(events: &[Event]) -> Vec<[u64; 3]> {
+    let mut out = Vec::new();
+    let mut at: Option<(u64, Option<u64>, Option<u64>)> = None;
+    for e in events {
+        match (&e.kind, at) {
+            (EventKind::Trap { cause: 25, .. }, _) => at = Some((e.cycle, None, None)),
+            (EventKind::KernelEnter, Some((t, None, None))) => at = Some((t, Some(e.cycle), None)),
+            (EventKind::KernelLeave, Some((t, Some(k), None))) => {
+                at = Some((t, Some(k), Some(e.cycle)));
+            }
+            (EventKind::Mret { .. }, Some((t, Some(k), Some(l)))) => {
+                out.push([k - t, l - k, e.cycle - l]);
+                at = None;
+            }
+            (EventKind::Mret { .. }, _) => at = None,
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The least-squares line `cycles = a + b * words` through the relocations (None: fewer than
@@ -51,20 +83,29 @@ pub fn fit(rel: &[Relocation]) -> Option<(f64, f64)> {
 }
 
 const RELOCATE: &str = "bench/sensmart/relocate.toml";
+/// The relocation firmware's row under the software window.
+pub const RELOCATION_SW: &str = "relocation sw";
 const SWITCH: &str = "bench/sensmart/switch.toml";
 
 /// The three runs: the relocation firmware, the switch firmware as is and under `relocate`.
 pub fn points(o: &SensmartOptions) -> Vec<Point<'_, SensmartRow>> {
     [
-        ("relocation", RELOCATE, None),
-        ("switch static", SWITCH, None),
-        ("switch relocate", SWITCH, Some("relocate")),
+        ("relocation", RELOCATE, None, None),
+        (RELOCATION_SW, RELOCATE, Some("relocate"), Some("sw")),
+        ("switch static", SWITCH, None, None),
+        ("switch relocate", SWITCH, Some("relocate"), None),
+        ("switch relocate-sw", SWITCH, Some("relocate"), Some("sw")),
     ]
     .into_iter()
-    .map(|(name, manifest, stack)| {
+    .chain(
+        ops::BUILDS
+            .into_iter()
+            .map(|(name, stack, window)| (name, ops::OPS, stack, window)),
+    )
+    .map(|(name, manifest, stack, window)| {
         let key = format!("relocate/{name}");
         Point::new(key.clone(), key, move |_, progress: &Progress| {
-            let row = measure(o, name, manifest, stack);
+            let row = measure(o, name, manifest, stack, window);
             if let Some(note) = &row.note {
                 progress.note(&format!("cactus: sensmart {name}: {note}"));
             }
@@ -80,9 +121,10 @@ pub fn measure(
     name: &str,
     manifest: &str,
     stack: Option<&str>,
+    window: Option<&str>,
 ) -> SensmartRow {
     let mut row = SensmartRow::new(Part::Relocate, name);
-    if let Err(e) = build_and_run(o, manifest, stack, &mut row) {
+    if let Err(e) = build_and_run(o, manifest, stack, window, &mut row) {
         row.note = Some(e);
     }
     row
@@ -92,9 +134,18 @@ fn build_and_run(
     o: &SensmartOptions,
     manifest: &str,
     stack: Option<&str>,
+    window: Option<&str>,
     row: &mut SensmartRow,
 ) -> Result<(), String> {
-    let m = load_with_stack(&o.root.join(manifest), stack)?;
+    let mut m = load_with_stack(&o.root.join(manifest), stack)?;
+    if let Some(window) = window {
+        let over = Overrides {
+            window: Some(window.to_string()),
+            checks: Some("mtss".to_string()),
+            ..Overrides::default()
+        };
+        m.apply(&over).map_err(|e| e.to_string())?;
+    }
     let options = BuildOptions {
         root: (!o.root.as_os_str().is_empty()).then(|| o.root.clone()),
         out_root: o.build_dir.clone(),
@@ -104,15 +155,23 @@ fn build_and_run(
     let (machine, outcome) = run_mcu(&built.elf, MAX_CYCLES)?;
     exited_cleanly(outcome)?;
     let marker = |id: u32| last_marker(machine.events(), id);
-    if row.name == "relocation" {
+    if manifest == RELOCATE {
         let n = marker(99).ok_or("no marker 99 (sizes measured)")?;
+        let split = phases(machine.events());
         for k in 0..n {
             let bytes = marker(100 + 2 * k).ok_or(format!("no marker {}", 100 + 2 * k))?;
             let cycles = marker(101 + 2 * k).ok_or(format!("no marker {}", 101 + 2 * k))?;
             row.relocations.push(super::Relocation {
                 bytes,
                 cycles: u64::from(cycles),
+                phases: (split.len() == n as usize).then(|| split[k as usize]),
             });
+        }
+    } else if manifest == ops::OPS {
+        let n = marker(299).ok_or("no marker 299 (operations measured)")?;
+        for k in 0..n {
+            let c = marker(300 + k).ok_or(format!("no marker {}", 300 + k))?;
+            row.ops.push(u64::from(c));
         }
     } else {
         row.switch_cycles = Some(u64::from(marker(200).ok_or("no marker 200")?));
@@ -122,8 +181,13 @@ fn build_and_run(
 }
 
 fn relocations(rows: &[SensmartRow]) -> &[Relocation] {
+    relocations_of(rows, "relocation")
+}
+
+/// The relocations of the passed row `name`.
+pub fn relocations_of<'a>(rows: &'a [SensmartRow], name: &str) -> &'a [Relocation] {
     rows.iter()
-        .find(|r| r.name == "relocation" && r.passed)
+        .find(|r| r.name == name && r.passed)
         .map_or(&[], |r| r.relocations.as_slice())
 }
 
@@ -139,8 +203,13 @@ pub fn summary_pairs(rows: &[SensmartRow]) -> Vec<(&'static str, String)> {
     let rel = relocations(rows);
     let kib = rel.iter().find(|r| r.bytes == 1024).map(|r| r.cycles);
     let line = fit(rel);
+    let sw_kib = relocations_of(rows, RELOCATION_SW)
+        .iter()
+        .find(|r| r.bytes == 1024)
+        .map(|r| r.cycles);
     vec![
         ("relocation_cycles", or_dash(kib)),
+        ("relocation_sw_cycles", or_dash(sw_kib)),
         (
             "relocation_fixed",
             line.map_or("-".into(), |l| format!("{:.0}", l.0)),
@@ -158,32 +227,57 @@ pub fn summary_pairs(rows: &[SensmartRow]) -> Vec<(&'static str, String)> {
 /// switch.
 pub fn markdown(rows: &[SensmartRow]) -> String {
     let mut t = Table::new(&[
+        "window",
         ">bytes moved",
         ">words",
         ">cycles",
         ">goal: 300 + 1/word",
         "within goal",
+        ">trap to copy",
+        ">copy",
+        ">copy to mret",
+        ">copy per word",
     ]);
-    for r in relocations(rows) {
+    let variants = [("hardware", "relocation"), ("software", RELOCATION_SW)];
+    for (window, r) in variants
+        .iter()
+        .flat_map(|&(w, name)| relocations_of(rows, name).iter().map(move |r| (w, r)))
+    {
         let words = u64::from(r.bytes / 4);
         let goal = 300 + words;
+        let ph = |i: usize| r.phases.map_or("-".to_string(), |p| p[i].to_string());
         t.row([
+            window.to_string(),
             r.bytes.to_string(),
             words.to_string(),
             r.cycles.to_string(),
             goal.to_string(),
             if r.cycles <= goal { "yes" } else { "no" }.to_string(),
+            ph(0),
+            ph(1),
+            ph(2),
+            r.phases.filter(|_| words > 0).map_or("-".to_string(), |p| {
+                format!("{:.2}", p[1] as f64 / words as f64)
+            }),
         ]);
     }
-    let fitted = match fit(relocations(rows)) {
-        Some((a, b)) => format!(
-            "Least-squares fit: cycles = {a:.0} + {b:.2} per word moved (paper, AVR: 2,326 \
-             cycles for one relocation).\n"
-        ),
-        None => "No fit: fewer than two relocations measured.\n".to_string(),
-    };
+    let fitted: String = variants
+        .iter()
+        .map(|&(window, name)| match fit(relocations_of(rows, name)) {
+            Some((a, b)) => format!(
+                "Least-squares fit, {window} window: cycles = {a:.0} + {b:.2} per word moved.\n"
+            ),
+            None => {
+                format!("No fit for the {window} window: fewer than two relocations measured.\n")
+            }
+        })
+        .collect::<String>()
+        + "Paper, AVR: 2,326 cycles for one relocation.\n";
     let mut s = Table::new(&["run", ">cycles per switch", "result"]);
-    for r in rows {
+    for r in rows
+        .iter()
+        .filter(|r| !r.name.starts_with("ops ") && r.name != RELOCATION_SW)
+    {
         s.row([
             r.name.clone(),
             or_dash(r.switch_cycles),
@@ -195,9 +289,10 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
         ]);
     }
     format!(
-        "### Stack relocation\n\n{}\n{fitted}\n{}\n",
+        "### Stack relocation\n\n{}\n{fitted}\n{}\n{}",
         t.render(),
-        s.render()
+        s.render(),
+        ops::markdown(rows)
     )
 }
 
@@ -205,14 +300,24 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
 pub fn reading() -> String {
     "**Stack relocation** (docs/sensmart.md; both sizes run the same two firmwares, each well \
      under a second of simulation). Relocation: bench/sensmart/relocate.toml under the \
-     `relocate` strategy with the hardware stack window; its one task's region is the pool's \
+     `relocate` strategy with the hardware stack window, and with the software one (`--window \
+     sw`: the probe's store is translated by the logical-stack pass, whose slow path, \
+     `port_lstack_*` to `k_lstack_trap`, grows the stack; `mtss` checks; its phases are not \
+     split: no trap marks its start); its one task's region is the pool's \
      lowest, so each relocation moves exactly the live stack the probe sets up (bytes moved, \
      from the kernel's own counter). Cycles run from the store that crosses the window's bound \
      to the instruction after it (trap, the strategy choosing the donor, the memmove, the \
      window write, the return), less the same probe with a store that does not trap; \
-     interrupts masked. Switch: bench/sensmart/switch.toml, a yield ping-pong of two tasks at \
-     one priority, cycles per switch, built `static` and `--stack relocate` (every resume \
+     interrupts masked. The three phases split it by the trace's events (the sum is a few \
+     cycles short: the baseline store and the events' own instruction): from the trap to the \
+     copy's start (trap entry, `port_trap`, the strategy finding the task's region, scanning for \
+     the donor and computing the move), the copy itself (between the kernel store bracket's \
+     KERNEL_ENTER and KERNEL_LEAVE; per word), and from its end to the `mret` (the moved \
+     tasks' windows, the counters, the window write, the oracle's region reports, the \
+     OVERFLOW event, the context restore). Switch: bench/sensmart/switch.toml, a yield ping-pong of two tasks at \
+     one priority, cycles per switch, built `static`, `--stack relocate` (every resume \
      writes the window: two loads and two CSR writes; `static` runs its switch-time stack \
-     check instead, which `relocate` does not need: the window checks every access). "
+     check instead, which `relocate` does not need: the window checks every access) and `--stack relocate --window sw` \
+     (the logical-stack pass and `mtss` checks; no window to write). "
         .to_string()
 }

@@ -16,6 +16,7 @@ fn lat(masked: bool, period: Option<u32>, samples: &[u64]) -> SensmartRow {
         }),
         relocations: Vec::new(),
         switch_cycles: None,
+        ops: Vec::new(),
         attacks: None,
         cost: None,
         trees: None,
@@ -40,6 +41,7 @@ fn ov(name: &str, cycles: (u64, u64), code: (u64, u64), passed: bool) -> Sensmar
         latency: None,
         relocations: Vec::new(),
         switch_cycles: None,
+        ops: Vec::new(),
         attacks: None,
         cost: None,
         trees: None,
@@ -144,6 +146,7 @@ fn fit_recovers_a_line_and_refuses_one_size() {
         .map(|&b| Relocation {
             bytes: b,
             cycles: 200 + 3 * u64::from(b / 4),
+            phases: None,
         })
         .collect();
     let (a, b) = fit(&rel).unwrap();
@@ -164,10 +167,12 @@ fn the_relocate_part_names_the_kib_relocation_and_both_switches() {
                 Relocation {
                     bytes: 512,
                     cycles: 700,
+                    phases: None,
                 },
                 Relocation {
                     bytes: 1024,
                     cycles: 900,
+                    phases: None,
                 },
             ],
             None,
@@ -258,4 +263,34 @@ fn the_isolate_cost_rows_at_small_are_a_subset_of_the_preempt_parts() {
         ..o
     });
     assert!(full.len() > small.len(), "{full:?}");
+}
+
+#[test]
+fn relocation_phases_follow_the_trap_the_copy_bracket_and_the_mret() {
+    use super::relocate::phases;
+    use cactus_sim::{Event, EventKind};
+    let ev = |cycle: u64, kind: EventKind| Event {
+        cycle,
+        instret: 0,
+        pc: 0,
+        kind,
+    };
+    let events = vec![
+        // A kernel bracket without a stack-window trap before it counts for nothing.
+        ev(5, EventKind::KernelEnter),
+        ev(6, EventKind::KernelLeave),
+        ev(7, EventKind::Mret { target: 0 }),
+        ev(100, EventKind::Trap { cause: 25, tval: 0 }),
+        ev(390, EventKind::KernelEnter),
+        ev(700, EventKind::KernelLeave),
+        ev(920, EventKind::Mret { target: 0 }),
+        // A trap that copied nothing (refused) is dropped.
+        ev(1000, EventKind::Trap { cause: 25, tval: 0 }),
+        ev(1200, EventKind::Mret { target: 0 }),
+        ev(2000, EventKind::Trap { cause: 25, tval: 0 }),
+        ev(2010, EventKind::KernelEnter),
+        ev(2030, EventKind::KernelLeave),
+        ev(2060, EventKind::Mret { target: 0 }),
+    ];
+    assert_eq!(phases(&events), vec![[290, 310, 220], [10, 20, 30]]);
 }

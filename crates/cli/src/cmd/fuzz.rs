@@ -12,7 +12,7 @@ use cactus_verify::fuzz::batch::run_multitask;
 use cactus_verify::fuzz::case::{CaseOutcome, CaseStatus, FuzzOptions};
 use cactus_verify::fuzz::multitask::GroupOutcome;
 use cactus_verify::fuzz::variant::{
-    isolate_variants, parse_mode, preempt_variants, variants, OptLevel,
+    isolate_variants, logical_variants, parse_mode, preempt_variants, variants, OptLevel,
 };
 use cactus_verify::fuzz::{run_batch, BatchSummary};
 use clap::{Args, Subcommand};
@@ -65,6 +65,12 @@ pub struct BatchArgs {
     /// pass (the runtime's slow path decides exactly; a refused access traps).
     #[arg(long)]
     pub isolate: bool,
+    /// Also build every level with the stack checks (detect) and the logical-stack pass
+    /// (docs/sensmart.md "The software variant"): the runtime puts the program's logical stack
+    /// at the top of the stack window's aperture, so every stack address that leaves sp is
+    /// logical and every access through it is translated.
+    #[arg(long)]
+    pub logical_stack: bool,
     /// Where failing cases are kept (`seed-N/`; baseline disagreements in `baseline/`).
     #[arg(long, value_name = "DIR", default_value = "build/fuzz")]
     pub out: PathBuf,
@@ -187,6 +193,12 @@ fn options_from(args: &BatchArgs) -> Result<FuzzOptions> {
     }
     if args.isolate {
         all.extend(isolate_variants(&opts));
+    }
+    if args.logical_stack {
+        if args.multitask > 0 {
+            bail!("--logical-stack cannot be combined with --multitask (the multitask runtime gives its tasks no displacement)");
+        }
+        all.extend(logical_variants(&opts));
     }
     Ok(FuzzOptions {
         variants: all,

@@ -16,6 +16,8 @@ pub const FUZZ_RT_C: &str = include_str!("../../fuzz-runtime/fuzz_rt.c");
 pub const STRING_C: &str = include_str!("../../../../kernel/lib/string.c");
 /// `isolate.S`: the windows and slow path of `--isolate` code, included by [`CRT0_S`].
 pub const ISOLATE_S: &str = include_str!("../../fuzz-runtime/isolate.S");
+/// `lstack.S`: the slow path of `--logical-stack` code, included by [`CRT0_S`].
+pub const LSTACK_S: &str = include_str!("../../fuzz-runtime/lstack.S");
 /// `link.ld`: memory map and stacks.
 pub const LINK_LD: &str = include_str!("../../fuzz-runtime/link.ld");
 
@@ -45,13 +47,14 @@ pub const RUNTIME_FLAGS: &[&str] = &[
     "-Werror",
 ];
 
-/// Writes crt0.S (with the preempt-traps entry it includes, cactus cc's `preempt.S`, and the
-/// isolate pass's `isolate.S`), fuzz_rt.c, string.c and link.ld into `dir`.
+/// Writes crt0.S (with the preempt-traps entry it includes, cactus cc's `preempt.S`, the
+/// isolate pass's `isolate.S` and the logical-stack pass's `lstack.S`), fuzz_rt.c, string.c and link.ld into `dir`.
 pub fn write_sources(dir: &Path) -> Result<(), FuzzError> {
     for (name, text) in [
         ("crt0.S", CRT0_S),
         ("preempt.S", cactus_cc::driver::runtime::PREEMPT_S),
         ("isolate.S", ISOLATE_S),
+        ("lstack.S", LSTACK_S),
         ("fuzz_rt.c", FUZZ_RT_C),
         ("string.c", STRING_C),
         ("link.ld", LINK_LD),

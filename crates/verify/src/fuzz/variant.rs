@@ -57,7 +57,7 @@ impl fmt::Display for OptLevel {
     }
 }
 
-pub use cactus_cc::selection::{CheckPass, IsolatePass, Pass, PreemptPass};
+pub use cactus_cc::selection::{CheckPass, IsolatePass, LogicalPass, Pass, PreemptPass};
 
 /// The name of a check mode as the command line spells it.
 pub fn mode_name(mode: CheckMode) -> &'static str {
@@ -132,6 +132,9 @@ pub fn parse_pass(name: &str) -> Option<Arc<dyn Pass>> {
     if let Some(p) = IsolatePass::parse(name) {
         return Some(Arc::new(p));
     }
+    if let Some(p) = LogicalPass::parse(name) {
+        return Some(Arc::new(p));
+    }
     CheckPass::parse(name).map(|p| Arc::new(p) as Arc<dyn Pass>)
 }
 
@@ -167,6 +170,14 @@ fn after_detect_checks(
 /// `isolate.S` holds the program's windows and decides the slow path exactly.
 pub fn isolate_variants(opts: &[OptLevel]) -> Vec<Variant> {
     after_detect_checks(opts, |checks| Arc::new(IsolatePass { checks }))
+}
+
+/// One logical-stack variant (`detect-rolling-logical`, docs/sensmart.md "The software
+/// variant") per level of `opts`: the detect checks with every rolling rule and the
+/// logical-stack pass; the fuzz runtime gives the program a displacement that puts its logical
+/// stack at the aperture's top, so every escaping stack address is logical and translated.
+pub fn logical_variants(opts: &[OptLevel]) -> Vec<Variant> {
+    after_detect_checks(opts, |checks| Arc::new(LogicalPass { checks }))
 }
 
 /// The variant called `name` (`O2-detect-rolling`), the inverse of [`Variant::name`].
@@ -231,6 +242,20 @@ mod tests {
                 "O2-detect-norolling"
             ]
         );
+    }
+
+    #[test]
+    fn logical_variants_are_named_and_parse_back() {
+        let all = logical_variants(&[OptLevel::O2, OptLevel::O0, OptLevel::O2]);
+        let names: Vec<String> = all.iter().map(Variant::name).collect();
+        assert_eq!(
+            names,
+            ["O0-detect-rolling-logical", "O2-detect-rolling-logical"]
+        );
+        for v in &all {
+            assert_eq!(parse_variant(&v.name()).map(|p| p.name()), Some(v.name()));
+        }
+        assert!(parse_variant("O2-detect-rolling-logic").is_none());
     }
 
     #[test]
