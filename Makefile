@@ -211,7 +211,7 @@ test-lane-b:
 	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
-	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
+	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED) --modes none$(comma)detect$(comma)mtss$(comma)split)
 	$(call counted,isolate-fuzz,$(CACTUS) fuzz --runs $(ISO_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O2 --modes none --isolate --out build/fuzz-isolate)
 	$(call counted,multitask-fuzz,$(CACTUS) fuzz --runs $(MT_FUZZ_RUNS) --seed $(FUZZ_SEED) --multitask 4 --modes mtss$(comma)split --no-tight --out build/fuzz-multitask)
 	$(call counted,mtss-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1)
