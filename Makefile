@@ -213,7 +213,7 @@ test-lane-b:
 	$(call counted,workload-firmware-sim,$(CACTUS) workloads stacks --size small)
 	$(call counted,workload-firmware-difftest,$(CACTUS) difftest --timeout 120 $$(for m in workloads/*/*-small.toml; do $(CACTUS) build --target qemu $$m 2>/dev/null; done))
 	$(call counted,random-difftest,$(CACTUS) difftest --random $(RANDOM_COUNT) --seed $(RANDOM_SEED))
-	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED))
+	$(call counted,fuzz,$(CACTUS) fuzz --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED) --modes none$(comma)detect$(comma)mtss$(comma)split)
 	$(call counted,isolate-fuzz,$(CACTUS) fuzz --runs $(ISO_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O2 --modes none --isolate --out build/fuzz-isolate)
 	$(call counted,preempt-fuzz,$(CACTUS) fuzz --runs $(PT_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O2 --modes none --preempt-traps 3 --out build/fuzz-preempt)
 	$(call counted,logical-fuzz,$(CACTUS) fuzz --runs $(LS_FUZZ_RUNS) --seed $(FUZZ_SEED) --opt O0$(comma)O2 --modes none --logical-stack --out build/fuzz-logical)

@@ -103,10 +103,14 @@ pub enum Experiment {
         learn: bool,
     },
     /// Crazyflie-like: contiguous (`first` None) or segmented with the four core tasks' first
-    /// stacklets at `first` bytes (smallest stacklet 64 bytes, no cache, no learning).
+    /// stacklets at `first` bytes (smallest stacklet 64 bytes, no cache; the hot-split
+    /// learning as `learn` says).
     Crazyflie {
         /// First-stacklet bytes of the core tasks; None: `static` stacks.
         first: Option<u32>,
+        /// The hot-split learning (`CACTUS_STACKLET_LEARN`; segmented only).
+        #[serde(default)]
+        learn: bool,
     },
     /// The per-stacklet overhead scenario.
     Overhead,
@@ -126,8 +130,11 @@ impl Experiment {
                 on_off(*cache),
                 on_off(*learn)
             ),
-            Experiment::Crazyflie { first: None } => "crazyflie contiguous".into(),
-            Experiment::Crazyflie { first: Some(f) } => format!("crazyflie first={f}"),
+            Experiment::Crazyflie { first: None, .. } => "crazyflie contiguous".into(),
+            Experiment::Crazyflie {
+                first: Some(f),
+                learn,
+            } => format!("crazyflie first={f} learn={}", on_off(*learn)),
             Experiment::Overhead => "overhead".into(),
         }
     }

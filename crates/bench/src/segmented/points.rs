@@ -119,9 +119,17 @@ pub fn experiments(size: Size) -> Vec<Experiment> {
             });
         }
     }
-    out.push(Experiment::Crazyflie { first: None });
+    out.push(Experiment::Crazyflie {
+        first: None,
+        learn: false,
+    });
     for &f in size.crazyflie_firsts() {
-        out.push(Experiment::Crazyflie { first: Some(f) });
+        for learn in [false, true] {
+            out.push(Experiment::Crazyflie {
+                first: Some(f),
+                learn,
+            });
+        }
     }
     out.push(Experiment::Overhead);
     out
@@ -166,15 +174,18 @@ pub fn build_of(o: &SegmentedOptions, e: &Experiment) -> Build {
             learn: Some(learn),
             ..Build::segmented(&o.coremark())
         },
-        Experiment::Crazyflie { first: None } => Build::contiguous(&o.crazyflie()),
-        Experiment::Crazyflie { first: Some(f) } => Build {
+        Experiment::Crazyflie { first: None, .. } => Build::contiguous(&o.crazyflie()),
+        Experiment::Crazyflie {
+            first: Some(f),
+            learn,
+        } => Build {
             first: super::CORE_TASKS
                 .iter()
                 .map(|t| (t.to_string(), f))
                 .collect(),
             stacklet_min: Some(STACKLET_MIN),
             cache: Some(false),
-            learn: Some(false),
+            learn: Some(learn),
             core_live: true,
             ..Build::segmented(&o.crazyflie())
         },

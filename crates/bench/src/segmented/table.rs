@@ -1,7 +1,7 @@
 //! The report: Tables 1-3 and the hot-split sweep beside the paper's figures, from the stored
 //! rows alone, and the one-line summary.
 
-use super::{Config, Experiment, PointResult, Run};
+use super::{on_off, Config, Experiment, PointResult, Run};
 use cactus_sweep::table::Table;
 use cactus_sweep::Summary;
 use std::fmt::Write;
@@ -39,8 +39,12 @@ pub const PAPER_TABLE1: [(&str, u32, u32); 4] = [
 /// The paper's segmented-stack memory for the four Crazyflie tasks, bytes.
 pub const PAPER_CRAZYFLIE_BYTES: u32 = 500;
 
-/// The Crazyflie-like point whose peak is the headline (`crazyflie_peak_bytes`).
+/// The Crazyflie-like point whose peak is the headline (`crazyflie_peak_bytes`): first
+/// stacklets of this size, with the hot-split learning (the kernel's default; the cache stays
+/// off, since a cached stacklet is held while its task blocks).
 pub const CRAZYFLIE_HEADLINE_FIRST: u32 = 64;
+/// The headline Crazyflie-like point's learning setting.
+pub const CRAZYFLIE_HEADLINE_LEARN: bool = true;
 
 fn coremark(rows: &[PointResult], config: Config) -> Option<&PointResult> {
     rows.iter()
@@ -76,6 +80,7 @@ pub fn crazyflie_peak(rows: &[PointResult]) -> Option<u32> {
             r.experiment
                 == Experiment::Crazyflie {
                     first: Some(CRAZYFLIE_HEADLINE_FIRST),
+                    learn: CRAZYFLIE_HEADLINE_LEARN,
                 }
         })
         .find_map(|r| r.run.as_ref().ok()?.core_live_peak)
@@ -372,12 +377,15 @@ fn table1(s: &mut String, rows: &[PointResult]) {
     s.push_str("\n### Crazyflie-like core tasks (Table 1 and the 500-byte claim)\n\n");
     let contiguous = rows
         .iter()
-        .find(|r| r.experiment == Experiment::Crazyflie { first: None })
+        .find(|r| matches!(r.experiment, Experiment::Crazyflie { first: None, .. }))
         .and_then(|r| r.run.as_ref().ok());
-    let segmented: Vec<(u32, Result<&Run, &String>)> = rows
+    let segmented: Vec<(u32, bool, Result<&Run, &String>)> = rows
         .iter()
         .filter_map(|r| match r.experiment {
-            Experiment::Crazyflie { first: Some(f) } => Some((f, r.run.as_ref())),
+            Experiment::Crazyflie {
+                first: Some(f),
+                learn,
+            } => Some((f, learn, r.run.as_ref())),
             _ => None,
         })
         .collect();
@@ -388,8 +396,11 @@ fn table1(s: &mut String, rows: &[PointResult]) {
         ">Our budget (B)".into(),
         ">Contiguous high water (B)".into(),
     ];
-    for (f, _) in &segmented {
-        columns.push(format!(">Segmented, first {f} B: peak (B)"));
+    for (f, learn, _) in &segmented {
+        columns.push(format!(
+            ">Segmented, first {f} B, learning {}: peak (B)",
+            on_off(*learn)
+        ));
     }
     let refs: Vec<&str> = columns.iter().map(String::as_str).collect();
     let mut t = Table::new(&refs);
@@ -402,7 +413,7 @@ fn table1(s: &mut String, rows: &[PointResult]) {
             bytes(c.map(|t| t.budget)),
             bytes(c.and_then(|t| t.hwm)),
         ];
-        for (_, run) in &segmented {
+        for (_, _, run) in &segmented {
             cells.push(bytes(run.as_ref().ok().and_then(|r| r.task(task)?.hwm)));
         }
         t.row(cells);
@@ -420,7 +431,7 @@ fn table1(s: &mut String, rows: &[PointResult]) {
         bytes(contiguous.and_then(|r| core_sum(r, |t| Some(t.budget)))),
         bytes(contiguous.and_then(|r| core_sum(r, |t| t.hwm))),
     ];
-    for (_, run) in &segmented {
+    for (_, _, run) in &segmented {
         cells.push(bytes(
             run.as_ref().ok().and_then(|r| core_sum(r, |t| t.hwm)),
         ));
@@ -454,15 +465,19 @@ fn table1(s: &mut String, rows: &[PointResult]) {
         of_alloc(hwm),
         "-".into(),
     ]);
-    for (f, run) in &segmented {
+    for (f, learn, run) in &segmented {
         let peak = run.as_ref().ok().and_then(|r| r.core_live_peak);
-        let paper = if *f == CRAZYFLIE_HEADLINE_FIRST {
+        let paper = if *f == CRAZYFLIE_HEADLINE_FIRST && *learn == CRAZYFLIE_HEADLINE_LEARN {
             format!("~{PAPER_CRAZYFLIE_BYTES}")
         } else {
             "-".into()
         };
         t.row([
-            format!("segmented, first stacklets {f} B: peak of the summed live stacklets"),
+            format!(
+                "segmented, first stacklets {f} B, learning {}: peak of the summed live \
+                 stacklets",
+                on_off(*learn)
+            ),
             match run {
                 Ok(_) => bytes(peak),
                 Err(e) => format!("failed: {e}"),
@@ -477,10 +492,10 @@ fn table1(s: &mut String, rows: &[PointResult]) {
 
 /// Where each segmented row's peak of the summed live stacklets comes from: what each core
 /// task held at that instant and what it was doing (from the trace).
-fn peak_origin(s: &mut String, segmented: &[(u32, Result<&Run, &String>)]) {
-    let peaks: Vec<(u32, &super::LivePeak)> = segmented
+fn peak_origin(s: &mut String, segmented: &[(u32, bool, Result<&Run, &String>)]) {
+    let peaks: Vec<(u32, bool, &super::LivePeak)> = segmented
         .iter()
-        .filter_map(|(f, r)| Some((*f, r.as_ref().ok()?.core_peak_at.as_ref()?)))
+        .filter_map(|(f, l, r)| Some((*f, *l, r.as_ref().ok()?.core_peak_at.as_ref()?)))
         .collect();
     if peaks.is_empty() {
         return;
@@ -488,55 +503,62 @@ fn peak_origin(s: &mut String, segmented: &[(u32, Result<&Run, &String>)]) {
     s.push_str("\nWhere the peak comes from (the first instant the sum reached it):\n\n");
     let mut t = Table::new(&[
         ">First stacklets (B)",
+        "Learning",
         ">Cycle",
         "Task",
         "Doing",
         ">Stacklets held (first + linked)",
         ">Largest (B)",
         ">Bytes held",
+        ">of which metadata (B)",
         ">Most held blocked in a kernel call, whole run (B)",
     ]);
-    for (f, p) in &peaks {
+    let meta = |h: &super::HeldAtPeak| h.stacklets * super::STACKLET_META;
+    for (f, learn, p) in &peaks {
         for h in &p.tasks {
             t.row([
                 f.to_string(),
+                on_off(*learn).to_string(),
                 p.cycle.to_string(),
                 h.name.clone(),
                 h.state.name().to_string(),
                 h.stacklets.to_string(),
                 h.largest.to_string(),
                 h.bytes.to_string(),
+                meta(h).to_string(),
                 h.blocked_max.to_string(),
             ]);
         }
+        let sum = |g: &dyn Fn(&super::HeldAtPeak) -> u32| -> String {
+            p.tasks.iter().map(g).sum::<u32>().to_string()
+        };
         t.row([
             f.to_string(),
+            on_off(*learn).to_string(),
             p.cycle.to_string(),
             "*Sum*".into(),
             String::new(),
-            p.tasks.iter().map(|h| h.stacklets).sum::<u32>().to_string(),
+            sum(&|h| h.stacklets),
             String::new(),
             p.bytes.to_string(),
-            p.tasks
-                .iter()
-                .map(|h| h.blocked_max)
-                .sum::<u32>()
-                .to_string(),
+            sum(&meta),
+            sum(&|h| h.blocked_max),
         ]);
     }
     s.push_str(&t.render());
     s.push('\n');
-    for (f, p) in &peaks {
+    for (f, learn, p) in &peaks {
         if let Some((floor, task)) = segmented
             .iter()
-            .find(|(g, _)| g == f)
-            .and_then(|(_, r)| no_overlap_floor(r.as_ref().ok()?, p))
+            .find(|(g, l, _)| g == f && l == learn)
+            .and_then(|(_, _, r)| no_overlap_floor(r.as_ref().ok()?, p))
         {
             let _ = writeln!(
                 s,
-                "First stacklets {f} B, if no task were ever preempted deep in an activation \
-                 (one task at its own peak, every other one at the most it holds blocked): \
-                 {floor} B, with {task} at its peak."
+                "First stacklets {f} B, learning {}, if no task were ever preempted deep in an \
+                 activation (one task at its own peak, every other one at the most it holds \
+                 blocked): {floor} B, with {task} at its peak.\n",
+                on_off(*learn)
             );
         }
     }
@@ -564,8 +586,8 @@ measures the `segmented` stack strategy (kernel/stack/segmented.c) the way the s
 paper's section 7 does: CoreMark-like throughput and stack memory under six configurations \
 (Tables 2 and 3), the heap bytes each linked stacklet costs beyond its frame, run time against \
 the first stacklet's size (the hot split, Figure 2) and the Crazyflie-like core tasks' stack \
-memory (Table 1 and the 500-byte claim). `--size small` (the `-small` workloads, 15 points, \
-under a minute) makes this file; `--size full` (full inputs, the whole sweep, 59 points) is \
+memory (Table 1 and the 500-byte claim). `--size small` (the `-small` workloads, 16 points, \
+under a minute) makes this file; `--size full` (full inputs, the whole sweep, 62 points) is \
 part of `make bench`. Every point is a build and a run on cactus-sim (`mcu` profile, the \
 ownership oracle stopping the run at its first violation, exit code 0 and every program's own \
 checksum line `ok` required); a failed point is listed under Failures and left out of every \
@@ -622,7 +644,9 @@ and a second task running the same recursion where nothing moves gives the frame
 difference of two levels' sp): overhead = (heap growth - links x frame) / links (the summary's \
 `stacklet_bytes`), of which metadata = (heap growth - the stack parts the kernel assigned to \
 the task) / links; the rest is padding: a 16-byte-aligned frame in a block of 16-byte \
-granularity with 12 bytes of metadata leaves 4 bytes unused.\n\n\
+granularity with 12 bytes of metadata leaves 4 bytes unused (block and frame are both \
+multiples of 16, so their difference is 0 or at least 16 whatever the metadata: \
+docs/segmented.md, \"Why not 12\").\n\n\
 *Hot split*: the CoreMark-like workload (run time: the worker's cycles, as in Table 2) with \
 the worker's first stacklet at each size (split checks, every rolling rule, \
 `stacklet_min = 64`), with the cache and the learning off and on. The paper's Figure 2 is an \
@@ -630,12 +654,13 @@ x86-64 C++ loop under libgcc's segmented stacks with 4-128 KiB stacklets (60 % s
 hot split strikes).\n\n\
 *Table 1* runs the Crazyflie-like workload (`workloads/crazyflie-like/crazyflie[-small].toml`) \
 contiguous, for each core task's measured high water, and segmented with the four core tasks' \
-first stacklets at the sizes shown (`stacklet_min = 64`, no cache, no learning; harness tasks \
-`link` and `coordinator` at their budgets, not counted). The peak of the summed live stacklets \
+first stacklets at the sizes shown (`stacklet_min = 64`, no cache; the hot-split learning \
+off and on; harness tasks `link` and `coordinator` at their budgets, not counted). The peak of the summed live stacklets \
 is from the trace: every stack region the kernel assigns to one of the four tasks (a first \
 stacklet at creation, a stacklet when it is linked) counts its block bytes (region + 12 \
 metadata bytes) until it is released; the summary's `crazyflie_peak_bytes` is the 64-byte \
-row. The allocated stacks are the `crazyflie-allocated` manifest's budgets (the FreeRTOS \
+row with the learning (the kernel's default; the cache stays off because a cached stacklet is \
+held while its task blocks, which raises the floor below). The allocated stacks are the `crazyflie-allocated` manifest's budgets (the FreeRTOS \
 stacks of the paper's Table 1). The paper's Table 1 maxima come from static analysis of the \
 firmware; its 500 bytes is its estimate for the four tasks' segmented stacks when they do not \
 peak together; ours run under fixed priorities, where a low-priority task preempted deep in an \
@@ -645,7 +670,8 @@ stacklets (its first one, whose size is the frame it blocks in once its outermos
 replaced a first stacklet too small for it, and the linked ones), and what it was doing, from \
 the task switches: *running*, *preempted by an interrupt* (switched out between an interrupt's \
 trap and its `mret`) or *switched out in a kernel call* (it slept, blocked or woke a task that \
-outranks it); the last column is the most the task held at any switch in one of its kernel \
+outranks it); of its bytes held, 12 a stacklet are metadata, the rest its stack parts (its \
+frames, what is rolled into their checks, the blocks' rounding); the last column is the most the task held at any switch in one of its kernel \
 calls over the run (where it blocks between activations). The line below it is what a schedule \
 without overlapping activations could reach at best: the largest, over the core tasks, of the \
 task's own peak plus the other tasks' most held blocked.";

@@ -57,7 +57,10 @@ fn crazyflie(first: Option<u32>, peak: Option<u32>) -> PointResult {
         .map(|(i, n)| task(n, first.unwrap_or(700), 700, 100 + 10 * i as u32))
         .collect();
     PointResult {
-        experiment: Experiment::Crazyflie { first },
+        experiment: Experiment::Crazyflie {
+            first,
+            learn: first.is_some(),
+        },
         manifest: "cf.toml".into(),
         allocated_core_bytes: Some(Ok(9600)),
         run: Ok(Run {
@@ -146,7 +149,9 @@ fn the_summary_has_the_four_headline_figures() {
     let md = markdown(&rows, Some(&h));
     assert!(md.contains("**31.4 %** on average over 6 workloads"));
     assert!(
-        md.contains("| 64 | 1234 | sensors | preempted by an interrupt | 3 | 224 | 448 | 96 |"),
+        md.contains(
+            "| 64 | on | 1234 | sensors | preempted by an interrupt | 3 | 224 | 448 | 36 | 96 |"
+        ),
         "{md}"
     );
     assert_eq!(cactus_sweep::evaluation::verdicts(&rows), (8, 1));
@@ -205,7 +210,8 @@ fn the_markdown_puts_the_paper_beside_ours() {
         "{md}"
     );
     assert!(md.contains(
-        "| segmented, first stacklets 64 B: peak of the summed live stacklets | 448 | 4.7 % | ~500 |"
+        "| segmented, first stacklets 64 B, learning on: peak of the summed live stacklets | 448 | \
+         4.7 % | ~500 |"
     ));
     assert!(md.contains("- coremark naive: exit code 3: overflow caught"));
     assert!(md.contains("hybrid") && md.contains("`n/a`"));
@@ -340,8 +346,8 @@ fn the_overhead_counts_the_links_between_the_markers() {
 #[test]
 fn every_size_has_every_table_and_builds_as_documented() {
     let small = experiments(Size::Small);
-    assert_eq!(small.len(), 6 + 3 * 2 + 2 + 1);
-    assert_eq!(experiments(Size::Full).len(), 6 + 12 * 4 + 4 + 1);
+    assert_eq!(small.len(), 6 + 3 * 2 + 1 + 2 + 1);
+    assert_eq!(experiments(Size::Full).len(), 6 + 12 * 4 + 1 + 3 * 2 + 1);
     let o = SegmentedOptions {
         root: "".into(),
         size: Size::Small,
@@ -394,8 +400,23 @@ fn every_size_has_every_table_and_builds_as_documented() {
         },
     );
     assert!(check.first.is_empty() && check.cache.is_none());
-    let cf = build_of(&o, &Experiment::Crazyflie { first: Some(64) });
-    assert!(cf.core_live && cf.first.len() == 4);
-    let contiguous = build_of(&o, &Experiment::Crazyflie { first: None });
+    for learn in [false, true] {
+        let cf = build_of(
+            &o,
+            &Experiment::Crazyflie {
+                first: Some(64),
+                learn,
+            },
+        );
+        assert!(cf.core_live && cf.first.len() == 4);
+        assert_eq!((cf.cache, cf.learn), (Some(false), Some(learn)));
+    }
+    let contiguous = build_of(
+        &o,
+        &Experiment::Crazyflie {
+            first: None,
+            learn: false,
+        },
+    );
     assert_eq!((contiguous.stack, contiguous.checks), ("static", "none"));
 }
