@@ -19,11 +19,15 @@
  *     hardware-bound site of a movable frame: past it a frame writes nothing below sp, and
  *     refused it moves; cactus_check_bound);
  *   - every lent page belongs to exactly one overflow record of one borrower; a region is
- *     returned to the pool only when no page of it is lent (an exited lender's region is kept
- *     as an orphan until its last loan returns);
+ *     returned to the pool only when no page of it is lent;
+ *   - the region of a task that ended is *dead* (DEAD): nobody owns or resumes in it, so all
+ *     of its free pages lend, with no margin, and it is searched before the live lenders
+ *     (docs/mtss.md, "Lending from ended tasks"); it goes back to the pool only when a new
+ *     region needs its memory or its slot and none of its pages is lent (reclaim_dead);
  *   - the oracle follows every move: a loan lends the block to the borrower (REGION_LEND, so
- *     the simulator counts bytes lent and borrowed), a return assigns it back to the lender
- *     (or releases it, for an orphan or the worst-case mode's artificial region);
+ *     the simulator counts bytes lent and borrowed; from a dead region the lender is nobody),
+ *     a return assigns it back to the lender (or releases it, for a dead region or the
+ *     worst-case mode's artificial region);
  *   - a borrower's moved frames form one chain, newest first (mt[].top, then each record's
  *     `prev`): loan records live at the tops of their blocks; with a stacklet heap (below)
  *     a stacklet is named by its payload, and an entry is a stacklet exactly when it lies in
@@ -82,11 +86,11 @@ _Static_assert(CACTUS_STACKLET_POOL == 0 || CACTUS_STACK_POOL_SIZE <= STACKLET_R
                "mtss+split: the stack pool may span at most 512 KiB (stacklets.h, chain tags)");
 _Static_assert(CACTUS_STACKLET_POOL == 0 || !CACTUS_MTSS_WORST_CASE,
                "the worst-case mode has no stacklet fallback");
-#define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus orphans */
+#define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus dead ones */
 #define NO_REGION 0xFFFFu
 _Static_assert(NREGIONS <= 512, "mtss keeps region indices in 9 bits (struct loan)");
 #define FREE_SLOT (-1)
-#define ORPHAN (-2)
+#define DEAD (-2) /* an ended task's region: it lends every free page */
 #define SPARE (-3) /* the worst-case mode's artificial region */
 #define PAINT 0xA5A5A5A5u
 
@@ -197,9 +201,16 @@ struct region {
     uintptr_t base, top; /* [base, top): whole pages */
     uintptr_t ovf;       /* pages [base, ovf) are lent or holes */
     uint32_t nlent;      /* pages lent now */
-    int16_t owner;       /* task id, FREE_SLOT or ORPHAN */
+    int16_t owner;       /* task id, FREE_SLOT, DEAD or SPARE */
 };
 static struct region regions[NREGIONS];
+/* The dead regions (a bit per region index) and each one's fit: its longest run of free
+ * pages, kept on every loan and return of its pages (refit). */
+#define DEAD_WORDS ((NREGIONS + 31) / 32)
+static uint32_t dead_set[DEAD_WORDS];
+static uint32_t dead_sum; /* bit w: dead_set[w] != 0 */
+_Static_assert(DEAD_WORDS <= 32, "dead regions: one summary word");
+static uint16_t dead_fit[NREGIONS];
 
 /* One moved frame of a borrower: kept in the top REC bytes of its own block, above the
  * copied arguments (no function writes above its incoming arguments), so a task can nest
@@ -368,6 +379,8 @@ static uint32_t lender_margin(int u)
     return m->keep;
 }
 
+static int reclaim_dead(void);
+
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
 {
     if (size < 64u)
@@ -376,9 +389,15 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     int r = 0;
     while (r < NREGIONS && regions[r].owner != FREE_SLOT)
         r++;
-    if (r == NREGIONS)
-        return 0;
+    if (r == NREGIONS) { /* dead regions hold every slot: the idle ones go back first */
+        if (!reclaim_dead())
+            return 0;
+        for (r = 0; regions[r].owner != FREE_SLOT; r++)
+            ;
+    }
     uintptr_t base = extent_alloc(&extents, size);
+    if (!base && reclaim_dead()) /* the memory may be in dead regions no loan holds */
+        base = extent_alloc(&extents, size);
     if (!base)
         return 0;
     paint(base, size);
@@ -433,6 +452,21 @@ static void region_free(int ri)
     r->owner = FREE_SLOT;
 }
 
+/* Returns every dead region with no page lent to the pool (a new region needs the memory or
+ * a slot); the number returned. */
+static int reclaim_dead(void)
+{
+    int n = 0;
+    for (int ri = 0; ri < NREGIONS; ri++)
+        if (regions[ri].owner == DEAD && regions[ri].nlent == 0) {
+            if (!(dead_set[ri / 32] &= ~(1u << (ri % 32))))
+                dead_sum &= ~(1u << (ri / 32));
+            region_free(ri);
+            n++;
+        }
+    return n;
+}
+
 /* Gives the block of loan l (its record, in the block) back to its lender (pages, oracle, ovf
  * and limit); the record is painted over with the block. */
 /* Moves r's owner to the lender class of r's pages lent now (if it is in the index). */
@@ -460,7 +494,9 @@ static uint32_t run_fit(const struct region *r, uintptr_t hi)
 static void refit(const struct region *r)
 {
     int u = r->owner;
-    if (u >= 0 && !stale_flag[u] && mt[u].hi)
+    if (u == DEAD) /* no margin: nothing resumes in it */
+        dead_fit[r - regions] = (uint16_t)run_fit(r, r->top);
+    else if (u >= 0 && !stale_flag[u] && mt[u].hi)
         fit_set(u, run_fit(r, mt[u].hi));
 }
 
@@ -481,10 +517,12 @@ static void give_back(const struct loan *l)
         recede(r);
         return;
     }
-    if (r->owner == ORPHAN) {
-        ktrace_region_release(bot, bytes);
-        if (r->nlent == 0)
-            region_free(ri);
+    if (r->owner == DEAD) {
+        ktrace_region_release(bot, bytes); /* nobody's again: it lends them on */
+        recede(r);
+        refit(r);
+        if (HEAP_BYTES)
+            k_stack_released();
         return;
     }
     ktrace_region_assign(bot, bytes, (uint32_t)r->owner);
@@ -538,7 +576,7 @@ static uint32_t longest_run(const struct region *r, uintptr_t hi)
 static struct {
     enum { REFUSED_PINNED, REFUSED_DYNAMIC, REFUSED_TOO_LARGE, REFUSED_NO_LENDER } why;
     uint32_t pages;      /* pages the frame needed */
-    uint32_t switched;   /* switched-out tasks with a region */
+    uint32_t switched;   /* switched-out tasks with a region, and dead regions */
     uint32_t in_margin;  /* of them, with less than `margin` bytes below their sp */
     uint32_t longest;    /* the longest free run below sp - margin of any of them, pages */
     uint32_t largest_margin; /* the largest of their margins, bytes */
@@ -559,9 +597,9 @@ void stack_refusal_print(void)
         break;
     case REFUSED_NO_LENDER:
         kprintf("  why: no lender: the frame needs %u contiguous pages of %u bytes; of %u "
-                "switched-out tasks, %u have less than their margin (at most %u bytes, the "
-                "firmware-wide one %u) below their sp, the others' longest free run below sp - "
-                "margin is %u pages\n",
+                "possible lenders (switched-out tasks and ended tasks' regions), %u have less "
+                "than their margin (at most %u bytes, the firmware-wide one %u) below their sp, "
+                "the others' longest free run below sp - margin is %u pages\n",
                 refusal.pages, PAGE, refusal.switched, refusal.in_margin,
                 refusal.largest_margin, margin, refusal.longest);
         break;
@@ -694,6 +732,29 @@ static int pick_lender(uint32_t n, uintptr_t *at)
     return -1;
 }
 
+/* A dead region that can lend n pages (the lowest index; its lowest run at *at), or -1. Dead
+ * regions come first: nothing resumes in them, so what they lend costs no task a margin. The
+ * work is one look per dead region with a run that large (tasks that ended). */
+static __attribute__((noinline)) int pick_dead(uint32_t n, uintptr_t *at)
+{
+    for (uint32_t words = dead_sum; words; words &= words - 1) {
+        unsigned w = bits_ctz(words);
+        for (uint32_t ids = dead_set[w]; ids; ids &= ids - 1) {
+            unsigned ri = w * 32 + bits_ctz(ids);
+            const struct region *r = &regions[ri];
+            if (dead_fit[ri] < n)
+                continue;
+            uintptr_t a = (r->ovf - r->base) / PAGE == r->nlent ? r->ovf
+                                                                : find_run(r, n, r->top);
+            if (a) {
+                *at = a;
+                return (int)ri;
+            }
+        }
+    }
+    return -1;
+}
+
 /* Worst-case mode: the same choice made by looking at every task and every page of it
  * (the paper's worst-case search, section 10); only its cost counts. */
 static int scan_lenders(const struct k_tcb *t, uint32_t n)
@@ -766,9 +827,12 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         if (!best_at)
             return -1;
     } else {
-        refresh_fits(t);
-        int best = pick_lender(n, &best_at);
-        ri = best < 0 ? -1 : mt[best].region;
+        ri = dead_sum ? pick_dead(n, &best_at) : -1; /* out of line: rare in most firmware */
+        if (ri < 0) {
+            refresh_fits(t);
+            int best = pick_lender(n, &best_at);
+            ri = best < 0 ? -1 : mt[best].region;
+        }
     }
     if (ri < 0) {
         refusal.why = REFUSED_NO_LENDER;
@@ -790,6 +854,12 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
             if (run > refusal.longest)
                 refusal.longest = run;
         }
+        for (int d = 0; d < NREGIONS; d++) /* dead regions: no margin */
+            if (regions[d].owner == DEAD) {
+                refusal.switched++;
+                if (dead_fit[d] > refusal.longest)
+                    refusal.longest = dead_fit[d];
+            }
         return HEAP_BYTES ? link_stacklet(t, m, site) : -1;
     }
 
@@ -806,6 +876,8 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
     refit(r);
     if (r->owner >= 0)
         ktrace_region_lend(best_at, n * PAGE, (uint32_t)r->owner, (uint32_t)k_id(t));
+    else if (r->owner == DEAD) /* nobody's pages: lent by nobody */
+        ktrace_region_lend(best_at, n * PAGE, KTRACE_NOBODY, (uint32_t)k_id(t));
     else
         ktrace_region_assign(best_at, n * PAGE, (uint32_t)k_id(t));
 
@@ -890,15 +962,22 @@ void stack_free(struct k_tcb *t)
     stack_usage(t, &s);
     ktrace_stack_hwm((uint32_t)k_id(t), s.used, s.size);
     m->region = NO_REGION;
+    /* The region is dead: its free pages are painted and nobody's, and it lends them all
+     * (its lent pages stay their borrowers' until they come back). */
+    r->owner = DEAD;
     if (r->nlent == 0) {
-        region_free(ri);
-        return;
+        paint(r->base, r->top - r->base);
+        ktrace_region_release(r->base, r->top - r->base);
+    } else {
+        for (uintptr_t a = r->base; a < r->top; a += PAGE)
+            if (!is_lent(page_of(a))) {
+                paint(a, PAGE);
+                ktrace_region_release(a, PAGE);
+            }
     }
-    /* Pages of it are still lent: keep it until the last loan returns (give_back). */
-    r->owner = ORPHAN;
-    for (uintptr_t a = r->base; a < r->top; a += PAGE)
-        if (!is_lent(page_of(a))) {
-            paint(a, PAGE);
-            ktrace_region_release(a, PAGE);
-        }
+    dead_set[ri / 32] |= 1u << (ri % 32);
+    dead_sum |= 1u << (ri / 32);
+    refit(r);
+    if (HEAP_BYTES)
+        k_stack_released(); /* a task waiting for stack memory may borrow these pages now */
 }

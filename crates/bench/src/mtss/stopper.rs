@@ -17,7 +17,7 @@ pub enum Stopper {
         task: String,
         /// Contiguous pages the frame needed.
         pages: u32,
-        /// Switched-out tasks with a region (possible lenders).
+        /// Possible lenders: switched-out tasks with a region, and ended tasks' regions.
         lenders: u32,
         /// Of them, those with less than their margin below their sp.
         in_margin: u32,
@@ -75,8 +75,12 @@ impl Stopper {
         }
         let lender = (
             number(line, "no lender: the frame needs ", " contiguous pages"),
-            number(line, "; of ", " switched-out tasks"),
-            number(line, "switched-out tasks, ", " have less than their margin"),
+            number(line, "; of ", " possible lenders"),
+            number(
+                line,
+                "ended tasks' regions), ",
+                " have less than their margin",
+            ),
             number(line, "longest free run below sp - margin is ", " pages"),
         );
         match lender {
@@ -101,7 +105,7 @@ impl Stopper {
                 in_margin,
                 longest,
             } if lenders == in_margin => format!(
-                "{task}: no lender for {pages} pages: all {lenders} switched-out tasks sit \
+                "{task}: no lender for {pages} pages: all {lenders} possible lenders sit \
                  within their margin"
             ),
             Stopper::NoLender {
@@ -112,7 +116,7 @@ impl Stopper {
                 ..
             } => format!(
                 "{task}: no lender for {pages} pages: the longest free run of {lenders} \
-                 switched-out tasks is {longest}"
+                 possible lenders is {longest}"
             ),
             Stopper::Pinned { task } => format!("{task}: a pinned frame (its address escapes)"),
             Stopper::Dynamic { task } => format!("{task}: a dynamic allocation (never moved)"),
@@ -154,8 +158,9 @@ mod tests {
 
     const NO_LENDER: &str = "exit code 3: task 3 'susan': stack overflow caught: pc=80001b90 \
         sp=8001afb0 limit=80019000: the frame needs 96 bytes below the limit; no lender: the \
-        frame needs 67 contiguous pages of 128 bytes; of 2 switched-out tasks, 0 have less \
-        than their margin (at most 128 bytes, the firmware-wide one 8208) below their sp, the \
+        frame needs 67 contiguous pages of 128 bytes; of 2 possible lenders (switched-out tasks \
+        and ended tasks' regions), 0 have less than their margin (at most 128 bytes, the \
+        firmware-wide one 8208) below their sp, the \
         others' longest free run below sp - margin is 4 pages";
 
     #[test]
@@ -172,7 +177,7 @@ mod tests {
         );
         assert_eq!(
             Stopper::of_reason(NO_LENDER).cell(),
-            "susan: no lender for 67 pages: the longest free run of 2 switched-out tasks is 4"
+            "susan: no lender for 67 pages: the longest free run of 2 possible lenders is 4"
         );
         let pinned = "exit code 3: task 1 'sha': stack overflow caught: pc=1 sp=2 limit=3: the \
                       frame needs 8 bytes below the limit; the frame is pinned (its address \
@@ -181,8 +186,10 @@ mod tests {
             Stopper::of_reason(pinned),
             Stopper::Pinned { task: "sha".into() }
         );
-        let margin = NO_LENDER.replace("tasks, 0 have", "tasks, 2 have");
-        assert!(Stopper::of_reason(&margin).cell().contains("within their margin"));
+        let margin = NO_LENDER.replace("regions), 0 have", "regions), 2 have");
+        assert!(Stopper::of_reason(&margin)
+            .cell()
+            .contains("within their margin"));
     }
 
     #[test]
