@@ -380,6 +380,7 @@ static uint32_t lender_margin(int u)
 }
 
 static int reclaim_dead(void);
+static int dead_merge(int ri);
 
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
 {
@@ -450,6 +451,35 @@ static void region_free(int ri)
     if (extent_free(&extents, r->base, r->top - r->base) != 0)
         k_panic("stack pool: free-extent table full");
     r->owner = FREE_SLOT;
+}
+
+/* Merges dead region ri with the dead regions next to it in the pool, where one of the two
+ * has no page lent (no loan record names it): the one with loans, or ri, takes the other's
+ * pages, the other's slot is freed. A run can then cross what were two regions. Returns the
+ * index that now holds ri's pages. O(regions), at a task end only. */
+static int dead_merge(int ri)
+{
+    for (int e = 0; e < NREGIONS; e++) {
+        struct region *a = &regions[ri], *b = &regions[e];
+        if (e == ri || b->owner != DEAD || (a->top != b->base && b->top != a->base))
+            continue;
+        if (a->nlent && b->nlent)
+            continue;
+        int keep = b->nlent ? e : ri, drop = keep == ri ? e : ri;
+        struct region *k = &regions[keep], *d = &regions[drop];
+        if (d->base < k->base)
+            k->base = d->base; /* its pages lie below ovf: holes, or ovf recedes to them */
+        else
+            k->top = d->top;
+        if (k->nlent == 0)
+            k->ovf = k->base;
+        if (!(dead_set[drop / 32] &= ~(1u << (drop % 32))))
+            dead_sum &= ~(1u << (drop / 32));
+        d->owner = FREE_SLOT;
+        ri = keep;
+        e = -1; /* the merged region may touch another dead one */
+    }
+    return ri;
 }
 
 /* Returns every dead region with no page lent to the pool (a new region needs the memory or
@@ -977,7 +1007,8 @@ void stack_free(struct k_tcb *t)
     }
     dead_set[ri / 32] |= 1u << (ri % 32);
     dead_sum |= 1u << (ri / 32);
-    refit(r);
+    ri = dead_merge(ri);
+    refit(&regions[ri]);
     if (HEAP_BYTES)
         k_stack_released(); /* a task waiting for stack memory may borrow these pages now */
 }
