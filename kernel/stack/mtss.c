@@ -112,8 +112,8 @@ static struct classset lenders;
 /* The fit summaries (docs/mtss.md, "Fit summaries"): which task can lend a run of n pages
  * now, so a request finds its lender without looking at the tasks that cannot.
  *   - fit[u]: the longest run of free pages of u's region below native_sp(u) minus its
- *     margin, in pages: exactly the largest n for which lend_at(., u, n) finds a run (0 for
- *     a task that is not indexed, the running task, or a dead one);
+ *     margin, in pages: exactly the largest n for which lend_at(u, n) finds a run (0 for a
+ *     task that is not indexed, the running task, or a dead one);
  *   - fitsum[k][w], bit u % 32 of word w = u / 32: fit[u] >= k + 1 (k < FITS); fitany[k],
  *     bit w: fitsum[k][w] != 0 (a request no task can serve is refused at once);
  *   - bigsum[c][k], bit w: set whenever some member of lender class c in word w has
@@ -127,9 +127,10 @@ static struct classset lenders;
  *     and in each only the members that fit (fitsum; fit itself past FITS pages).
  * A fit depends on u's saved context (sp, resume pc: its margin), its moved frames and its
  * region's lent pages. The first three change only while u runs, so every switch-out of u
- * (stack_check_switch) and every change of its region's pages (a loan, a return, a new
- * region) marks it stale; the next request recomputes the stale fits (but the requester's:
- * its own fit is 0 while it runs) before it searches. The work per request is the tasks that
+ * (stack_check_switch) and a new region mark it stale, and the next request recomputes the
+ * stale fits (but the requester's: its own fit is 0 while it runs) before it searches; a
+ * loan or a return of u's pages recomputes its fit at once from the bound fit_of kept
+ * (refit). The work per request is the tasks that
  * ran or whose pages moved since the previous one, not the number of tasks, and a fit change
  * touches only the summaries of the page counts between its old and new value. */
 #define FITS 8
