@@ -9,8 +9,9 @@
 
 /* Free extents a pool can track. Each one but the last lies below an allocated block, so a
  * pool of B blocks needs at most B + 1. The largest user, mtss, holds at most
- * 2 * CACTUS_MAX_TASKS regions (live ones plus orphans; static: one per task), so the table
- * scales with the task slots (8 bytes per extent: a 2-task firmware's table is 44 bytes). */
+ * 2 * CACTUS_MAX_TASKS regions (live ones plus ended tasks' dead ones; static: one per
+ * task), so the table scales with the task slots (8 bytes per extent: a 2-task firmware's
+ * table is 44 bytes). */
 #define EXTENT_MAX (2 * CACTUS_MAX_TASKS + 1)
 
 struct extent_pool {

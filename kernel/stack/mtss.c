@@ -19,17 +19,24 @@
  *     hardware-bound site of a movable frame: past it a frame writes nothing below sp, and
  *     refused it moves; cactus_check_bound);
  *   - every lent page belongs to exactly one overflow record of one borrower; a region is
- *     returned to the pool only when no page of it is lent (an exited lender's region is kept
- *     as an orphan until its last loan returns);
+ *     returned to the pool only when no page of it is lent;
+ *   - the region of a task that ended is *dead* (DEAD): nobody owns or resumes in it, so all
+ *     of its free pages lend, with no margin, and it is searched before the live lenders
+ *     (docs/mtss.md, "Lending from ended tasks"); it goes back to the pool only when a new
+ *     region needs its memory or its slot and none of its pages is lent (reclaim_dead);
  *   - the oracle follows every move: a loan lends the block to the borrower (REGION_LEND, so
- *     the simulator counts bytes lent and borrowed), a return assigns it back to the lender
- *     (or releases it, for an orphan or the worst-case mode's artificial region);
+ *     the simulator counts bytes lent and borrowed; from a dead region the lender is nobody),
+ *     a return assigns it back to the lender (or releases it, for a dead region or the
+ *     worst-case mode's artificial region);
  *   - a borrower's moved frames form one chain, newest first (mt[].top, then each record's
  *     `prev`): loan records live at the tops of their blocks; with a stacklet heap (below)
  *     a stacklet is named by its payload, and an entry is a stacklet exactly when it lies in
  *     the heap (stacklet_owns);
  *   - the lender index holds exactly the live tasks whose region can ever lend a page, each in
- *     the class of its region's nlent (reindex after every change of nlent).
+ *     the class of its region's nlent (reindex after every change of nlent); the fit
+ *     summaries hold, for every indexed task that is not stale and not running, the longest
+ *     run it can lend now (fit_of), so the lender a request picks is the one a scan of every
+ *     task would pick.
  *
  * The stacklet fallback (the `mtss+split` hybrid: stack/hybrid.c builds this file with
  * CACTUS_STACKLET_POOL > 0; docs/segmented.md, "The mtss+split hybrid"): the pool's lowest
@@ -79,11 +86,11 @@ _Static_assert(CACTUS_STACKLET_POOL == 0 || CACTUS_STACK_POOL_SIZE <= STACKLET_R
                "mtss+split: the stack pool may span at most 512 KiB (stacklets.h, chain tags)");
 _Static_assert(CACTUS_STACKLET_POOL == 0 || !CACTUS_MTSS_WORST_CASE,
                "the worst-case mode has no stacklet fallback");
-#define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus orphans */
+#define NREGIONS (2 * CACTUS_MAX_TASKS) /* live regions plus dead ones */
 #define NO_REGION 0xFFFFu
 _Static_assert(NREGIONS <= 512, "mtss keeps region indices in 9 bits (struct loan)");
 #define FREE_SLOT (-1)
-#define ORPHAN (-2)
+#define DEAD (-2) /* an ended task's region: it lends every free page */
 #define SPARE (-3) /* the worst-case mode's artificial region */
 #define PAINT 0xA5A5A5A5u
 
@@ -98,26 +105,96 @@ static int spare;                         /* worst-case mode: its region, or -1 
 static volatile int worst_case_sink;      /* keeps the worst-case scan from being elided */
 /* The lender index: every task whose region is large enough ever to lend a page (its size is
  * at least min_margin + PAGE), in the class of the pages its region has lent now. The request
- * visits the classes from the fewest pages lent and each class in id order, and stops at the
- * first task that can lend: the paper's choice (fewest pages lent, then the lowest id)
- * without a look at every task. */
+ * visits the classes from the fewest pages lent and each class in id order, and takes the
+ * first task that can lend: the paper's choice (fewest pages lent, then the lowest id). */
 static struct classset lenders;
-/* Pages each indexed task's region could ever lend ((size - min_margin) / PAGE): a request for
- * more skips it without looking at its state. too_small[k] has a bit per indexed task that
- * can lend at most k pages, so a request of n <= SMALL_CAPS pages masks every task too small
- * for it out of a bitmap word at once (too_small[n - 1]). */
-static uint16_t lend_cap[CACTUS_MAX_TASKS];
-#define SMALL_CAPS 8
-static uint32_t too_small[SMALL_CAPS][CLASSSET_WORDS];
 
-static void set_cap(int u, uint32_t cap)
+/* The fit summaries (docs/mtss.md, "Fit summaries"): which task can lend a run of n pages
+ * now, so a request finds its lender without looking at the tasks that cannot.
+ *   - fit[u]: the longest run of free pages of u's region below native_sp(u) minus its
+ *     margin, in pages: exactly the largest n for which lend_at(u, n) finds a run (0 for a
+ *     task that is not indexed, the running task, or a dead one);
+ *   - fitsum[k][w], bit u % 32 of word w = u / 32: fit[u] >= k + 1 (k < FITS); fitany[k],
+ *     bit w: fitsum[k][w] != 0 (a request no task can serve is refused at once);
+ *   - bigsum[c][k], bit w: set whenever some member of lender class c in word w has
+ *     fit >= k + 1 (set when a task enters class c or its fit rises; it may stay set after
+ *     the member left or shrank: the search clears it when it finds no such member, so each
+ *     stale bit costs one visit). For each c and w the k with bit w set are a prefix
+ *     0..top-1 (a member that fits k + 1 pages fits k; the search clears k and every larger
+ *     one), so a task entering a class sets bits only from its fit down to the first that
+ *     is set already: nothing, when it comes back to a class it left. A request of n pages
+ *     visits in class c only the words of bigsum[c][k] & fitany[k] (k = min(n, FITS) - 1),
+ *     and in each only the members that fit (fitsum; fit itself past FITS pages).
+ * A fit depends on u's saved context (sp, resume pc: its margin), its moved frames and its
+ * region's lent pages. The first three change only while u runs, so every switch-out of u
+ * (stack_check_switch) and a new region mark it stale, and the next request recomputes the
+ * stale fits (but the requester's: its own fit is 0 while it runs) before it searches; a
+ * loan or a return of u's pages recomputes its fit at once from the bound fit_of kept
+ * (refit). The work per request is the tasks that
+ * ran or whose pages moved since the previous one, not the number of tasks, and a fit change
+ * touches only the summaries of the page counts between its old and new value. */
+#define FITS 8
+static uint16_t fit[CACTUS_MAX_TASKS];
+static uint32_t fitsum[FITS][CLASSSET_WORDS];
+static uint32_t fitany[FITS];
+static uint32_t bigsum[CLASSSET_CLASSES][FITS];
+static uint8_t stale_flag[CACTUS_MAX_TASKS];
+static uint16_t stale_ids[CACTUS_MAX_TASKS];
+static uint32_t nstale;
+
+/* Notes that a member of class c in word w has fit f: bit w of bigsum[c][k] for every
+ * k < min(f, FITS), set from the top down to the first that is set (the prefix). */
+static void bigsum_add(unsigned c, unsigned w, uint32_t f)
 {
-    lend_cap[u] = (uint16_t)(cap < 0xFFFFu ? cap : 0xFFFFu);
-    for (uint32_t k = 0; k < SMALL_CAPS; k++) {
-        if (cap <= k)
-            too_small[k][u / 32] |= 1u << (u % 32);
-        else
-            too_small[k][u / 32] &= ~(1u << (u % 32));
+    uint32_t bit = 1u << w;
+    for (uint32_t k = f < FITS ? f : FITS; k-- > 0 && !(bigsum[c][k] & bit);)
+        bigsum[c][k] |= bit;
+}
+
+/* Sets fit[u] to f, keeping fitsum, fitany and bigsum true. */
+static void fit_set(int u, uint32_t f)
+{
+    uint32_t of = fit[u];
+    if (f > 0xFFFFu)
+        f = 0xFFFFu;
+    if (of == f)
+        return;
+    fit[u] = (uint16_t)f;
+    unsigned w = (unsigned)u / 32;
+    uint32_t bit = 1u << ((unsigned)u % 32);
+    if (f > of) {
+        for (uint32_t k = of; k < f && k < FITS; k++) {
+            fitsum[k][w] |= bit;
+            fitany[k] |= 1u << w;
+        }
+        unsigned c = classset_class(&lenders, u);
+        if (c != CLASSSET_NONE)
+            bigsum_add(c, w, f);
+        return;
+    }
+    for (uint32_t k = f; k < of && k < FITS; k++)
+        if (!(fitsum[k][w] &= ~bit))
+            fitany[k] &= ~(1u << w);
+}
+
+/* Moves indexed task u to the lender class of nlent pages lent. */
+static void class_set(int u, uint32_t nlent)
+{
+    unsigned oc = classset_class(&lenders, u);
+    if (oc == CLASSSET_NONE)
+        return;
+    classset_put(&lenders, u, nlent);
+    unsigned nc = classset_class(&lenders, u);
+    if (nc != oc)
+        bigsum_add(nc, (unsigned)u / 32, fit[u]);
+}
+
+/* Marks u's fit stale: the next request recomputes it. */
+static void mark_stale(int u)
+{
+    if (!stale_flag[u]) {
+        stale_flag[u] = 1;
+        stale_ids[nstale++] = (uint16_t)u;
     }
 }
 
@@ -125,9 +202,16 @@ struct region {
     uintptr_t base, top; /* [base, top): whole pages */
     uintptr_t ovf;       /* pages [base, ovf) are lent or holes */
     uint32_t nlent;      /* pages lent now */
-    int16_t owner;       /* task id, FREE_SLOT or ORPHAN */
+    int16_t owner;       /* task id, FREE_SLOT, DEAD or SPARE */
 };
 static struct region regions[NREGIONS];
+/* The dead regions (a bit per region index) and each one's fit: its longest run of free
+ * pages, kept on every loan and return of its pages (refit). */
+#define DEAD_WORDS ((NREGIONS + 31) / 32)
+static uint32_t dead_set[DEAD_WORDS];
+static uint32_t dead_sum; /* bit w: dead_set[w] != 0 */
+_Static_assert(DEAD_WORDS <= 32, "dead regions: one summary word");
+static uint16_t dead_fit[NREGIONS];
 
 /* One moved frame of a borrower: kept in the top REC bytes of its own block, above the
  * copied arguments (no function writes above its incoming arguments), so a task can nest
@@ -153,6 +237,7 @@ struct mtss_task {
     uint32_t native_ra;    /* with top: its return address (where it resumes natively) */
     uint32_t keep_pc;      /* the resume pc `keep` was looked up for (0: none yet) */
     uint32_t keep;         /* the lending margin at keep_pc (lender_margin's cache) */
+    uintptr_t hi;          /* with a fit: the top of the pages it may lend (fit_of) */
 };
 static struct mtss_task mt[CACTUS_MAX_TASKS];
 
@@ -180,19 +265,33 @@ static int is_lent(uint32_t p)
 }
 static void set_lent(uint32_t first, uint32_t n, int on)
 {
-    for (uint32_t p = first; p < first + n; p++) {
+    while (n) { /* a word's worth of pages at a time */
+        uint32_t sh = first % 32, k = 32 - sh < n ? 32 - sh : n;
+        uint32_t mask = (k == 32 ? ~0u : (1u << k) - 1u) << sh;
         if (on)
-            lent[p / 32] |= 1u << (p % 32);
+            lent[first / 32] |= mask;
         else
-            lent[p / 32] &= ~(1u << (p % 32));
+            lent[first / 32] &= ~mask;
+        first += k;
+        n -= k;
     }
 }
 
+/* Paints [base, base + size): size is whole pages (PAGE >= 32), so eight words a turn (the
+ * return path paints every block it gives back). */
 static void paint(uintptr_t base, uint32_t size)
 {
     ktrace_kernel_enter();
-    for (uint32_t *w = (uint32_t *)base; w < (uint32_t *)(base + size); w++)
-        *w = PAINT;
+    for (uint32_t *w = (uint32_t *)base, *end = (uint32_t *)(base + size); w < end; w += 8) {
+        w[0] = PAINT;
+        w[1] = PAINT;
+        w[2] = PAINT;
+        w[3] = PAINT;
+        w[4] = PAINT;
+        w[5] = PAINT;
+        w[6] = PAINT;
+        w[7] = PAINT;
+    }
     ktrace_kernel_leave();
 }
 
@@ -281,14 +380,8 @@ static uint32_t lender_margin(int u)
     return m->keep;
 }
 
-/* Sets the lender index's capacity of task u: the pages its region could ever lend, below
- * the smallest margin any resume point has. */
-static void update_cap(int u)
-{
-    const struct region *r = &regions[mt[u].region];
-    uint32_t size = (uint32_t)(r->top - r->base);
-    set_cap(u, size >= min_margin + PAGE ? (size - min_margin) / PAGE : 0);
-}
+static int reclaim_dead(void);
+static int dead_merge(int ri);
 
 uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
 {
@@ -298,9 +391,15 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     int r = 0;
     while (r < NREGIONS && regions[r].owner != FREE_SLOT)
         r++;
-    if (r == NREGIONS)
-        return 0;
+    if (r == NREGIONS) { /* dead regions hold every slot: the idle ones go back first */
+        if (!reclaim_dead())
+            return 0;
+        for (r = 0; regions[r].owner != FREE_SLOT; r++)
+            ;
+    }
     uintptr_t base = extent_alloc(&extents, size);
+    if (!base && reclaim_dead()) /* the memory may be in dead regions no loan holds */
+        base = extent_alloc(&extents, size);
     if (!base)
         return 0;
     paint(base, size);
@@ -312,8 +411,9 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     if (HEAP_BYTES)
         stacklet_task_start(t);
     if (size >= min_margin + PAGE) {
-        update_cap(k_id(t));
+        fit_set(k_id(t), 0);
         classset_put(&lenders, k_id(t), 0);
+        mark_stale(k_id(t)); /* its first fit is its initial context's */
     }
     t->stack.limit = base;
     return base + size;
@@ -324,7 +424,7 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
  * the checks are the detection, the switch adds none. */
 int stack_check_switch(const struct k_tcb *t)
 {
-    (void)t;
+    mark_stale(k_id(t)); /* its saved context changed: its fit is recomputed when needed */
     return STACK_OK;
 }
 
@@ -354,13 +454,81 @@ static void region_free(int ri)
     r->owner = FREE_SLOT;
 }
 
+/* Merges dead region ri with the dead regions next to it in the pool, where one of the two
+ * has no page lent (no loan record names it): the one with loans, or ri, takes the other's
+ * pages, the other's slot is freed. A run can then cross what were two regions. Returns the
+ * index that now holds ri's pages. O(regions), at a task end only. */
+static int dead_merge(int ri)
+{
+    for (int e = 0; e < NREGIONS; e++) {
+        struct region *a = &regions[ri], *b = &regions[e];
+        if (e == ri || b->owner != DEAD || (a->top != b->base && b->top != a->base))
+            continue;
+        if (a->nlent && b->nlent)
+            continue;
+        int keep = b->nlent ? e : ri, drop = keep == ri ? e : ri;
+        struct region *k = &regions[keep], *d = &regions[drop];
+        if (d->base < k->base)
+            k->base = d->base; /* its pages lie below ovf: holes, or ovf recedes to them */
+        else
+            k->top = d->top;
+        if (k->nlent == 0)
+            k->ovf = k->base;
+        if (!(dead_set[drop / 32] &= ~(1u << (drop % 32))))
+            dead_sum &= ~(1u << (drop / 32));
+        d->owner = FREE_SLOT;
+        ri = keep;
+        e = -1; /* the merged region may touch another dead one */
+    }
+    return ri;
+}
+
+/* Returns every dead region with no page lent to the pool (a new region needs the memory or
+ * a slot); the number returned. */
+static int reclaim_dead(void)
+{
+    int n = 0;
+    for (int ri = 0; ri < NREGIONS; ri++)
+        if (regions[ri].owner == DEAD && regions[ri].nlent == 0) {
+            if (!(dead_set[ri / 32] &= ~(1u << (ri % 32))))
+                dead_sum &= ~(1u << (ri / 32));
+            region_free(ri);
+            n++;
+        }
+    return n;
+}
+
 /* Gives the block of loan l (its record, in the block) back to its lender (pages, oracle, ovf
  * and limit); the record is painted over with the block. */
 /* Moves r's owner to the lender class of r's pages lent now (if it is in the index). */
 static void reindex(const struct region *r)
 {
-    if (r->owner >= 0 && classset_class(&lenders, r->owner) != CLASSSET_NONE)
-        classset_put(&lenders, r->owner, r->nlent);
+    if (r->owner >= 0)
+        class_set(r->owner, r->nlent);
+}
+
+static uint32_t longest_run(const struct region *r, uintptr_t hi);
+
+/* The longest run of free pages of r below hi, in pages: at ovf when r has no holes. */
+static uint32_t run_fit(const struct region *r, uintptr_t hi)
+{
+    if ((r->ovf - r->base) / PAGE == r->nlent)
+        return hi >= r->ovf ? (uint32_t)(hi - r->ovf) / PAGE : 0;
+    return longest_run(r, hi);
+}
+
+/* r's pages changed (a loan or a return, its ovf settled): its owner's fit follows, from the
+ * bound fit_of kept, unless it is stale (recomputed before the next search anyway) or could
+ * lend nothing whatever its pages (hi 0). Its context has not changed since fit_of: it
+ * was not switched out since, so it has not run, or it is the running task, whose fit no
+ * search reads (refresh_fits sets it to 0 first). */
+static void refit(const struct region *r)
+{
+    int u = r->owner;
+    if (u == DEAD) /* no margin: nothing resumes in it */
+        dead_fit[r - regions] = (uint16_t)run_fit(r, r->top);
+    else if (u >= 0 && !stale_flag[u] && mt[u].hi)
+        fit_set(u, run_fit(r, mt[u].hi));
 }
 
 static void give_back(const struct loan *l)
@@ -380,14 +548,17 @@ static void give_back(const struct loan *l)
         recede(r);
         return;
     }
-    if (r->owner == ORPHAN) {
-        ktrace_region_release(bot, bytes);
-        if (r->nlent == 0)
-            region_free(ri);
+    if (r->owner == DEAD) {
+        ktrace_region_release(bot, bytes); /* nobody's again: it lends them on */
+        recede(r);
+        refit(r);
+        if (HEAP_BYTES)
+            k_stack_released();
         return;
     }
     ktrace_region_assign(bot, bytes, (uint32_t)r->owner);
     recede(r);
+    refit(r);
     if (HEAP_BYTES)
         k_stack_released(); /* a task waiting for stack memory may borrow these pages now */
 }
@@ -436,7 +607,7 @@ static uint32_t longest_run(const struct region *r, uintptr_t hi)
 static struct {
     enum { REFUSED_PINNED, REFUSED_DYNAMIC, REFUSED_TOO_LARGE, REFUSED_NO_LENDER } why;
     uint32_t pages;      /* pages the frame needed */
-    uint32_t switched;   /* switched-out tasks with a region */
+    uint32_t switched;   /* switched-out tasks with a region, and dead regions */
     uint32_t in_margin;  /* of them, with less than `margin` bytes below their sp */
     uint32_t longest;    /* the longest free run below sp - margin of any of them, pages */
     uint32_t largest_margin; /* the largest of their margins, bytes */
@@ -457,9 +628,9 @@ void stack_refusal_print(void)
         break;
     case REFUSED_NO_LENDER:
         kprintf("  why: no lender: the frame needs %u contiguous pages of %u bytes; of %u "
-                "switched-out tasks, %u have less than their margin (at most %u bytes, the "
-                "firmware-wide one %u) below their sp, the others' longest free run below sp - "
-                "margin is %u pages\n",
+                "possible lenders (switched-out tasks and ended tasks' regions), %u have less "
+                "than their margin (at most %u bytes, the firmware-wide one %u) below their sp, "
+                "the others' longest free run below sp - margin is %u pages\n",
                 refusal.pages, PAGE, refusal.switched, refusal.in_margin,
                 refusal.largest_margin, margin, refusal.longest);
         break;
@@ -503,9 +674,9 @@ static uintptr_t native_sp(int u)
     return mt[u].top ? mt[u].native_sp : k_tasks[u].ctx.sp;
 }
 
-/* Where task u can lend n pages to t now (the lowest run: find_run's answer), or 0. Without
- * holes (every page below ovf lent) the run can only start at ovf, so no page is walked. */
-static uintptr_t lend_at(const struct k_tcb *t, int u, uint32_t n)
+/* The pages task u can lend to t now: the longest run of free pages of its region below its
+ * native sp less its margin (0 if none); that bound is kept in mt[u].hi for lend_at. */
+static uint32_t fit_of(const struct k_tcb *t, int u)
 {
     if (!may_lend(t, u))
         return 0;
@@ -514,30 +685,66 @@ static uintptr_t lend_at(const struct k_tcb *t, int u, uint32_t n)
     uint32_t keep = lender_margin(u);
     if (sp < r->base + keep)
         return 0;
-    uintptr_t hi = sp - keep;
+    mt[u].hi = sp - keep;
+    return run_fit(r, sp - keep);
+}
+
+/* Where task u, whose fit (not stale) is at least n, lends n pages: the lowest run of its
+ * region below mt[u].hi (find_run's answer). Without holes (every page below ovf lent) the
+ * run can only start at ovf, so no page is walked. */
+static uintptr_t lend_at(int u, uint32_t n)
+{
+    const struct region *r = &regions[mt[u].region];
     if ((r->ovf - r->base) / PAGE == r->nlent)
-        return r->ovf + n * PAGE <= hi ? r->ovf : 0;
-    return find_run(r, n, hi);
+        return r->ovf + n * PAGE <= mt[u].hi ? r->ovf : 0;
+    return find_run(r, n, mt[u].hi);
+}
+
+/* Brings the fit summaries up to date for a request of the running task t: every stale fit
+ * but t's is recomputed, and t's is 0 while it runs (t stays stale: it is recomputed after
+ * it was switched out). */
+static void refresh_fits(const struct k_tcb *t)
+{
+    int self = k_id(t);
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < nstale; i++) {
+        int u = stale_ids[i];
+        if (u == self) {
+            stale_ids[keep++] = (uint16_t)u;
+            continue;
+        }
+        stale_flag[u] = 0;
+        mt[u].hi = 0; /* fit_of sets it when u can lend */
+        fit_set(u, classset_class(&lenders, u) == CLASSSET_NONE ? 0 : fit_of(t, u));
+    }
+    nstale = keep;
+    fit_set(self, 0); /* until it is switched out (stack_check_switch marks it stale) */
 }
 
 /* The lender of n pages for t (paper, section 6: the switched-out task with n free
  * contiguous pages that has the fewest pages lent already, the lowest id among equals) from
- * the index; -1 if none. Its run is stored at *at. The last class holds every larger count,
- * so it is searched whole for its fewest. */
-static int pick_lender(const struct k_tcb *t, uint32_t n, uintptr_t *at)
+ * the index and the fit summaries (refresh_fits first); -1 if none. Its run is stored at
+ * *at. The last class holds every larger count, so it is searched whole for its fewest. */
+static int pick_lender(uint32_t n, uintptr_t *at)
 {
-    const uint32_t *unfit = too_small[(n < SMALL_CAPS ? n : SMALL_CAPS) - 1];
+    unsigned k = (n < FITS ? n : FITS) - 1;
+    if (!fitany[k])
+        return -1; /* no task can lend n pages (or FITS, when n is larger) */
     for (unsigned c = 0; c < CLASSSET_CLASSES; c++) {
         int best = -1;
-        /* The members of class c in id order (classset_next, unrolled over the words), less
-         * those too small for n pages. */
-        for (uint32_t words = lenders.summary[c]; words; words &= words - 1) {
+        /* Only the words of class c that may hold a member that fits (bigsum), and in each
+         * only the members that fit (fitsum; fit itself past FITS pages). */
+        for (uint32_t words = bigsum[c][k] & fitany[k]; words; words &= words - 1) {
             unsigned w = bits_ctz(words);
-            for (uint32_t ids = lenders.bits[c][w] & ~unfit[w]; ids; ids &= ids - 1) {
+            uint32_t ids = lenders.bits[c][w] & fitsum[k][w];
+            if (!ids) /* stale: no member of class c in word w fits k + 1 pages, nor more */
+                for (unsigned j = k; j < FITS; j++)
+                    bigsum[c][j] &= ~(1u << w);
+            for (; ids; ids &= ids - 1) {
                 int u = (int)(w * 32 + bits_ctz(ids));
-                if (lend_cap[u] < n)
+                if (fit[u] < n)
                     continue;
-                uintptr_t a = lend_at(t, u, n);
+                uintptr_t a = lend_at(u, n); /* finds the run; fit[u] >= n says there is one */
                 if (!a)
                     continue;
                 if (c + 1 < CLASSSET_CLASSES) {
@@ -552,6 +759,29 @@ static int pick_lender(const struct k_tcb *t, uint32_t n, uintptr_t *at)
         }
         if (best >= 0)
             return best;
+    }
+    return -1;
+}
+
+/* A dead region that can lend n pages (the lowest index; its lowest run at *at), or -1. Dead
+ * regions come first: nothing resumes in them, so what they lend costs no task a margin. The
+ * work is one look per dead region with a run that large (tasks that ended). */
+static __attribute__((noinline)) int pick_dead(uint32_t n, uintptr_t *at)
+{
+    for (uint32_t words = dead_sum; words; words &= words - 1) {
+        unsigned w = bits_ctz(words);
+        for (uint32_t ids = dead_set[w]; ids; ids &= ids - 1) {
+            unsigned ri = w * 32 + bits_ctz(ids);
+            const struct region *r = &regions[ri];
+            if (dead_fit[ri] < n)
+                continue;
+            uintptr_t a = (r->ovf - r->base) / PAGE == r->nlent ? r->ovf
+                                                                : find_run(r, n, r->top);
+            if (a) {
+                *at = a;
+                return (int)ri;
+            }
+        }
     }
     return -1;
 }
@@ -628,8 +858,12 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         if (!best_at)
             return -1;
     } else {
-        int best = pick_lender(t, n, &best_at);
-        ri = best < 0 ? -1 : mt[best].region;
+        ri = dead_sum ? pick_dead(n, &best_at) : -1; /* out of line: rare in most firmware */
+        if (ri < 0) {
+            refresh_fits(t);
+            int best = pick_lender(n, &best_at);
+            ri = best < 0 ? -1 : mt[best].region;
+        }
     }
     if (ri < 0) {
         refusal.why = REFUSED_NO_LENDER;
@@ -651,6 +885,12 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
             if (run > refusal.longest)
                 refusal.longest = run;
         }
+        for (int d = 0; d < NREGIONS; d++) /* dead regions: no margin */
+            if (regions[d].owner == DEAD) {
+                refusal.switched++;
+                if (dead_fit[d] > refusal.longest)
+                    refusal.longest = dead_fit[d];
+            }
         return HEAP_BYTES ? link_stacklet(t, m, site) : -1;
     }
 
@@ -664,8 +904,11 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
         if (r->owner >= 0 && !mt[r->owner].top)
             k_tasks[r->owner].stack.limit = top;
     }
+    refit(r);
     if (r->owner >= 0)
         ktrace_region_lend(best_at, n * PAGE, (uint32_t)r->owner, (uint32_t)k_id(t));
+    else if (r->owner == DEAD) /* nobody's pages: lent by nobody */
+        ktrace_region_lend(best_at, n * PAGE, KTRACE_NOBODY, (uint32_t)k_id(t));
     else
         ktrace_region_assign(best_at, n * PAGE, (uint32_t)k_id(t));
 
@@ -743,20 +986,30 @@ void stack_free(struct k_tcb *t)
         stacklet_task_end(t);
     int ri = m->region;
     struct region *r = &regions[ri];
+    fit_set(k_id(t), 0);
+    mt[k_id(t)].hi = 0;
     classset_remove(&lenders, k_id(t));
     cactus_stack_info s;
     stack_usage(t, &s);
     ktrace_stack_hwm((uint32_t)k_id(t), s.used, s.size);
     m->region = NO_REGION;
+    /* The region is dead: its free pages are painted and nobody's, and it lends them all
+     * (its lent pages stay their borrowers' until they come back). */
+    r->owner = DEAD;
     if (r->nlent == 0) {
-        region_free(ri);
-        return;
+        paint(r->base, r->top - r->base);
+        ktrace_region_release(r->base, r->top - r->base);
+    } else {
+        for (uintptr_t a = r->base; a < r->top; a += PAGE)
+            if (!is_lent(page_of(a))) {
+                paint(a, PAGE);
+                ktrace_region_release(a, PAGE);
+            }
     }
-    /* Pages of it are still lent: keep it until the last loan returns (give_back). */
-    r->owner = ORPHAN;
-    for (uintptr_t a = r->base; a < r->top; a += PAGE)
-        if (!is_lent(page_of(a))) {
-            paint(a, PAGE);
-            ktrace_region_release(a, PAGE);
-        }
+    dead_set[ri / 32] |= 1u << (ri % 32);
+    dead_sum |= 1u << (ri / 32);
+    ri = dead_merge(ri);
+    refit(&regions[ri]);
+    if (HEAP_BYTES)
+        k_stack_released(); /* a task waiting for stack memory may borrow these pages now */
 }

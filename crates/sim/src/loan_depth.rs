@@ -310,6 +310,31 @@ mod tests {
     }
 
     #[test]
+    fn a_loan_from_an_ended_tasks_region_joins_the_borrowers_chain() {
+        // MTSS lends the free pages of an ended task's region with lender NOBODY (its bytes
+        // are nobody's): the block is placed in the borrower's chain like any loan, and its
+        // release (the block going back to the dead region) closes it with its depth.
+        let mut m = memory();
+        let ram = ram();
+        let (b_lo, b_hi) = (ram + 0x1000, ram + 0x1400);
+        let (dead_lo, dead_hi) = (ram + 0x400, ram + 0x800);
+        let mut d = LoanDepth::default();
+        d.assign(&m, b_lo, b_hi - b_lo, 1);
+        d.assign(&m, dead_lo, dead_hi - dead_lo, 2);
+        d.release(&m, dead_lo, dead_hi - dead_lo); // task 2 ended
+        d.lend(&m, dead_lo, 0x100, NOBODY, 1);
+        d.overflow(&m, 1, 3);
+        put(&mut m, dead_lo + 0x100 - 16, b_hi - 0x200);
+        d.event(&m);
+        d.store(1, dead_lo + 0x20);
+        assert_eq!(d.deepest()[&1], 0x200 + 0xE0);
+        assert_eq!(d.deepest().get(&NOBODY), None, "nobody is not a task");
+        d.release(&m, dead_lo, 0x100);
+        assert!(!d.active());
+        assert_eq!(d.deepest()[&1], 0x2E0);
+    }
+
+    #[test]
     fn a_record_outside_the_chain_is_not_counted() {
         let m = memory();
         let ram = ram();

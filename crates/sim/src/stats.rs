@@ -116,8 +116,12 @@ impl TaskTable {
         self.entry(id).exit_reason = Some(reason);
     }
 
+    /// A loan of `moved` bytes; `lender` is [`NOBODY`] for the region of a task that ended
+    /// (MTSS lends its free pages), which is no task's to count.
     pub(crate) fn lend(&mut self, lender: u32, borrower: u32, moved: u32) {
-        self.entry(lender).lent_bytes += u64::from(moved);
+        if lender != NOBODY {
+            self.entry(lender).lent_bytes += u64::from(moved);
+        }
         self.entry(borrower).borrowed_bytes += u64::from(moved);
     }
 

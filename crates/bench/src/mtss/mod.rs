@@ -22,6 +22,7 @@ pub mod prs_report;
 mod run;
 pub mod search;
 mod shared;
+pub mod stopper;
 mod table;
 pub mod task;
 pub mod wcet;

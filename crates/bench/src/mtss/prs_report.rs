@@ -2,6 +2,7 @@
 //! the paper, and the loan statistics at each workload's PRS point.
 
 use super::prs::{WorkloadPrs, PAPER_PRS};
+use super::stopper::next_step_cell;
 use super::table::failures;
 use cactus_sweep::evaluation::{verdicts, Evaluation};
 use cactus_sweep::table::{mean, or_dash, pct, Table};
@@ -101,6 +102,8 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
     ];
     if heap > 0 {
         head.push(">Heap (B)");
+    } else {
+        head.push("What stops the next step");
     }
     let mut t = Table::new(&head);
     for r in rows {
@@ -124,6 +127,8 @@ pub fn prs_markdown(rows: &[WorkloadPrs]) -> String {
         ];
         if heap > 0 {
             cells.push(r.heap_bytes.to_string());
+        } else {
+            cells.push(next_step_cell(r));
         }
         t.row(cells);
     }
@@ -352,7 +357,10 @@ tried below it and itself, a bisection in whole pages (one probe per heap at the
 *one probe* trials) finds the smallest heap that still passes, and a full search at that heap \
 replaces the row when it needs less memory. *What stops the next step* is, from the runs, the \
 failure of the probe one step above the PRS (the smallest failing percentage), or at the \
-search's 95 % ceiling the failure of the largest heap found too small. \
+search's 95 % ceiling the failure of the largest heap found too small; for `mtss` it is the \
+last column of the PRS table, the kernel's refusal of the request that ended that probe \
+(`stack_refusal_print`: which task, how many contiguous pages its frame needed and the longest \
+free run any switched-out task had below its sp less its margin, or that the frame is pinned). \
 The harness tasks (`feeder`, `coordinator`) keep their budgets and are not counted. *Saved of \
 budgets* is the bytes saved at the PRS point over the summed budgets; our budgets are the \
 measured high water x 1.1 plus a 16-byte guard and 384 bytes of check margin, so *saved of \

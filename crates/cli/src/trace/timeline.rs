@@ -430,9 +430,16 @@ impl Builder {
                 let (n, b) = (info.regions.len() as i64, i64::from(info.borrowed));
                 self.counter(*borrower, 2, "stack regions", Unit::Count, c, n);
                 self.counter(*borrower, 3, "bytes borrowed", Unit::Bytes, c, b);
-                let track = self.task(*lender);
-                let to = self.task_name(*borrower);
-                self.instant(c, track, format!("lends {moved} bytes to {to}"), vec![]);
+                if *lender == cactus_sim::NOBODY {
+                    // The region of a task that ended: nobody lends, the borrower takes.
+                    let track = self.task(*borrower);
+                    let what = format!("borrows {moved} bytes of an ended task's region");
+                    self.instant(c, track, what, vec![]);
+                } else {
+                    let track = self.task(*lender);
+                    let to = self.task_name(*borrower);
+                    self.instant(c, track, format!("lends {moved} bytes to {to}"), vec![]);
+                }
             }
             EventKind::StackHwm { task, used, budget } => {
                 let track = self.task(*task);
