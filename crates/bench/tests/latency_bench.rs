@@ -5,29 +5,20 @@
 //! seed, and the report ends with the summary line. Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{have_cross_gcc, repo_root};
 use cactus_bench::latency::attribution::Region;
 use cactus_bench::latency::report::{merge, Latency};
 use cactus_bench::latency::{build, measure, points, LatencyOptions, Size, DEFAULT_SEED};
 use cactus_sim::Profile;
 use cactus_sweep::evaluation::Evaluation;
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn small_runs_give_ordered_named_latencies() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !have_cross_gcc() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
+    let root = repo_root();
     let elf = build(&root, Some(out.path().to_path_buf())).unwrap();
     let options = LatencyOptions {
         elf: elf.clone(),

@@ -8,4 +8,5 @@ mod mtss_mso;
 mod scaling_bench;
 mod segmented_bench;
 mod sensmart_trees;
+mod support;
 mod workload_stacks;

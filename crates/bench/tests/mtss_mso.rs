@@ -3,9 +3,9 @@
 //! one 16 bytes smaller fails. Skipped (with a message) only when riscv64-unknown-elf-gcc is
 //! not installed.
 
+use crate::support::have_cross_gcc;
 use cactus_bench::mtss::{baseline, search_row, ProbeSetup, TaskMso};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn manifest() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,12 +16,7 @@ fn manifest() -> PathBuf {
 
 #[test]
 fn one_task_search_finds_a_tight_boundary() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !have_cross_gcc() {
         return;
     }
     let path = manifest();

@@ -3,30 +3,21 @@
 //! moved its frame, and the report ends with the summary line. Skipped (with a message) only
 //! when riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{have_cross_gcc, repo_root};
 use cactus_bench::scaling::events::Op;
 use cactus_bench::scaling::report::Scaling;
 use cactus_bench::scaling::{points, ScalingOptions, SAMPLES_SMALL};
 use cactus_sim::Profile;
 use cactus_sweep::evaluation::Evaluation;
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn small_bench_measures_every_operation_at_two_task_counts() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !have_cross_gcc() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
     let options = ScalingOptions {
-        root: Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .canonicalize()
-            .unwrap(),
+        root: repo_root(),
         tasks: vec![4, 16],
         samples: SAMPLES_SMALL,
         // Empty reserves: library calls are checked against the blind margin (the command

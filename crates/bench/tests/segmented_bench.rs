@@ -5,28 +5,19 @@
 //! --size small`: docs/results/segmented.md.) Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{have_cross_gcc, repo_root};
 use cactus_bench::segmented::{
     build_of, measure, Config, Experiment, SegmentedOptions, Size, STACKLET_META, WORKER,
 };
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn overhead_and_coremark_points_measure_on_real_firmware() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !have_cross_gcc() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
     let options = SegmentedOptions {
-        root: Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .canonicalize()
-            .unwrap(),
+        root: repo_root(),
         size: Size::Small,
         // Empty reserves: library calls are checked against the blind margin.
         reserves: Default::default(),

@@ -5,27 +5,18 @@
 //! directory, so nothing left in build/ matters. Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::{have_cross_gcc, repo_root};
 use cactus_bench::sensmart::trees::{probe, Strategy, TreeOptions, FIG8, SEARCHES};
 use cactus_bench::Size;
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn relocation_runs_what_static_stacks_cannot_in_the_same_pool() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !have_cross_gcc() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
     let o = TreeOptions {
-        root: Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .canonicalize()
-            .unwrap(),
+        root: repo_root(),
         size: Size::Small,
         build_dir: Some(out.path().to_path_buf()),
     };

@@ -4,27 +4,16 @@
 //! halts on the overflow) instead of passing. Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
+use crate::support::have_cross_gcc;
 use cactus_bench::workloads::stacks::{measure, points};
 use cactus_firmware::catalogue::{discover, select, SizeClass};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn workloads() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../workloads")
         .canonicalize()
         .unwrap()
-}
-
-fn have_cross_gcc() -> bool {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
-    }
-    ok
 }
 
 #[test]
