@@ -173,10 +173,11 @@ test-lane-a:
 	$(call counted,hybrid-split-qemu,$(MAKE) --no-print-directory -s -C tests checks-hybrid-qemu MOVE_CHECKS=split)
 	$(call counted,hybrid-split-sim,$(MAKE) --no-print-directory -s -C tests checks-hybrid-sim MOVE_CHECKS=split)
 	$(call step,bound-build,$(MAKE) --no-print-directory -C tests checks STACK_BOUND=1 && \
-	    $(MAKE) --no-print-directory -C tests checks-mtss checks-segmented MOVE_CHECKS=split STACK_BOUND=1)
+	    $(MAKE) --no-print-directory -C tests checks-mtss checks-segmented checks-hybrid MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,bound-checks-sim,$(MAKE) --no-print-directory -s -C tests checks-kernel-sim STACK_BOUND=1)
 	$(call counted,bound-mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,bound-segmented-sim,$(MAKE) --no-print-directory -s -C tests checks-segmented-sim MOVE_CHECKS=split STACK_BOUND=1)
+	$(call counted,bound-hybrid-sim,$(MAKE) --no-print-directory -s -C tests checks-hybrid-sim MOVE_CHECKS=split STACK_BOUND=1)
 	$(call counted,tests-checks,$(MAKE) -s --no-print-directory -C tests tests bench \
 	    CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/checks-all) \
 	    >/dev/null && $(CACTUS) difftest build/checks-all/tests/isa/*.elf \
@@ -186,6 +187,7 @@ test-lane-a:
 	$(call counted,sensmart,scripts/sensmart-check $(CACTUS))
 	$(call counted,bound-workloads,scripts/segmented-check $(CACTUS) --stack-bound)
 	$(call counted,hybrid-workloads,scripts/hybrid-check $(CACTUS))
+	$(call counted,bound-hybrid-workloads,scripts/hybrid-check $(CACTUS) --stack-bound)
 	$(call counted,relocate-sim,$(MAKE) --no-print-directory -s -C kernel relocate-check CACTUS=$(abspath $(CACTUS)))
 	$(call counted,relocate-workloads,scripts/relocate-check $(CACTUS))
 	$(call counted,relocate-sw-workloads,WINDOW=sw scripts/relocate-check $(CACTUS))
@@ -222,6 +224,7 @@ test-lane-b:
 	$(call counted,segmented-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented)
 	$(call counted,bound-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack segmented --stack-bound)
 	$(call counted,hybrid-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack mtss+split)
+	$(call counted,bound-hybrid-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack mtss+split --stack-bound)
 	$(call counted,relocate-stress,$(CACTUS) stress mtss --runs $(STRESS_RUNS) --seed 1 --stack relocate)
 	$(call counted,workloads-checks,$(MAKE) -s --no-print-directory -C workloads qemu \
 	    RV_CC="$(abspath $(CACTUS)) cc --checks detect --" BUILD=$(abspath build/workloads-checks) \
