@@ -19,6 +19,20 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+impl Event {
+    /// An event of `kind` at `cycle` caused by the instruction at `pc`, with no instructions
+    /// counted (`instret` 0): what a test or a synthetic trace needs when only the time, the
+    /// place and the kind matter.
+    pub fn at(cycle: u64, pc: u32, kind: EventKind) -> Self {
+        Event {
+            cycle,
+            instret: 0,
+            pc,
+            kind,
+        }
+    }
+}
+
 /// What an [`Event`] records. Serialized with a `type` tag in snake_case.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -351,32 +351,24 @@ mod tests {
     use super::*;
     use cactus_sim::Event;
 
-    fn ev(cycle: u64, kind: EventKind) -> Event {
-        Event {
-            cycle,
-            instret: 0,
-            pc: 0,
-            kind,
-        }
-    }
-
     fn marker(cycle: u64, id: u32) -> Event {
-        ev(cycle, EventKind::Marker { id, value: 0 })
+        Event::at(cycle, 0, EventKind::Marker { id, value: 0 })
     }
 
     #[test]
     fn a_job_is_its_markers_less_its_interrupt_windows() {
         let entry = 3;
         let trap = |c| {
-            ev(
+            Event::at(
                 c,
+                0,
                 EventKind::Trap {
                     cause: 0x8000_0007,
                     tval: 0,
                 },
             )
         };
-        let mret = |c| ev(c, EventKind::Mret { target: 0 });
+        let mret = |c| Event::at(c, 0, EventKind::Mret { target: 0 });
         let events = vec![
             // crc (task 4) starts at the top level, at depth 1 (inside the handler that
             // released it).

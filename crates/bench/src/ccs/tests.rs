@@ -2,20 +2,11 @@ use super::run::{lookup, preemptions, TIMER_CAUSE};
 use super::*;
 use cactus_sim::{Event, EventKind};
 
-fn ev(cycle: u64, pc: u32, kind: EventKind) -> Event {
-    Event {
-        cycle,
-        instret: 0,
-        pc,
-        kind,
-    }
-}
-
 #[test]
 fn a_preemption_is_a_timer_trap_that_switches_before_its_mret() {
     let events = vec![
         // A tick that switches nothing.
-        ev(
+        Event::at(
             10,
             0x100,
             EventKind::Trap {
@@ -23,9 +14,9 @@ fn a_preemption_is_a_timer_trap_that_switches_before_its_mret() {
                 tval: 0,
             },
         ),
-        ev(20, 0x900, EventKind::Mret { target: 0x100 }),
+        Event::at(20, 0x900, EventKind::Mret { target: 0x100 }),
         // A preemption at 0x104: 150 cycles to the mret.
-        ev(
+        Event::at(
             100,
             0x104,
             EventKind::Trap {
@@ -33,12 +24,12 @@ fn a_preemption_is_a_timer_trap_that_switches_before_its_mret() {
                 tval: 0,
             },
         ),
-        ev(180, 0x900, EventKind::TaskSwitch { task: 2 }),
-        ev(250, 0x900, EventKind::Mret { target: 0x500 }),
+        Event::at(180, 0x900, EventKind::TaskSwitch { task: 2 }),
+        Event::at(250, 0x900, EventKind::Mret { target: 0x500 }),
         // Another trap (an ecall) that switches: not a timer preemption.
-        ev(300, 0x108, EventKind::Trap { cause: 11, tval: 0 }),
-        ev(310, 0x900, EventKind::TaskSwitch { task: 1 }),
-        ev(320, 0x900, EventKind::Mret { target: 0x10c }),
+        Event::at(300, 0x108, EventKind::Trap { cause: 11, tval: 0 }),
+        Event::at(310, 0x900, EventKind::TaskSwitch { task: 1 }),
+        Event::at(320, 0x900, EventKind::Mret { target: 0x10c }),
     ];
     let p = preemptions(&events);
     assert_eq!(p.len(), 1, "{p:?}");

@@ -154,21 +154,12 @@ pub fn run_samples(events: &[Event]) -> Result<RunSamples, String> {
 mod tests {
     use super::*;
 
-    fn ev(cycle: u64, pc: u32, kind: EventKind) -> Event {
-        Event {
-            cycle,
-            instret: 0,
-            pc,
-            kind,
-        }
-    }
-
     fn marker(cycle: u64, id: u32, value: u32) -> Event {
-        ev(cycle, 0, EventKind::Marker { id, value })
+        Event::at(cycle, 0, EventKind::Marker { id, value })
     }
 
     fn pending(cycle: u64, pc: u32, since: u64, masked: bool) -> Event {
-        ev(
+        Event::at(
             cycle,
             pc,
             EventKind::TimerPending {
@@ -180,7 +171,7 @@ mod tests {
     }
 
     fn trap(cycle: u64, pc: u32) -> Event {
-        ev(
+        Event::at(
             cycle,
             pc,
             EventKind::Trap {

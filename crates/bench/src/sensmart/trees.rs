@@ -499,15 +499,6 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    fn ev(cycle: u64, kind: EventKind) -> Event {
-        Event {
-            cycle,
-            instret: 0,
-            pc: 0,
-            kind,
-        }
-    }
-
     fn run(checksum: u32) -> TreeRun {
         TreeRun {
             cycles: 1000,
@@ -598,7 +589,11 @@ mod tests {
             requested: 16,
             action,
         };
-        let events = [ev(1, o(3)), ev(2, o(0)), ev(3, o(3))];
+        let events = [
+            Event::at(1, 0, o(3)),
+            Event::at(2, 0, o(0)),
+            Event::at(3, 0, o(3)),
+        ];
         assert_eq!(growths(&events), 2);
     }
 
@@ -610,16 +605,16 @@ mod tests {
             owner,
         };
         let events = [
-            ev(0, assign(0, 512)),
-            ev(0, assign(1, 100)),
-            ev(0, assign(2, 100)),
-            ev(10, EventKind::TaskSwitch { task: 0 }),
-            ev(20, EventKind::TaskSwitch { task: 1 }),
+            Event::at(0, 0, assign(0, 512)),
+            Event::at(0, 0, assign(1, 100)),
+            Event::at(0, 0, assign(2, 100)),
+            Event::at(10, 0, EventKind::TaskSwitch { task: 0 }),
+            Event::at(20, 0, EventKind::TaskSwitch { task: 1 }),
             // 20..30: 100 + 100; 30..50: 200 + 60.
-            ev(30, assign(1, 200)),
-            ev(30, assign(2, 60)),
-            ev(50, EventKind::TaskExit { task: 1, reason: 0 }),
-            ev(90, assign(2, 4000)),
+            Event::at(30, 0, assign(1, 200)),
+            Event::at(30, 0, assign(2, 60)),
+            Event::at(50, 0, EventKind::TaskExit { task: 1, reason: 0 }),
+            Event::at(90, 0, assign(2, 4000)),
         ];
         // (10 * 200 + 20 * 260) / (30 * 2) = 120.
         assert_eq!(average_region(&events, 1, 2), Some(120));

@@ -196,24 +196,15 @@ mod tests {
         .unwrap()
     }
 
-    fn ev(cycle: u64, pc: u32, kind: EventKind) -> Event {
-        Event {
-            cycle,
-            instret: 0,
-            pc,
-            kind,
-        }
-    }
-
     fn marker(cycle: u64, id: u32) -> Event {
-        ev(cycle, 0, EventKind::Marker { id, value: 0 })
+        Event::at(cycle, 0, EventKind::Marker { id, value: 0 })
     }
 
     #[test]
     fn interrupts_and_nested_jobs_are_taken_off() {
         let m = manifest();
         let trap = |c, pc| {
-            ev(
+            Event::at(
                 c,
                 pc,
                 EventKind::Trap {
@@ -222,7 +213,7 @@ mod tests {
                 },
             )
         };
-        let mret = |c, target| ev(c, 0, EventKind::Mret { target });
+        let mret = |c, target| Event::at(c, 0, EventKind::Mret { target });
         let events = vec![
             marker(100, MARK_JOB_START),     // lo starts
             trap(203, 0x500),                // a tick at lo's 0x500 (entry 3: from 200)
