@@ -14,6 +14,7 @@ fn report(text: &str, entry: &str) -> Vec<LoopRow> {
     let tasks = [TaskEntry {
         task: "t".into(),
         entry: entry.into(),
+        calls: Default::default(),
     }];
     let mut r = switch_report(&[file], &tasks, None).expect("report");
     r.remove(0).loops
@@ -62,6 +63,7 @@ fn an_abi_function_keeps_what_the_abi_promises() {
     let tasks = [TaskEntry {
         task: "t".into(),
         entry: "other".into(),
+        calls: Default::default(),
     }];
     let r = switch_report(&[file], &tasks, None).unwrap();
     assert!(r[0].loops.is_empty()); // `other` reaches no loop
@@ -195,6 +197,7 @@ fn task_report(text: &str) -> cactus_cc::switch::TaskSwitches {
     let tasks = [TaskEntry {
         task: "t".into(),
         entry: "main_task".into(),
+        calls: Default::default(),
     }];
     switch_report(&[file], &tasks, None)
         .expect("report")
@@ -275,4 +278,36 @@ fn a_call_reads_only_the_arguments_its_callee_reads() {
         Some(cactus_isa::RegSet(1 << 10))
     );
     assert_eq!(cactus_cc::switch::live::libgcc_args("qsort"), None);
+}
+
+#[test]
+fn a_task_follows_its_stack_calls_through_a_call_by_pointer() {
+    // `main` calls one of two loop functions by pointer. Without the task's `stack_calls` the
+    // call may reach either (both addresses are taken); with them only the named one's loop
+    // belongs to the task.
+    let text = func(
+        "main",
+        "\taddi sp,sp,-16\n\tsw ra,12(sp)\n\tla a5,ja\n\tla a4,jb\n\tbeqz a0,1f\n\tmv a5,a4\n1:\n\tjalr a5\n\tlw ra,12(sp)\n\taddi sp,sp,16\n\tret\n",
+    ) + &func("ja", SUM_LOOP)
+        + &func("jb", SUM_LOOP);
+    let file = AsmFile::parse(&text, "t.s").unwrap();
+    let functions = |calls: std::collections::BTreeMap<String, Vec<String>>| {
+        let tasks = [TaskEntry {
+            task: "t".into(),
+            entry: "main".into(),
+            calls,
+        }];
+        let r = switch_report(std::slice::from_ref(&file), &tasks, None).unwrap();
+        let mut f: Vec<String> = r[0].loops.iter().map(|l| l.function.clone()).collect();
+        f.sort();
+        f
+    };
+    let open = functions(Default::default());
+    assert_eq!(open.len(), 2, "{open:?}");
+    let named = functions([("main".to_string(), vec!["jb".to_string()])].into());
+    assert_eq!(named.len(), 1, "{named:?}");
+    assert!(named[0].ends_with("jb"), "{named:?}");
+    let any = functions([("*".to_string(), vec!["ja".to_string()])].into());
+    assert_eq!(any.len(), 1, "{any:?}");
+    assert!(any[0].ends_with("ja"), "{any:?}");
 }

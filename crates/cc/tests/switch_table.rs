@@ -28,6 +28,7 @@ fn table(opts: TableOptions) -> cactus_cc::switch::table::SwitchTable {
     let tasks = [TaskEntry {
         task: "t".into(),
         entry: "work".into(),
+        calls: Default::default(),
     }];
     switch_table(&[file], &tasks, None, opts).expect("table")
 }
@@ -85,6 +86,7 @@ fn a_call_in_a_range_keeps_ra_its_expansion_writes_first() {
     let tasks = [TaskEntry {
         task: "t".into(),
         entry: "work".into(),
+        calls: Default::default(),
     }];
     let t = switch_table(&[file], &tasks, None, TableOptions::default()).unwrap();
     let file = AsmFile::parse(&text, "t.s").unwrap();
@@ -136,6 +138,7 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
     let tasks = [TaskEntry {
         task: "t".into(),
         entry: "work".into(),
+        calls: Default::default(),
     }];
     let err = switch_table(
         &[file],

@@ -61,6 +61,7 @@ pub fn generate(
         .map(|t| TaskEntry {
             task: t.name.clone(),
             entry: t.entry.clone(),
+            calls: t.stack_calls.clone(),
         })
         .collect();
     let opts = TableOptions {

@@ -516,6 +516,7 @@ fn analyse(o: &CcsOptions, manifest: &str) -> Result<Vec<TaskLive>, String> {
         .map(|t| TaskEntry {
             task: t.name.clone(),
             entry: t.entry.clone(),
+            calls: t.stack_calls.clone(),
         })
         .collect();
     let report = switch_report(&files, &tasks, glue).map_err(|e| e.to_string())?;

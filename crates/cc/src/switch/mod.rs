@@ -21,6 +21,11 @@ pub struct TaskEntry {
     pub task: String,
     /// Its entry function.
     pub entry: String,
+    /// The manifest's `stack_calls` of the task: for a function (or `*`, any function) whose
+    /// indirect calls the analysis cannot follow, the functions they reach in this task. A
+    /// function without an entry keeps the conservative answer (every function whose address
+    /// is taken), so an empty map changes nothing.
+    pub calls: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// One loop of a task's code with its switch point and block.
@@ -88,13 +93,15 @@ pub struct TaskSwitches {
 /// not reported.
 pub const KERNEL_PREFIX: &str = "kernel-";
 
-/// The functions `f` reaches by direct calls and, through a call by pointer, every function
-/// whose address the program takes (from task code in a closed world: those the task units
-/// and the glue name, [`closed::ClosedWorld::targets`]).
+/// The functions `f` reaches by direct calls and, through a call by pointer, the targets the
+/// task's `calls` name for the calling function, or else every function whose address the
+/// program takes (from task code in a closed world: those the task units and the glue name,
+/// [`closed::ClosedWorld::targets`]).
 fn reachable(
     prog: &Program,
     world: &closed::ClosedWorld,
     f: usize,
+    calls: &std::collections::BTreeMap<String, Vec<String>>,
 ) -> std::collections::BTreeSet<usize> {
     let mut seen = std::collections::BTreeSet::new();
     let mut stack = vec![f];
@@ -107,7 +114,10 @@ fn reachable(
             .iter()
             .any(|e| e.target == cactus_asm::callgraph::Target::Indirect)
         {
-            if world.feeds.contains(&g) {
+            let name = prog.funcs[g].func.name.as_str();
+            if let Some(targets) = calls.get(name).or_else(|| calls.get("*")) {
+                stack.extend(targets.iter().filter_map(|t| prog.graph.find(t)));
+            } else if world.feeds.contains(&g) {
                 stack.extend(world.targets.iter().copied());
             } else {
                 stack.extend(prog.address_taken.iter().copied());
@@ -175,8 +185,9 @@ pub(crate) fn analyse(
     let live = StateLiveness::compute(files, &prog, &roots, &closed);
     let tasks = entries
         .into_iter()
-        .map(|(f, pure)| {
-            let funcs: Vec<usize> = reachable(&prog, &closed, f)
+        .zip(tasks)
+        .map(|((f, pure), t)| {
+            let funcs: Vec<usize> = reachable(&prog, &closed, f, &t.calls)
                 .into_iter()
                 .filter(|&g| Some(prog.funcs[g].unit) != glue || g == f)
                 .filter(|&g| !files[prog.funcs[g].unit].origin.starts_with(KERNEL_PREFIX))

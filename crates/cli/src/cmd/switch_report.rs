@@ -49,6 +49,7 @@ pub fn analyse(path: &Path) -> Result<Vec<TaskSwitches>> {
         .map(|t| TaskEntry {
             task: t.name.clone(),
             entry: t.entry.clone(),
+            calls: t.stack_calls.clone(),
         })
         .collect();
     switch_report(parsed, &tasks, glue).with_context(|| format!("analysing {}", path.display()))
