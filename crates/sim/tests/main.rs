@@ -23,6 +23,7 @@ mod oracle;
 mod run_for;
 mod stack_bound;
 mod stack_window;
+mod reg_pages;
 mod switch_regs;
 mod task_energy;
 mod timer_pending;
