@@ -58,7 +58,11 @@ fn a_task_page_survives_another_mapping_and_costs_one_csr_instruction() {
     // a0 reads s2 under pool page 1 before any write: 0. a0 is in page 1, which stays the
     // base file's throughout.
     assert_eq!(m.reg(A0 as usize), 0);
-    assert_eq!(m.reg(A1 as usize), 22, "pool page 1 kept s2 while page 2 was mapped");
+    assert_eq!(
+        m.reg(A1 as usize),
+        22,
+        "pool page 1 kept s2 while page 2 was mapped"
+    );
     assert_eq!(m.reg(A2 as usize), 11, "the base file's s2 is back");
     assert_eq!(m.reg(A4 as usize), 0x10, "csrrw returns the old mapping");
     assert_eq!(m.csr(MRFMAP), Some(0));

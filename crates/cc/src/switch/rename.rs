@@ -130,10 +130,22 @@ pub fn choose(loops: &[(RegSet, RegSet)], used: RegSet, need: RegSet) -> Perm {
         })
         .collect();
     freq.sort_by(|a, b| (b.0, b.1, a.2).cmp(&(a.0, a.1, b.2)));
-    let slots = |page: u32| S_REGS.iter().copied().filter(move |&r| u32::from(r) / 8 == page);
+    let slots = |page: u32| {
+        S_REGS
+            .iter()
+            .copied()
+            .filter(move |&r| u32::from(r) / 8 == page)
+    };
     let mut best = identity();
     let mut best_score = score(&best);
-    for order in [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]] {
+    for order in [
+        [1, 2, 3],
+        [1, 3, 2],
+        [2, 1, 3],
+        [2, 3, 1],
+        [3, 1, 2],
+        [3, 2, 1],
+    ] {
         let targets: Vec<u8> = order.iter().flat_map(|&p| slots(p)).collect();
         // The named registers take the first slots; the others fill the rest in order.
         let mut perm = identity();
@@ -186,8 +198,13 @@ fn rename_statement(stmt: &mut Statement, perm: &Perm) -> bool {
 fn rename_directive(name: &str, text: &str, perm: &Perm) -> Option<String> {
     // Which operands are registers.
     let regs: &[usize] = match name {
-        ".cfi_offset" | ".cfi_rel_offset" | ".cfi_restore" | ".cfi_def_cfa"
-        | ".cfi_def_cfa_register" | ".cfi_undefined" | ".cfi_same_value" => &[0],
+        ".cfi_offset"
+        | ".cfi_rel_offset"
+        | ".cfi_restore"
+        | ".cfi_def_cfa"
+        | ".cfi_def_cfa_register"
+        | ".cfi_undefined"
+        | ".cfi_same_value" => &[0],
         ".cfi_register" => &[0, 1],
         _ => return Some(text.to_string()),
     };
@@ -283,10 +300,9 @@ fn plan(
     let mut out = Vec::new();
     for (f, loops) in by_func {
         let file = &files[prog.funcs[f].unit];
-        let used = prog.funcs[f]
-            .func
-            .insts(file)
-            .fold(RegSet(0), |m, (_, s)| RegSet(m.0 | s.reads().0 | s.writes().0));
+        let used = prog.funcs[f].func.insts(file).fold(RegSet(0), |m, (_, s)| {
+            RegSet(m.0 | s.reads().0 | s.writes().0)
+        });
         let need = live.exit_live[f];
         let perm = choose(&loops, used, need);
         if perm == identity() {
@@ -353,7 +369,10 @@ mod tests {
         }
         // Already packed: the identity.
         let packed = [(set(&[2, 18, 19]), set(&[2, 18, 19, 20]))];
-        assert_eq!(choose(&packed, set(&[2, 18, 19, 20]), RegSet(0)), identity());
+        assert_eq!(
+            choose(&packed, set(&[2, 18, 19, 20]), RegSet(0)),
+            identity()
+        );
         // s1 passes through unnamed (a caller needs it): it stays where it is, so the
         // named ones join its page rather than moving it.
         let through = [(set(&[2, 9, 18, 25]), set(&[2, 9, 18, 25]))];
@@ -434,7 +453,11 @@ work:
             .iter()
             .map(|n| cactus_isa::parse_reg(n).unwrap())
             .collect();
-        assert_eq!(pages(set(&state)), 2, "the analysis of the renamed code agrees: {regs:?}");
+        assert_eq!(
+            pages(set(&state)),
+            2,
+            "the analysis of the renamed code agrees: {regs:?}"
+        );
         let moved = |r: &str| {
             renamed[0]
                 .moves
@@ -448,7 +471,10 @@ work:
         let text = files[0].to_string();
         assert!(text.contains(&format!("sw {new_s0},8(sp)")), "{text}");
         assert!(text.contains(&format!("lw {new_s0},8(sp)")), "{text}");
-        assert!(text.contains(&format!(".cfi_offset {new_s0_num}, -8")), "{text}");
+        assert!(
+            text.contains(&format!(".cfi_offset {new_s0_num}, -8")),
+            "{text}"
+        );
         assert!(text.contains("work:\n\taddi a0,a0,1"), "{text}");
         // Renaming again changes nothing (already packed).
         assert!(pack_pages(&mut files, &tasks, None).unwrap().is_empty());

@@ -137,7 +137,11 @@ impl RegPages {
         }
         for &i in &changing {
             let k = Self::mpn(map, i);
-            let slot = if k == 0 { &self.base[i] } else { &self.pool[k - 1] };
+            let slot = if k == 0 {
+                &self.base[i]
+            } else {
+                &self.pool[k - 1]
+            };
             x[(i + 1) * PAGE_REGS..(i + 2) * PAGE_REGS].copy_from_slice(slot);
         }
         self.map = map;
