@@ -101,7 +101,7 @@ pub struct Machine {
     /// The switch-register extension (`hart/switchregs.rs`), when configured.
     pub(crate) switch_regs: Option<crate::hart::switchregs::SwitchRegs>,
     /// The register-page extension (`hart/regpages.rs`), when configured.
-    pub(crate) reg_pages: Option<crate::hart::regpages::RegPages>,
+    pub(crate) reg_pages: Option<Box<crate::hart::regpages::RegPages>>,
     /// The timer-pending watch, when configured (`hart/pending_watch.rs`).
     pub(crate) pending_watch: Option<crate::hart::pending_watch::PendingWatch>,
     /// Memory-system mode with caches: one instruction per dispatch, each fetch charged as it
@@ -216,7 +216,7 @@ impl Machine {
             stack_window_ext: config.stack_window,
             switch_regs: config.switch_regs.then(Default::default),
             reg_pages: (config.reg_pool_pages > 0)
-                .then(|| crate::hart::regpages::RegPages::new(config.reg_pool_pages)),
+                .then(|| Box::new(crate::hart::regpages::RegPages::new(config.reg_pool_pages))),
             pending_watch: (config.watch_timer_pending && config.record_events)
                 .then(Default::default),
             per_fetch,

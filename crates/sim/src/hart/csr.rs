@@ -218,10 +218,7 @@ impl Machine {
             };
             if num == MRFMAP {
                 // Reached only with the extension (csr_peek found the CSR).
-                if let Some(p) = self.reg_pages.as_mut() {
-                    p.remap(&mut self.hart.x, new)
-                        .map_err(|_| CsrFault::Illegal)?;
-                }
+                self.reg_pages_write(new)?;
             } else if matches!(num, MSWTAB | MSWCOUNT | MSWBUDGET) {
                 // Reached only with the extension (csr_peek found the CSR).
                 self.switch_csr_write(num, new)
@@ -231,6 +228,21 @@ impl Machine {
             }
         }
         Ok(if reads { old } else { 0 })
+    }
+}
+
+impl Machine {
+    /// A write of `mrfmap` (the register-page extension), out of line: the CSR path is
+    /// inlined into the execute loop, which must not grow with the extension.
+    #[cold]
+    #[inline(never)]
+    fn reg_pages_write(&mut self, map: u32) -> Result<(), CsrFault> {
+        match self.reg_pages.as_mut() {
+            Some(p) => p
+                .remap(&mut self.hart.x, map)
+                .map_err(|_| CsrFault::Illegal),
+            None => Ok(()),
+        }
     }
 }
 
