@@ -100,13 +100,13 @@ pub struct Machine {
     pub(crate) masked: crate::hart::masked::MaskedWatch,
     /// The switch-register extension (`hart/switchregs.rs`), when configured.
     pub(crate) switch_regs: Option<crate::hart::switchregs::SwitchRegs>,
-    /// The register-page extension (`hart/regpages.rs`), when configured.
-    pub(crate) reg_pages: Option<Box<crate::hart::regpages::RegPages>>,
     /// The timer-pending watch, when configured (`hart/pending_watch.rs`).
     pub(crate) pending_watch: Option<crate::hart::pending_watch::PendingWatch>,
     /// Memory-system mode with caches: one instruction per dispatch, each fetch charged as it
     /// happens (`ext/run.rs`).
     pub(crate) per_fetch: bool,
+    /// The register-page extension (`hart/regpages.rs`), when configured.
+    pub(crate) reg_pages: Option<Box<crate::hart::regpages::RegPages>>,
 }
 
 impl Machine {
