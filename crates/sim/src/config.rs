@@ -50,6 +50,13 @@ pub struct MachineConfig {
     /// nothing); off emulates a core without it: the CSRs are then unimplemented (illegal
     /// instruction).
     pub switch_regs: bool,
+    /// The register-page extension (rmcs): pages of 8 extra physical registers in a pool
+    /// (1, 2 or 3 pages: 25, 50 or 75 % of the register file; at most
+    /// [`crate::MAX_POOL_PAGES`]) and the `mrfmap` CSR ([`crate::MRFMAP`]) mapping them onto
+    /// architectural pages 1-3 (x8-x31), docs/simulator-design.md "Register-page extension".
+    /// Default 0: off (opt-in), and `mrfmap` is then an unimplemented CSR (illegal
+    /// instruction).
+    pub reg_pool_pages: u8,
     /// Record an [`crate::EventKind::TimerPending`] event at every rise of the machine timer
     /// interrupt (MTIP with MTIE set), masked or not, at the first instruction boundary at or
     /// after it (needs `record_events`; default off). Cycles, instructions and the other
@@ -109,6 +116,7 @@ impl MachineConfig {
             stack_bound: true,
             stack_window: true,
             switch_regs: true,
+            reg_pool_pages: 0,
             watch_timer_pending: false,
             uart_input: Vec::new(),
             uart_input_rate: None,

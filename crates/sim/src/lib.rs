@@ -53,6 +53,7 @@ pub use ext::run::SPM_REGION;
 pub use ext::spec::{CacheSpec, CarouselSpec, DmaSpec, ExternalSpec, WritePolicy};
 pub use ext::stats::{CacheStats, MemSysStats};
 pub use hart::csr::MISA;
+pub use hart::regpages::{RegPageStats, MAPPABLE_PAGES, MAX_POOL_PAGES, MRFMAP, PAGE_REGS};
 pub use hart::spbound::{CAUSE_STACK_BOUND, MSTACKBOUND};
 pub use hart::stackwin::{
     CAUSE_STACK_WINDOW, MSWBOUND, MSWDISP, STACK_WINDOW_BASE, STACK_WINDOW_END,

@@ -105,6 +105,8 @@ pub struct Machine {
     /// Memory-system mode with caches: one instruction per dispatch, each fetch charged as it
     /// happens (`ext/run.rs`).
     pub(crate) per_fetch: bool,
+    /// The register-page extension (`hart/regpages.rs`), when configured.
+    pub(crate) reg_pages: Option<Box<crate::hart::regpages::RegPages>>,
 }
 
 impl Machine {
@@ -213,6 +215,8 @@ impl Machine {
             stack_bound_ext: config.stack_bound,
             stack_window_ext: config.stack_window,
             switch_regs: config.switch_regs.then(Default::default),
+            reg_pages: (config.reg_pool_pages > 0)
+                .then(|| Box::new(crate::hart::regpages::RegPages::new(config.reg_pool_pages))),
             pending_watch: (config.watch_timer_pending && config.record_events)
                 .then(Default::default),
             per_fetch,

@@ -60,6 +60,11 @@ impl Machine {
         self.csr_peek(num)
     }
 
+    /// The register-page extension's statistics (None without the extension).
+    pub fn reg_page_stats(&self) -> Option<crate::RegPageStats> {
+        self.reg_pages.as_ref().map(|p| p.report())
+    }
+
     /// Debug read without side effects on devices or the cost model, at physical addresses
     /// (Carousel tags do not apply); Err names the first unmapped byte (device windows count
     /// as unmapped).

@@ -20,6 +20,7 @@ mod limits;
 mod loader_profile;
 mod memory;
 mod oracle;
+mod reg_pages;
 mod run_for;
 mod stack_bound;
 mod stack_window;

@@ -39,11 +39,19 @@ pub enum Part {
     Mutation,
     /// ccs-hw under several deferral budgets.
     Budget,
+    /// Register pages of the rmcs renaming (the paper's Tables VI and VII).
+    Rmcs,
 }
 
 impl Part {
     /// Every part.
-    pub const ALL: [Part; 4] = [Part::Analysis, Part::Poison, Part::Mutation, Part::Budget];
+    pub const ALL: [Part; 5] = [
+        Part::Analysis,
+        Part::Poison,
+        Part::Mutation,
+        Part::Budget,
+        Part::Rmcs,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
@@ -52,6 +60,7 @@ impl Part {
             Part::Poison => "poison",
             Part::Mutation => "mutation",
             Part::Budget => "budget",
+            Part::Rmcs => "rmcs",
         }
     }
 
@@ -211,6 +220,9 @@ pub struct CcsRow {
     /// Part `budget`.
     #[serde(default)]
     pub budget: Option<BudgetRun>,
+    /// Part `rmcs`.
+    #[serde(default)]
+    pub rmcs: Option<rmcs::SetPages>,
 }
 
 /// One ccs-hw build (no poison) under one deferral budget, run with the first jitter seed.
@@ -251,6 +263,7 @@ impl CcsRow {
             poison: None,
             mutant: None,
             budget: None,
+            rmcs: None,
         }
     }
 }
@@ -331,6 +344,23 @@ impl CcsOptions {
 }
 
 impl CcsOptions {
+    /// Workloads of the rmcs part: the task sets A2-A4 and B2-B4 (`-small`), scalar-only
+    /// (the paper's Table VII) and, in the full size, with unrolling too (Table VI).
+    pub fn paged(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        let variants: &[&str] = if self.size == Size::Small {
+            &[""]
+        } else {
+            &["", "-unroll"]
+        };
+        for unroll in variants {
+            for (_, set) in rmcs::SETS {
+                v.push(format!("workloads/ccs/{set}{unroll}-small.toml"));
+            }
+        }
+        v
+    }
+
     /// Workloads and budgets (cycles) of the budget part.
     pub fn budgets(&self) -> (Vec<String>, Vec<u32>) {
         let mut v = vec!["workloads/ccs/ccs-a4-small.toml".to_string()];
@@ -445,6 +475,26 @@ pub fn points<'a>(o: &'a CcsOptions, parts: &[Part]) -> Vec<Point<'a, CcsRow>> {
                     },
                 ));
             }
+        }
+    }
+    if parts.contains(&Part::Rmcs) {
+        for m in o.paged() {
+            let name = stem(&m);
+            out.push(Point::new(
+                format!("rmcs/{name}"),
+                format!("rmcs {name}"),
+                move |_, _: &Progress| {
+                    let mut row = CcsRow::new(Part::Rmcs, &name);
+                    match rmcs::set_pages(o, &m) {
+                        Ok(p) => {
+                            row.passed = true;
+                            row.rmcs = Some(p);
+                        }
+                        Err(e) => row.note = Some(e),
+                    }
+                    row
+                },
+            ));
         }
     }
     if parts.contains(&Part::Mutation) {
@@ -883,7 +933,13 @@ fn reading(size: &str) -> String {
          g721 3/5, sha 6/6, susan 20/20; CCS state reduction % ej 96/81, lu 75/72, tri 82/67, \
          mmul 88/82, 2d-dct 82/79, adpcm 86/86, g721 96/93, sha 92/92, susan 72/72; worst \
          deferral (cycles) ej 34/7, lu 5/3, tri 15/5, mmul 7/4, 2d-dct 5/3, adpcm 28/27, g721 \
-         57/53, sha 4/3, susan 27/25. rmcs is not built yet. ",
+         57/53, sha 4/3, susan 27/25. **rmcs** (last table): the register pages (8 registers of \
+         x8-x31, cactus-sim's register-page extension) the state of each worker task's worst \
+         switch point (SP) and block (SB) occupies, over the loops of its own program, as \
+         compiled and after `cactus cc`'s renaming pass; pages exceeding a pool of 25/50/75 % \
+         of the 32-entry file (1/2/3 pages) when every task of the set is preempted at its \
+         worst point at once (the paper's Tables VI and VII, one-cluster rows, quoted beside). \
+         The kernel's rmcs switch is not built yet: no preemption cycles for it. ",
         if size == "small" { 8 } else { 32 }
     )
 }
@@ -1062,6 +1118,7 @@ pub fn markdown(rows: &[CcsRow]) -> String {
         }
         s.push_str(&b.render());
     }
+    s.push_str(&rmcs::markdown(rows));
     s
 }
 
@@ -1157,8 +1214,18 @@ pub fn summary(rows: &[CcsRow]) -> Summary {
         let ok = mutation.iter().filter(|r| r.passed).count();
         s.add("mutation_detected", format!("{ok}/{}", mutation.len()));
     }
+    if let Some(w) = rows
+        .iter()
+        .filter_map(|r| r.rmcs.as_ref())
+        .flat_map(|p| &p.tasks)
+        .map(|t| t.point.1)
+        .max()
+    {
+        s.add("rmcs_worst_point_pages", w);
+    }
     s
 }
 
+pub mod rmcs;
 #[cfg(test)]
 mod tests;

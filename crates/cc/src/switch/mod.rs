@@ -5,6 +5,7 @@
 pub mod closed;
 pub mod live;
 pub mod points;
+pub mod rename;
 pub mod table;
 
 use crate::program::Program;

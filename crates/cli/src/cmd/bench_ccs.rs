@@ -17,14 +17,15 @@ pub struct CcsArgs {
     /// most per mode and runs A4's ccs-hw build under budgets of 30, 120 and 1000 cycles;
     /// `full` analyses the unrolled builds too, runs every `-small` manifest of workloads/ccs
     /// and workloads/mtss with 32 seeds, mutates three ranges each of A4, B4 and telecomm per
-    /// mode and sweeps six budgets on A4 and B4.
+    /// mode and sweeps six budgets on A4 and B4. The rmcs part analyses the register pages of
+    /// the task sets A2-A4 and B2-B4 (`small`: scalar-only; `full`: with unrolling too).
     #[arg(long, value_enum, default_value_t = BenchSize::Full)]
     pub size: BenchSize,
-    /// The parts to run, comma-separated: analysis, poison, mutation, budget.
+    /// The parts to run, comma-separated: analysis, poison, mutation, budget, rmcs.
     #[arg(
         long,
         value_name = "PARTS",
-        default_value = "analysis,poison,mutation,budget"
+        default_value = "analysis,poison,mutation,budget,rmcs"
     )]
     pub parts: String,
     /// Parent directory of the builds (default: build/firmware in the Cactus tree).

@@ -81,6 +81,12 @@ pub struct RunArgs {
     /// accessing them is an illegal instruction.
     #[arg(long)]
     pub no_switch_regs: bool,
+    /// The register-page extension (rmcs): a pool of PCT % of the 32-entry register file in
+    /// pages of 8 (25, 50 or 75: 1, 2 or 3 pages) and the `mrfmap` CSR (0x7CE) mapping them
+    /// onto x8-x31 (docs/simulator-design.md "Register-page extension"). Default: off, and
+    /// `mrfmap` is an illegal instruction.
+    #[arg(long, value_name = "PCT", value_parser = parse_reg_pool)]
+    pub reg_pool: Option<u8>,
     /// Bytes the guest's UART receives: the whole of FILE (`-` = standard input), read before
     /// the run starts. Byte i arrives at cycle (i+1)*RATE (see --uart-in-rate), or later if the
     /// receiver (RBR, or the 16-byte FIFO) is still full: input waits for the guest and is
@@ -164,6 +170,7 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     config.stack_bound = !args.no_stack_bound;
     config.stack_window = !args.no_stack_window;
     config.switch_regs = !args.no_switch_regs;
+    config.reg_pool_pages = args.reg_pool.unwrap_or(0);
     if let Some(path) = &args.uart_in {
         config.uart_input = read_uart_input(path)?;
     }
@@ -427,4 +434,16 @@ fn check_carousel_profile(firmware: &str, name: &str, profile: &cactus_sim::Prof
         );
     }
     Ok(())
+}
+
+/// `--reg-pool PCT`: 25, 50 or 75 (% of the 32-entry file) to pool pages of 8 registers.
+fn parse_reg_pool(s: &str) -> Result<u8, String> {
+    match s {
+        "25" => Ok(1),
+        "50" => Ok(2),
+        "75" => Ok(3),
+        _ => Err(format!(
+            "the register pool is 25, 50 or 75 (% of the 32-entry register file), not `{s}`"
+        )),
+    }
 }

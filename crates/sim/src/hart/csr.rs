@@ -10,10 +10,11 @@
 //! a CSR instruction with rd = sp is checked against it before the CSR is written.
 //! `mswbound` and `mswdisp` exist only with the stack-window extension (`stackwin.rs`),
 //! `mswtab`, `mswcount`, `mswbudget` and `mswmatch` only with the switch registers
-//! (`switchregs.rs`).
+//! (`switchregs.rs`), `mrfmap` only with the register-page extension (`regpages.rs`).
 
 use crate::hart::block::X0_SINK;
 use crate::hart::counter::Half;
+use crate::hart::regpages::MRFMAP;
 use crate::hart::spbound::MSTACKBOUND;
 use crate::hart::stackwin::{MSWBOUND, MSWDISP};
 use crate::hart::switchregs::{BadTable, MSWBUDGET, MSWCOUNT, MSWMATCH, MSWTAB};
@@ -82,6 +83,7 @@ impl Machine {
             MSWBOUND if self.stack_window_ext => self.bus.stack_window.bound,
             MSWDISP if self.stack_window_ext => self.bus.stack_window.disp,
             MSWTAB | MSWCOUNT | MSWBUDGET | MSWMATCH => return self.switch_csr_peek(num),
+            MRFMAP => return self.reg_pages.as_ref().map(|p| p.mapping()),
             0xB00 | 0xC00 => self.mcycle() as u32,
             0xB80 | 0xC80 => (self.mcycle() >> 32) as u32,
             0xB02 | 0xC02 => self.minstret() as u32,
@@ -214,7 +216,10 @@ impl Machine {
                 CsrKind::Set => old | src,
                 CsrKind::Clear => old & !src,
             };
-            if matches!(num, MSWTAB | MSWCOUNT | MSWBUDGET) {
+            if num == MRFMAP {
+                // Reached only with the extension (csr_peek found the CSR).
+                self.reg_pages_write(new)?;
+            } else if matches!(num, MSWTAB | MSWCOUNT | MSWBUDGET) {
                 // Reached only with the extension (csr_peek found the CSR).
                 self.switch_csr_write(num, new)
                     .map_err(|BadTable(a)| CsrFault::SwitchTable(a))?;
@@ -223,6 +228,21 @@ impl Machine {
             }
         }
         Ok(if reads { old } else { 0 })
+    }
+}
+
+impl Machine {
+    /// A write of `mrfmap` (the register-page extension), out of line: the CSR path is
+    /// inlined into the execute loop, which must not grow with the extension.
+    #[cold]
+    #[inline(never)]
+    fn reg_pages_write(&mut self, map: u32) -> Result<(), CsrFault> {
+        match self.reg_pages.as_mut() {
+            Some(p) => p
+                .remap(&mut self.hart.x, map)
+                .map_err(|_| CsrFault::Illegal),
+            None => Ok(()),
+        }
     }
 }
 

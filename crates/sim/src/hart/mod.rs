@@ -11,6 +11,7 @@ pub(crate) mod exec;
 pub(crate) mod hot;
 pub(crate) mod masked;
 pub(crate) mod pending_watch;
+pub(crate) mod regpages;
 pub(crate) mod spbound;
 pub(crate) mod stackwin;
 pub(crate) mod switchregs;
