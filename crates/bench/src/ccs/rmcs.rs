@@ -106,6 +106,7 @@ pub fn set_pages(o: &CcsOptions, manifest: &str) -> Result<SetPages, String> {
         .map(|t| TaskEntry {
             task: t.name.clone(),
             entry: t.entry.clone(),
+            calls: t.stack_calls.clone(),
         })
         .collect();
     let before = switch_report(&files, &entries, glue).map_err(|e| e.to_string())?;

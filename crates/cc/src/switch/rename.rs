@@ -430,6 +430,7 @@ work:
         let tasks = vec![TaskEntry {
             task: "t".into(),
             entry: "task".into(),
+            calls: Default::default(),
         }];
         (files, tasks)
     }
