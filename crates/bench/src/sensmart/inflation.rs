@@ -432,7 +432,10 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
     let (mut t4, mut t5) = (Table::new(&h4), Table::new(&h5));
     for r in &mine {
         let i = r.inflation.clone().unwrap_or_default();
-        let mut c4 = vec![r.name.clone(), or_dash(i.get(Rewrite::Plain).map(|b| b.code))];
+        let mut c4 = vec![
+            r.name.clone(),
+            or_dash(i.get(Rewrite::Plain).map(|b| b.code)),
+        ];
         let mut c5 = vec![
             r.name.clone(),
             or_dash(i.get(Rewrite::Plain).map(|b| b.awake)),

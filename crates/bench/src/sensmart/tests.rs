@@ -353,10 +353,7 @@ fn inflation_arithmetic_means_and_summary() {
     close(ia.slowdown_pct(LogicalStack), 50.0);
     close(ia.code_pct(Plain), 0.0);
     // A build that did not run has no figure.
-    assert_eq!(
-        c.inflation.as_ref().unwrap().code_pct(PreemptTraps),
-        None
-    );
+    assert_eq!(c.inflation.as_ref().unwrap().code_pct(PreemptTraps), None);
     assert_eq!(inflation::pct(0, 5), None);
     let rows = vec![a, b, c];
     let avg = inflation::averages(&rows);

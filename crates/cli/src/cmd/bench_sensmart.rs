@@ -4,9 +4,9 @@
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use anyhow::{bail, Result};
-use cactus_bench::sensmart::{inflation, isolate};
 use cactus_bench::sensmart::preempt::{self, PreemptOptions};
 use cactus_bench::sensmart::trees::{self, TreeOptions};
+use cactus_bench::sensmart::{inflation, isolate};
 use cactus_bench::sensmart::{relocate, Part, Sensmart, SensmartOptions, Size};
 use clap::Args;
 use std::path::PathBuf;
