@@ -190,7 +190,9 @@ static void relocate(uint32_t i, uint32_t d, uint32_t g)
     uint32_t live = live_low(&regs.r[d < i ? d : i]);
     struct region_move m = regions_give(&regs, i, d, g, live);
     ktrace_kernel_enter();
-    move_words(m.dst, m.src, m.n);
+    /* The hardware variant's copy engine moves a word a cycle; otherwise the CPU copies. */
+    if (!port_window_copy(m.dst, m.src, m.n))
+        move_words(m.dst, m.src, m.n);
     ktrace_kernel_leave();
     for (uint32_t k = m.lo; k <= m.hi; k++) {
         set_window(&regs.r[k]);
