@@ -13,7 +13,8 @@
 //!
 //! The ownership oracle sees every destination word as a store of the code that wrote GO
 //! (the kernel, inside its store bracket, for a relocation): a word the writer may not store
-//! into is a violation, as if the CPU had stored it, and is not written.
+//! into is a violation, as if the CPU had stored it (under `OracleMode::Stop` the run ends
+//! there and the word is not written).
 
 /// Base of the register window (unused in QEMU virt's map).
 pub const COPIER_BASE: u32 = 0x0E00_1000;
