@@ -7,6 +7,7 @@ mod latency_bench;
 mod mtss_mso;
 mod scaling_bench;
 mod segmented_bench;
+mod sensmart_inflation;
 mod sensmart_trees;
 mod support;
 mod workload_stacks;

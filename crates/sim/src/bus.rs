@@ -4,6 +4,10 @@
 //! interrupt line to the PLIC and flags device accesses that may change a pending interrupt.
 
 use crate::devices::clint::{Clint, CLINT_BASE, CLINT_SIZE};
+use crate::devices::copier::{
+    Copier, COPIER_BASE, COPIER_DST, COPIER_GO, COPIER_REFUSED, COPIER_SIZE, COPIER_SRC,
+    COPIER_WORDS,
+};
 use crate::devices::finisher::{finisher_write, FinisherAction, FINISHER_BASE, FINISHER_SIZE};
 use crate::devices::htif::htif_exit;
 use crate::devices::plic::{Plic, PLIC_BASE, PLIC_SIZE, UART_IRQ};
@@ -63,6 +67,7 @@ enum Window {
     Plic(u32),
     Finisher(u32),
     Trace(u32),
+    Copier(u32),
 }
 
 fn window(addr: u32) -> Option<Window> {
@@ -78,6 +83,8 @@ fn window(addr: u32) -> Option<Window> {
         Some(Window::Plic(o))
     } else if let Some(o) = inside(FINISHER_BASE, FINISHER_SIZE) {
         Some(Window::Finisher(o))
+    } else if let Some(o) = inside(COPIER_BASE, COPIER_SIZE) {
+        Some(Window::Copier(o))
     } else {
         inside(TRACE_BASE, TRACE_SIZE).map(Window::Trace)
     }
@@ -121,6 +128,9 @@ pub(crate) struct Bus {
     /// The stack-window registers (`hart/stackwin.rs`; always off without the extension):
     /// every load and store that reaches the bus is translated through them first.
     pub(crate) stack_window: StackWindow,
+    /// The stack-window extension's copy engine (`devices/copier.rs`; None without the
+    /// extension).
+    pub(crate) copier: Option<Copier>,
 }
 
 impl Bus {
@@ -189,6 +199,12 @@ impl Bus {
                 }
             }
             Some(Window::Finisher(_)) if width >= 2 => 0,
+            Some(Window::Copier(off)) if off & 3 == 0 => {
+                match self.copier.and_then(|c| c.read(off, width)) {
+                    Some(v) => v,
+                    None => return fault,
+                }
+            }
             Some(Window::Trace(off)) => {
                 return match self.trace_read(off, width, ctx) {
                     Some(v) => {
@@ -310,6 +326,22 @@ impl Bus {
                 }
                 None => {}
             },
+            Some(Window::Copier(off)) if width == 4 && off & 3 == 0 => {
+                let Some(c) = self.copier.as_mut() else {
+                    return fault;
+                };
+                match off {
+                    COPIER_SRC => c.src = value,
+                    COPIER_DST => c.dst = value,
+                    COPIER_WORDS => c.words = value,
+                    _ => {
+                        debug_assert_eq!(off, COPIER_GO);
+                        let (stall, end) = self.copy_words(cache, ctx);
+                        self.device_accesses += 1;
+                        return Ok((self.device_delta().wrapping_add(stall), end));
+                    }
+                }
+            }
             Some(Window::Trace(off)) => {
                 return match self.trace_write(off, width, value, ctx) {
                     Some(()) => {
@@ -329,6 +361,61 @@ impl Bus {
             self.device_delta(),
             self.pending.is_some() || self.irq_dirty,
         ))
+    }
+
+    /// The copy engine's GO: moves WORDS words from SRC to DST (memmove), each destination
+    /// word checked by the oracle as a store of the running code. Returns (stall cycles: one per
+    /// word, end block); a refused copy writes nothing and stalls nothing.
+    fn copy_words(&mut self, cache: &CodeMap, ctx: &Ctx) -> (u64, bool) {
+        let Some(c) = self.copier else {
+            return (0, false);
+        };
+        let len = u64::from(c.words) * 4;
+        let inside = |mem: &Memory, a: u32, write: bool| {
+            a & 3 == 0
+                && len <= u64::from(u32::MAX)
+                && mem
+                    .find(a, len as u32)
+                    .is_some_and(|(i, _)| !write || mem.region(i).write)
+        };
+        let ok =
+            c.words == 0 || (inside(&self.mem, c.src, false) && inside(&self.mem, c.dst, true));
+        if !ok {
+            if let Some(c) = self.copier.as_mut() {
+                c.last = COPIER_REFUSED;
+            }
+            return (0, false);
+        }
+        let mut end = false;
+        if c.words > 0 {
+            let (si, so) = self.mem.find(c.src, len as u32).unwrap_or((0, 0));
+            let bytes = self.mem.region(si).data[so..so + len as usize].to_vec();
+            let (di, doff) = self.mem.find(c.dst, len as u32).unwrap_or((0, 0));
+            for k in 0..c.words {
+                let addr = c.dst + 4 * k;
+                let flags = self.mem.page_flags(addr);
+                if flags & PAGE_ORACLE != 0 && !self.oracle_store(addr, 4, ctx) {
+                    end = true;
+                    continue;
+                }
+                if flags & PAGE_CODE != 0 && cache.covers(addr, 4) {
+                    self.code_dirty = true;
+                    end = true;
+                }
+                let o = doff + 4 * k as usize;
+                let w = &bytes[4 * k as usize..4 * k as usize + 4];
+                self.mem.region_mut(di).data[o..o + 4].copy_from_slice(w);
+            }
+            if let Some(r) = self.reservation {
+                if u64::from(r) + 4 > u64::from(c.dst) && u64::from(r) < u64::from(c.dst) + len {
+                    self.clear_reservation();
+                }
+            }
+        }
+        if let Some(c) = self.copier.as_mut() {
+            c.last = c.words;
+        }
+        (u64::from(c.words), end || self.pending.is_some())
     }
 
     /// Delivers the UART input due by `cycle` and raises PLIC source 10 if the UART raised its

@@ -37,6 +37,9 @@ mod task_probe;
 pub use config::{MachineConfig, OracleMode, TimerJitter};
 pub use cost::{CostClass, COST_CLASSES, NUM_CLASSES};
 pub use devices::clint::CLINT_BASE;
+pub use devices::copier::{
+    COPIER_BASE, COPIER_DST, COPIER_GO, COPIER_REFUSED, COPIER_SIZE, COPIER_SRC, COPIER_WORDS,
+};
 pub use devices::finisher::FINISHER_BASE;
 pub use devices::plic::{PLIC_BASE, PLIC_SOURCES, UART_IRQ};
 pub use devices::trace::{TRACE_BASE, TRACE_ID, TRACE_VERSION};

@@ -168,6 +168,7 @@ impl Machine {
             task_sampler,
             ext,
             stack_window: Default::default(),
+            copier: config.stack_window.then(Default::default),
         };
         let per_fetch = bus.ext.as_ref().is_some_and(|e| e.cached());
         let fetch = bus.ext.as_ref().filter(|e| !e.cached()).map(|e| e.plain);

@@ -8,6 +8,7 @@ mod common;
 // The suites.
 mod call_probe;
 mod carousel;
+mod copier;
 mod counters;
 mod csr_trap;
 mod exec;

@@ -250,3 +250,50 @@ fn task_stats_from_switches_and_samples() {
         .iter()
         .any(|e| matches!(&e.kind, EventKind::TaskCreate { name, .. } if name == "worker")));
 }
+
+/// The copy engine (`COPIER_*`): its destination words are stores of the running task. Task 1
+/// copies 8 words into its own stack (fine), then 8 words of which the last 4 are task 2's:
+/// those 4 are violations, as CPU stores would be (recorded and written under `record`; under
+/// `stop` the run ends at the copy with task 2's words unwritten).
+#[test]
+fn the_copy_engine_writes_as_the_running_task() {
+    use cactus_sim::{COPIER_BASE, COPIER_DST, COPIER_GO, COPIER_SRC, COPIER_WORDS};
+    let copy = |src: u32, dst: u32| {
+        cat(&[
+            li(S0, COPIER_BASE),
+            li(T0, src),
+            vec![s(Op::Sw, T0, S0, COPIER_SRC as i32)],
+            li(T0, dst),
+            vec![s(Op::Sw, T0, S0, COPIER_DST as i32)],
+            li(T0, 8),
+            vec![
+                s(Op::Sw, T0, S0, COPIER_WORDS as i32),
+                s(Op::Sw, T0, S0, COPIER_GO as i32),
+            ],
+        ])
+    };
+    let prog = cat(&[
+        two_tasks(),
+        copy(RAM + 0x4000, STACK1),
+        copy(RAM + 0x4000, STACK2 - 16),
+        exit_ok(),
+    ]);
+    let mut m = machine_cfg(&prog, OracleMode::Record, true);
+    m.write_debug(RAM + 0x4000, &[0xAB; 32]).unwrap();
+    run_to_exit(&mut m, 0);
+    let st = m.stats();
+    assert_eq!(st.oracle_violations, 4);
+    assert_eq!((st.violations[0].addr, st.violations[0].owner), (STACK2, 2));
+    let mut got = [0u8; 32];
+    m.read_debug(STACK1, &mut got).unwrap();
+    assert_eq!(got, [0xAB; 32], "the first copy is task 1's own");
+    let mut m = machine_cfg(&prog, OracleMode::Stop, false);
+    m.write_debug(RAM + 0x4000, &[0xAB; 32]).unwrap();
+    match m.run() {
+        RunOutcome::OracleViolation(v) => assert_eq!((v.addr, v.task, v.owner), (STACK2, 1, 2)),
+        other => panic!("{other:?}"),
+    }
+    m.read_debug(STACK2 - 16, &mut got).unwrap();
+    assert_eq!(got[..16], [0xAB; 16], "task 1's own words are written");
+    assert_eq!(got[16..], [0; 16], "task 2's are not");
+}

@@ -7,12 +7,14 @@
 //! beside `static`) and `isolate` (memory isolation, [`isolate`]: the attack suite and the
 //! cost of the isolate pass against no pass and preempt-traps) and `trees` (the binary-tree
 //! scenario, [`trees`]: Figure 7, the most concurrent search tasks under `relocate` against
-//! tree size, and Figure 8 extended, every stack strategy in one pool).
+//! tree size, and Figure 8 extended, every stack strategy in one pool) and `inflation` (code
+//! inflation and execution time of the rewritten workloads, Figures 4 and 5, [`inflation`]).
 //!
 //! Guarantees: every figure comes from a build and a run made here on cactus-sim (profile
 //! `mcu`, simulated cycles only); a point that fails is a row with its reason, left out of
 //! the summary; the summary line is built from the parts' key/value lists, in part order.
 
+pub mod inflation;
 pub mod isolate;
 pub mod ops;
 pub mod preempt;
@@ -40,11 +42,20 @@ pub enum Part {
     Isolate,
     /// The binary-tree scenario: Figures 7 and 8 ([`trees`]).
     Trees,
+    /// Code inflation and execution time of the rewritten workloads: Figures 4 and 5
+    /// ([`inflation`]).
+    Inflation,
 }
 
 impl Part {
     /// Every part.
-    pub const ALL: [Part; 4] = [Part::Preempt, Part::Relocate, Part::Isolate, Part::Trees];
+    pub const ALL: [Part; 5] = [
+        Part::Preempt,
+        Part::Relocate,
+        Part::Isolate,
+        Part::Trees,
+        Part::Inflation,
+    ];
 
     /// The name on the command line and in keys.
     pub fn name(self) -> &'static str {
@@ -53,6 +64,7 @@ impl Part {
             Part::Relocate => "relocate",
             Part::Isolate => "isolate",
             Part::Trees => "trees",
+            Part::Inflation => "inflation",
         }
     }
 
@@ -98,6 +110,9 @@ pub struct SensmartRow {
     /// One strategy's search for the most search tasks on one scenario (part `trees`).
     #[serde(default)]
     pub trees: Option<trees::TreeSearch>,
+    /// One workload built every way, its code and cycles (part `inflation`).
+    #[serde(default)]
+    pub inflation: Option<inflation::Inflation>,
 }
 
 impl SensmartRow {
@@ -116,6 +131,7 @@ impl SensmartRow {
             attacks: None,
             cost: None,
             trees: None,
+            inflation: None,
         }
     }
 }
@@ -162,6 +178,10 @@ impl Evaluation for Sensmart {
                     tables.push_str(&trees_report::markdown(&mine));
                     reading.push_str(&trees_report::reading());
                 }
+                Part::Inflation => {
+                    tables.push_str(&inflation::markdown(&mine));
+                    reading.push_str(&inflation::reading());
+                }
             }
         }
         SweepReport {
@@ -189,6 +209,7 @@ pub fn summary(rows: &[SensmartRow]) -> Summary {
             Part::Relocate => relocate::summary_pairs(&mine),
             Part::Isolate => isolate::summary_pairs(&mine),
             Part::Trees => trees_report::summary_pairs(&mine),
+            Part::Inflation => inflation::summary_pairs(&mine),
         };
         for (k, v) in pairs {
             s.add(k, v);

@@ -198,6 +198,8 @@ pub(crate) struct Ran {
     pub(crate) exit: Result<i32, String>,
     /// The UART output.
     pub(crate) uart: String,
+    /// Cycles from reset to the end of the run.
+    pub(crate) cycles: u64,
     /// Cycles not asleep in `wfi`.
     pub(crate) awake: u64,
     /// Bytes of executable sections.
@@ -279,6 +281,7 @@ pub(crate) fn build_and_run_oracle(
     Ok(Ran {
         exit,
         uart,
+        cycles: stats.cycles,
         awake,
         code: code_bytes(&elf)?,
         traps,

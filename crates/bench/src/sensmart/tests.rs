@@ -20,6 +20,7 @@ fn lat(masked: bool, period: Option<u32>, samples: &[u64]) -> SensmartRow {
         attacks: None,
         cost: None,
         trees: None,
+        inflation: None,
     }
 }
 
@@ -45,6 +46,7 @@ fn ov(name: &str, cycles: (u64, u64), code: (u64, u64), passed: bool) -> Sensmar
         attacks: None,
         cost: None,
         trees: None,
+        inflation: None,
     }
 }
 
@@ -293,4 +295,108 @@ fn relocation_phases_follow_the_trap_the_copy_bracket_and_the_mret() {
         ev(2060, EventKind::Mret { target: 0 }),
     ];
     assert_eq!(phases(&events), vec![[290, 310, 220], [10, 20, 30]]);
+}
+
+fn inf(name: &str, passed: bool, builds: &[(super::inflation::Rewrite, u64, u64)]) -> SensmartRow {
+    use super::inflation::{Build, Inflation};
+    let mut r = SensmartRow::new(Part::Inflation, name);
+    r.passed = passed;
+    r.note = (!passed).then(|| "sensmart: the output differs".into());
+    r.inflation = Some(Inflation {
+        builds: builds
+            .iter()
+            .map(|&(rewrite, code, awake)| Build {
+                rewrite,
+                code,
+                cycles: awake + 7,
+                awake,
+            })
+            .collect(),
+    });
+    r
+}
+
+#[test]
+fn inflation_arithmetic_means_and_summary() {
+    use super::inflation::{self, Rewrite::*};
+    let a = inf(
+        "a",
+        true,
+        &[
+            (Plain, 1000, 200),
+            (PreemptTraps, 1100, 220),
+            (Checks, 1000, 200),
+            (LogicalStack, 2000, 300),
+            (Isolate, 3000, 250),
+            (Sensmart, 2200, 330),
+        ],
+    );
+    let b = inf(
+        "b",
+        true,
+        &[
+            (Plain, 100, 100),
+            (PreemptTraps, 130, 100),
+            (Checks, 110, 110),
+            (LogicalStack, 100, 100),
+            (Isolate, 200, 150),
+            (Sensmart, 150, 130),
+        ],
+    );
+    // A failed row counts in no mean.
+    let c = inf("c", false, &[(Plain, 100, 100), (Sensmart, 900, 900)]);
+    let ia = a.inflation.as_ref().unwrap();
+    let close = |got: Option<f64>, want: f64| {
+        assert!((got.unwrap() - want).abs() < 1e-9, "{got:?} != {want}")
+    };
+    close(ia.code_pct(Isolate), 200.0);
+    close(ia.slowdown_pct(LogicalStack), 50.0);
+    close(ia.code_pct(Plain), 0.0);
+    // A build that did not run has no figure.
+    assert_eq!(c.inflation.as_ref().unwrap().code_pct(PreemptTraps), None);
+    assert_eq!(inflation::pct(0, 5), None);
+    let rows = vec![a, b, c];
+    let avg = inflation::averages(&rows);
+    // preempt-traps: code (+10, +30) / 2, slowdown (+10, 0) / 2.
+    close(avg[0].0, 20.0);
+    close(avg[0].1, 5.0);
+    // sensmart: code (+120, +50) / 2, slowdown (+65, +30) / 2.
+    close(avg[4].0, 85.0);
+    close(avg[4].1, 47.5);
+    let pairs = inflation::summary_pairs(&rows);
+    let get = |k: &str| pairs.iter().find(|(key, _)| *key == k).unwrap().1.clone();
+    assert_eq!(get("inflation_preempt_code_pct"), "20.0");
+    assert_eq!(get("inflation_checks_slowdown_pct"), "5.0");
+    assert_eq!(get("inflation_logical_code_pct"), "50.0");
+    assert_eq!(get("inflation_isolate_code_pct"), "150.0");
+    assert_eq!(get("inflation_sensmart_slowdown_pct"), "47.5");
+    assert_eq!(inflation::summary_pairs(&[])[0].1, "-");
+    let md = inflation::markdown(&rows);
+    assert!(md.contains("| a | 1000 | 1100 | +10.0 |"), "{md}");
+    assert!(md.contains("| mean (passed rows) |"), "{md}");
+    assert!(md.contains("FAIL: sensmart: the output differs"), "{md}");
+    assert!(md.contains("within 200%"), "{md}");
+    assert_eq!(Part::parse("inflation"), Some(Part::Inflation));
+}
+
+#[test]
+fn inflation_keys_come_after_the_other_parts() {
+    let rows = vec![
+        ov("a", (100, 121), (1000, 1100), true),
+        inf(
+            "w",
+            true,
+            &[
+                (super::inflation::Rewrite::Plain, 100, 100),
+                (super::inflation::Rewrite::Sensmart, 200, 150),
+            ],
+        ),
+    ];
+    let line = summary(&rows).line();
+    assert!(line.starts_with("sensmart: trap_overhead_pct="), "{line}");
+    assert!(line.contains("inflation_sensmart_code_pct=100.0"), "{line}");
+    assert!(
+        line.find("trap_code_pct").unwrap() < line.find("inflation_").unwrap(),
+        "{line}"
+    );
 }

@@ -4,9 +4,9 @@
 use crate::cmd::bench_size::BenchSize;
 use crate::cmd::outputs::{finish, SweepArgs};
 use anyhow::{bail, Result};
-use cactus_bench::sensmart::isolate;
 use cactus_bench::sensmart::preempt::{self, PreemptOptions};
 use cactus_bench::sensmart::trees::{self, TreeOptions};
+use cactus_bench::sensmart::{inflation, isolate};
 use cactus_bench::sensmart::{relocate, Part, Sensmart, SensmartOptions, Size};
 use clap::Args;
 use std::path::PathBuf;
@@ -25,11 +25,13 @@ pub struct SensmartArgs {
     /// the isolate pass's cost: on two of the preempt part's workloads at `small`, on the same
     /// workloads as preempt that have static stacks at `full`), trees (the binary-tree
     /// scenario: the most concurrent search tasks under `relocate` against tree size, one
-    /// tree size at `small`, four at `full`; and under every stack strategy in one pool).
+    /// tree size at `small`, four at `full`; and under every stack strategy in one pool),
+    /// inflation (Figures 4-5: task code bytes and cycles of the workloads built with no pass,
+    /// each pass alone and SenSmart's combination; two workloads at `small`, eight at `full`).
     #[arg(
         long,
         value_name = "PARTS",
-        default_value = "preempt,relocate,isolate,trees"
+        default_value = "preempt,relocate,isolate,trees,inflation"
     )]
     pub parts: String,
     /// Parent directory of the builds (default: build/firmware in the Cactus tree).
@@ -87,6 +89,9 @@ pub fn main(args: SensmartArgs) -> Result<ExitCode> {
     }
     if parts.contains(&Part::Trees) {
         points.extend(trees::points(&tree_options));
+    }
+    if parts.contains(&Part::Inflation) {
+        points.extend(inflation::points(&options));
     }
     let params = serde_json::json!({ "size": size.name(), "parts": args.parts });
     finish::<Sensmart>(points, params, &args.sweep)
