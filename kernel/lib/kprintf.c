@@ -36,10 +36,8 @@ static void put_num(uint32_t v, unsigned base, int neg, int width, char pad, cha
         out(buf[--n]);
 }
 
-int kprintf(const char *fmt, ...)
+int kvprintf(const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     uint32_t irq = port_irq_save();
     for (const char *p = fmt; *p; p++) {
         if (*p != '%') {
@@ -81,6 +79,14 @@ int kprintf(const char *fmt, ...)
         }
     }
     port_irq_restore(irq);
+    return 0;
+}
+
+int kprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kvprintf(fmt, ap);
     va_end(ap);
     return 0;
 }
