@@ -363,7 +363,10 @@ mod tests {
         let plain = units(Links::default());
         let has = |list: &[PathBuf], rel: &str| list.iter().any(|s| s.ends_with(rel));
         for v in VARIANTS {
-            assert!(root().join("kernel/variants").join(format!("{}.c", v.name)).is_file());
+            assert!(root()
+                .join("kernel/variants")
+                .join(format!("{}.c", v.name))
+                .is_file());
             for rel in v.replaces {
                 assert!(has(&plain, rel), "{rel} is a kernel source");
             }

@@ -69,7 +69,10 @@ pub fn parse_share(nm_p: &str, names: &[String]) -> AppShare {
             continue;
         };
         let ours = names.iter().any(|n| {
-            name == n || name.strip_prefix(n.as_str()).is_some_and(|rest| rest.starts_with('.'))
+            name == n
+                || name
+                    .strip_prefix(n.as_str())
+                    .is_some_and(|rest| rest.starts_with('.'))
         });
         let Ok(size) = u64::from_str_radix(size, 16) else {
             continue;
@@ -185,7 +188,13 @@ mod tests {
         let nm = "ticker.constprop.0 t 8000067e 00000026\nmain T 80001080 00000008\n\
                   wakeups b 80002484 00000004\nmainly T 80001090 00000010\n\
                   cactus_start t 800009fa 0000030a\n__bss_end B 800025c8 \n";
-        assert_eq!(parse_share(nm, &names), AppShare { code: 0x26 + 8, ram: 4 });
+        assert_eq!(
+            parse_share(nm, &names),
+            AppShare {
+                code: 0x26 + 8,
+                ram: 4
+            }
+        );
     }
 
     #[test]

@@ -264,12 +264,7 @@ impl cactus_sweep::evaluation::Evaluation for Kernel {
                     summary
                         .add("yield_instructions", c.yield_switch.instructions.max)
                         .add("tcb_bytes", r.facts.tcb_bytes);
-                    let all: Vec<_> = r
-                        .goals
-                        .iter()
-                        .cloned()
-                        .chain(r.footprint_goals())
-                        .collect();
+                    let all: Vec<_> = r.goals.iter().cloned().chain(r.footprint_goals()).collect();
                     passed += all.iter().filter(|g| g.pass).count();
                     failed += all.iter().filter(|g| !g.pass).count();
                     tables.push_str(&r.tables());

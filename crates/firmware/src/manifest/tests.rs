@@ -1322,7 +1322,10 @@ fn kernel_variants_are_known_names_once_each() {
         "slice_ticks = 2\nvariants = [\"silent\"]",
     ));
     assert_eq!((line, key.as_str()), (Some(10), "kernel.variants"));
-    assert!(problem.contains("no kernel variant \"silent\""), "{problem}");
+    assert!(
+        problem.contains("no kernel variant \"silent\""),
+        "{problem}"
+    );
     assert!(problem.contains("quiet"), "{problem}");
     let (_, _, problem) = f.error(&GOOD.replace(
         "slice_ticks = 2",
@@ -1332,7 +1335,10 @@ fn kernel_variants_are_known_names_once_each() {
     let mtss = quiet.replace("stack = \"static\"", "stack = \"mtss\"\nchecks = \"mtss\"");
     let (_, key, problem) = f.error(&mtss);
     assert_eq!(key, "kernel.variants");
-    assert!(problem.contains("\"fault_halt\" is for the static stack strategy"), "{problem}");
+    assert!(
+        problem.contains("\"fault_halt\" is for the static stack strategy"),
+        "{problem}"
+    );
     assert_eq!(
         f.parse(&mtss.replace(", \"fault_halt\"", ""))
             .unwrap()

@@ -498,8 +498,10 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             let mut names: Vec<String> = Vec::new();
             for name in v.get_ref() {
                 if crate::kernel_units::variant_sources(name).is_none() {
-                    let known: Vec<&str> =
-                        crate::kernel_units::VARIANTS.iter().map(|v| v.name).collect();
+                    let known: Vec<&str> = crate::kernel_units::VARIANTS
+                        .iter()
+                        .map(|v| v.name)
+                        .collect();
                     return Err(cx.at(
                         v,
                         "kernel.variants",
@@ -516,8 +518,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
                         format!("the kernel variant \"{name}\" is listed twice"),
                     ));
                 }
-                if crate::kernel_units::variant_needs_static(name)
-                    && stack != StackStrategy::Static
+                if crate::kernel_units::variant_needs_static(name) && stack != StackStrategy::Static
                 {
                     return Err(cx.at(
                         v,
