@@ -3,7 +3,6 @@
 #ifndef K_H
 #define K_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include "cactus/cactus.h"
 #include "port.h"
@@ -257,12 +256,10 @@ void k_fault(struct k_tcb *t, cactus_fault *f);
 /* stackfault.c: a stack strategy returned stack memory: every task waiting for it tries again. */
 void k_stack_released(void);
 /* The kernel's console reports (faults, stops, panics, deadlocks, refused stack requests): a
- * feature chosen at link time. lib/report.c prints them (through kvprintf); a firmware that
- * links variants/quiet.c first prints none and keeps only their exit codes (docs/kernel.md
- * "Footprint"). Application output through kprintf is not affected. */
-void k_report(const char *fmt, ...);
-/* lib/kprintf.c: kprintf's formatter, for k_report. */
-int kvprintf(const char *fmt, va_list ap);
+ * feature chosen at link time. arch/rv32/report.S makes k_report a weak tail jump to kprintf; a
+ * firmware that links variants/quiet.c first prints none and keeps only their exit codes
+ * (docs/kernel.md "Footprint"). Application output through kprintf is not affected. */
+int k_report(const char *fmt, ...);
 /* halt.c */
 void k_halt(const cactus_fault *f, const char *why) __attribute__((noreturn));
 void k_panic(const char *why) __attribute__((noreturn));

@@ -36,8 +36,10 @@ static void put_num(uint32_t v, unsigned base, int neg, int width, char pad, cha
         out(buf[--n]);
 }
 
-int kvprintf(const char *fmt, va_list ap)
+int kprintf(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     uint32_t irq = port_irq_save();
     for (const char *p = fmt; *p; p++) {
         if (*p != '%') {
@@ -79,14 +81,6 @@ int kvprintf(const char *fmt, va_list ap)
         }
     }
     port_irq_restore(irq);
-    return 0;
-}
-
-int kprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kvprintf(fmt, ap);
     va_end(ap);
     return 0;
 }

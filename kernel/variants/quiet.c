@@ -1,19 +1,21 @@
 /* Link-time variant: no console reports. A firmware that links this object before the kernel
- * library gets these definitions instead of lib/report.c's and core/halt.c's, which are then
- * not linked: the kernel's fault, stop, panic and deadlock reports and the stack strategies'
- * refusal lines print nothing, and with link-time optimisation their format strings, reasons
- * and arguments are not linked either (nor kprintf's formatter, unless the application calls
- * kprintf: application output is unchanged). Every stop keeps its exit code
+ * library gets these definitions instead of core/halt.c's and arch/rv32/report.S's weak
+ * k_report (neither is then linked): the kernel's fault, stop, panic and deadlock reports and
+ * the stack strategies' refusal lines print nothing, and with link-time optimisation their
+ * format strings, reasons and arguments are not linked either (nor kprintf, unless the
+ * application calls it: application output is unchanged). Every stop keeps its exit code
  * (CACTUS_EXIT_HALT, _PANIC, _IDLE), the trace device still gets the stack high-water marks and
  * the halt hook still runs, so a fault ends the run as it would with reports, as FreeRTOS's
- * default handlers stop without printing. A manifest selects it with `kernel.reports = false`
- * (docs/manifest.md); docs/kernel.md "Footprint" gives what it saves. */
+ * default handlers stop without printing. A manifest selects it with
+ * `kernel.variants = ["quiet"]` (docs/manifest.md); docs/kernel.md "Footprint" gives what it
+ * saves. */
 #include "../core/k.h"
 #include "../trace/ktrace.h"
 
-void k_report(const char *fmt, ...)
+int k_report(const char *fmt, ...)
 {
     (void)fmt;
+    return 0;
 }
 
 void k_halt(const cactus_fault *f, const char *why)
