@@ -361,6 +361,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let plain = units(Links::default());
+        let plain_asm = kernel_asm_sources(&tc, &root(), Links::default()).unwrap();
         let has = |list: &[PathBuf], rel: &str| list.iter().any(|s| s.ends_with(rel));
         for v in VARIANTS {
             assert!(root()
@@ -368,7 +369,10 @@ mod tests {
                 .join(format!("{}.c", v.name))
                 .is_file());
             for rel in v.replaces {
-                assert!(has(&plain, rel), "{rel} is a kernel source");
+                assert!(
+                    has(&plain, rel) || has(&plain_asm, rel),
+                    "{rel} is a kernel source"
+                );
             }
         }
         let quiet = units(Links {
@@ -378,6 +382,18 @@ mod tests {
         assert!(has(&quiet, "kernel/variants/quiet.c"));
         assert!(!has(&quiet, "kernel/core/halt.c"));
         assert_eq!(quiet.len(), plain.len());
+        let quiet_asm = kernel_asm_sources(
+            &tc,
+            &root(),
+            Links {
+                variants: VARIANTS.map(|v| v.name == "quiet"),
+                ..Links::default()
+            },
+        )
+        .unwrap();
+        assert!(has(&plain_asm, "kernel/arch/rv32/report.S"));
+        assert!(!has(&quiet_asm, "kernel/arch/rv32/report.S"));
+        assert_eq!(quiet_asm.len(), plain_asm.len() - 1);
         let all = units(Links {
             variants: [true; VARIANTS.len()],
             ..Links::default()
