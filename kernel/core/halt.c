@@ -7,8 +7,8 @@
 void k_halt(const cactus_fault *f, const char *why)
 {
     port_irq_save();
-    kprintf("cactus: HALT: task %u '%s': %s\n", f->task, cactus_task_name(f->task), why);
-    kprintf("cactus: cause=%u pc=%08x tval=%08x sp=%08x limit=%08x need=%u\n", f->cause,
+    k_report("cactus: HALT: task %u '%s': %s\n", f->task, cactus_task_name(f->task), why);
+    k_report("cactus: cause=%u pc=%08x tval=%08x sp=%08x limit=%08x need=%u\n", f->cause,
             f->pc, f->tval, f->sp, f->limit, f->requested);
     ktrace_stacks();
     if (k_cfg && k_cfg->halt_hook)
@@ -19,7 +19,7 @@ void k_halt(const cactus_fault *f, const char *why)
 void k_stop(uint32_t code, const char *why)
 {
     port_irq_save();
-    kprintf("cactus: %s\n", why);
+    k_report("cactus: %s\n", why);
     ktrace_stacks();
     if (k_cfg && k_cfg->halt_hook)
         k_cfg->halt_hook(0);
@@ -29,6 +29,6 @@ void k_stop(uint32_t code, const char *why)
 void k_panic(const char *why)
 {
     port_irq_save();
-    kprintf("cactus: PANIC: %s\n", why);
+    k_report("cactus: PANIC: %s\n", why);
     port_exit(CACTUS_EXIT_PANIC);
 }

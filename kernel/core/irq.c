@@ -181,7 +181,7 @@ void k_isr_blocking_call(void)
 {
     uint32_t running = k_isr_call - 1;
     const char *name = running < PORT_IRQ_SOURCES ? names[running] : "?";
-    kprintf("cactus: PANIC: interrupt handler '%s' (source %u) made a blocking kernel call\n",
+    k_report("cactus: PANIC: interrupt handler '%s' (source %u) made a blocking kernel call\n",
             name, running);
     k_stop(CACTUS_EXIT_PANIC, "a handler must not block: use CACTUS_NO_WAIT or wake a task");
 }

@@ -139,7 +139,7 @@ static void describe(uint32_t a)
         const struct k_tcb *u = &k_tasks[id];
         uintptr_t lo = (uintptr_t)u;
         if (a >= lo && a < lo + sizeof *u) {
-            kprintf("the TCB of task %d", id);
+            k_report("the TCB of task %d", id);
             return;
         }
         if (!k_alive(u))
@@ -148,22 +148,22 @@ static void describe(uint32_t a)
         cactus_stack_info s;
         stack_usage(u, &s);
         if (a >= s.base && a < s.base + s.size) {
-            kprintf("the stack of task %d '%s'", id, u->desc->name);
+            k_report("the stack of task %d '%s'", id, u->desc->name);
             return;
         }
         if (i >= 0) {
             const uint32_t *e = task_entry(i);
             if (a >= e[0] && a < e[1]) {
-                kprintf("the globals of task %d '%s'", id, u->desc->name);
+                k_report("the globals of task %d '%s'", id, u->desc->name);
                 return;
             }
             if (a >= e[2] && a < e[3]) {
-                kprintf("the code of task %d '%s'", id, u->desc->name);
+                k_report("the code of task %d '%s'", id, u->desc->name);
                 return;
             }
         }
     }
-    kprintf("kernel or unowned memory");
+    k_report("kernel or unowned memory");
 }
 
 /* Kinds (isolate.S): 1, 2, 4 a store of that many bytes; 8 a jump; 9 a write of
@@ -214,11 +214,11 @@ void k_isolate_trap(uint32_t addr, uint32_t kind)
     k_isolate_violations++;
     /* The stub's `jal` is 4 bytes before the resume address. */
     uint32_t pc = cur->ctx.pc - 4;
-    kprintf("cactus: isolate: task %d '%s' pc=%08x: %s of %u bytes at %08x is outside its "
+    k_report("cactus: isolate: task %d '%s' pc=%08x: %s of %u bytes at %08x is outside its "
             "regions (",
             id, cur->desc->name, pc, what, kind == 8 ? 0 : n, addr);
     describe(addr);
-    kprintf(")\n");
+    k_report(")\n");
     cactus_fault f = {
         .reason = CACTUS_FAULT_ISOLATION, .pc = pc, .tval = addr, .sp = cur->ctx.sp,
     };

@@ -255,6 +255,11 @@ void k_pi_update(struct k_tcb *t);
 void k_fault(struct k_tcb *t, cactus_fault *f);
 /* stackfault.c: a stack strategy returned stack memory: every task waiting for it tries again. */
 void k_stack_released(void);
+/* The kernel's console reports (faults, stops, panics, deadlocks, refused stack requests): a
+ * feature chosen at link time. arch/rv32/report.S makes k_report a weak tail jump to kprintf; a
+ * firmware that links variants/quiet.c first prints none and keeps only their exit codes
+ * (docs/kernel.md "Footprint"). Application output through kprintf is not affected. */
+int k_report(const char *fmt, ...);
 /* halt.c */
 void k_halt(const cactus_fault *f, const char *why) __attribute__((noreturn));
 void k_panic(const char *why) __attribute__((noreturn));

@@ -67,7 +67,7 @@ void k_exception(uint32_t cause, uint32_t pc, uint32_t tval, int in_kernel)
 {
     struct k_tcb *cur = k_cur();
     if (!cur || in_kernel) {
-        kprintf("cactus: PANIC: exception in kernel: cause=%u pc=%08x tval=%08x\n", cause, pc,
+        k_report("cactus: PANIC: exception in kernel: cause=%u pc=%08x tval=%08x\n", cause, pc,
                 tval);
         port_exit(CACTUS_EXIT_PANIC);
     }

@@ -49,7 +49,7 @@ static int stack_wait(struct k_tcb *cur, const struct cactus_check_site *site, i
             deadlock = 0;
     }
     if (deadlock) {
-        kprintf("cactus: task %d '%s': waits for stack memory at pc=%08x sp=%08x\n", id,
+        k_report("cactus: task %d '%s': waits for stack memory at pc=%08x sp=%08x\n", id,
                 cur->desc->name, site->site, cur->ctx.sp);
         stack_refusal_print();
         k_stop(CACTUS_EXIT_HALT, "DEADLOCK: every live task is blocked waiting for stack memory");
@@ -73,7 +73,7 @@ int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_sit
                            .task = 0xffffu, .pc = site->site, .sp = ctx->sp,
                            .limit = port_kernel.stack.limit, .requested = need };
         port_irq_save();
-        kprintf("cactus: PANIC: kernel stack overflow caught: pc=%08x need=%u sp=%08x "
+        k_report("cactus: PANIC: kernel stack overflow caught: pc=%08x need=%u sp=%08x "
                 "limit=%08x\n",
                 f.pc, need, f.sp, f.limit);
         if (k_cfg && k_cfg->halt_hook)
@@ -92,7 +92,7 @@ int k_stack_check_failed(struct port_context *ctx, const struct cactus_check_sit
                        .requested = need };
     /* need counts from the sp the check compared; the frame ends `need` bytes below it. */
     uint32_t low = cur->ctx.sp - need, limit = (uint32_t)cur->stack.limit;
-    kprintf("cactus: task %d '%s': stack overflow caught: pc=%08x sp=%08x limit=%08x: the frame "
+    k_report("cactus: task %d '%s': stack overflow caught: pc=%08x sp=%08x limit=%08x: the frame "
             "needs %u bytes below the limit\n",
             k_id(cur), cur->desc->name, site->site, cur->ctx.sp, limit,
             low < limit ? limit - low : 0u);
@@ -106,14 +106,14 @@ void k_stack_bound_fault(struct port_context *ctx, uint32_t refused, int in_kern
 {
     struct k_tcb *cur = k_cur();
     if (!cur || in_kernel || ctx != &cur->ctx) {
-        kprintf("cactus: PANIC: kernel stack overflow caught by the stack bound: pc=%08x "
+        k_report("cactus: PANIC: kernel stack overflow caught by the stack bound: pc=%08x "
                 "sp=%08x would be %08x limit=%08x\n",
                 ctx->pc, ctx->sp, refused, port_kernel.stack.limit);
         port_exit(CACTUS_EXIT_PANIC);
     }
     cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .pc = ctx->pc, .sp = ctx->sp,
                        .requested = refused < ctx->sp ? ctx->sp - refused : 0 };
-    kprintf("cactus: task %d '%s': stack overflow caught by the stack bound: pc=%08x sp=%08x "
+    k_report("cactus: task %d '%s': stack overflow caught by the stack bound: pc=%08x sp=%08x "
             "would be %08x limit=%08x\n",
             k_id(cur), cur->desc->name, ctx->pc, ctx->sp, refused, cur->stack.limit);
     k_fault(cur, &f);
@@ -124,7 +124,7 @@ int k_stack_window_fault(struct port_context *ctx, uint32_t addr, int in_kernel)
 {
     struct k_tcb *cur = k_cur();
     if (!cur || in_kernel || ctx != &cur->ctx) {
-        kprintf("cactus: PANIC: stack-window exception in kernel code: pc=%08x address=%08x "
+        k_report("cactus: PANIC: stack-window exception in kernel code: pc=%08x address=%08x "
                 "sp=%08x\n",
                 ctx->pc, addr, ctx->sp);
         port_exit(CACTUS_EXIT_PANIC);
@@ -134,7 +134,7 @@ int k_stack_window_fault(struct port_context *ctx, uint32_t addr, int in_kernel)
     uint32_t limit = (uint32_t)cur->stack.limit;
     cactus_fault f = { .reason = CACTUS_FAULT_STACK_REQUEST, .pc = ctx->pc, .sp = ctx->sp,
                        .limit = limit, .requested = addr < limit ? limit - addr : 0 };
-    kprintf("cactus: task %d '%s': stack overflow caught by the stack window: pc=%08x sp=%08x "
+    k_report("cactus: task %d '%s': stack overflow caught by the stack window: pc=%08x sp=%08x "
             "address=%08x limit=%08x\n",
             k_id(cur), cur->desc->name, ctx->pc, ctx->sp, addr, limit);
     stack_refusal_print();
@@ -151,7 +151,7 @@ int k_stack_frame_return(struct port_context *ctx, int in_kernel)
 {
     struct k_tcb *cur = k_cur();
     if (!cur || in_kernel || ctx != &cur->ctx) {
-        kprintf("cactus: PANIC: stack return trampoline reached from kernel code: sp=%08x\n",
+        k_report("cactus: PANIC: stack return trampoline reached from kernel code: sp=%08x\n",
                 ctx->sp);
         port_exit(CACTUS_EXIT_PANIC);
     }

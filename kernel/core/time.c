@@ -191,10 +191,10 @@ void k_idle_forever(void)
         live += k_alive(&k_tasks[i]);
     if (!live)
         k_stop(CACTUS_EXIT_IDLE, "STOPPED: every task has terminated");
-    kprintf("cactus: DEADLOCK: no task can ever run again:\n");
+    k_report("cactus: DEADLOCK: no task can ever run again:\n");
     for (int i = 0; i < CACTUS_MAX_TASKS; i++)
         if (k_alive(&k_tasks[i]))
-            kprintf("cactus:   task %d '%s' waits for %s\n", i, cactus_task_name(i),
+            k_report("cactus:   task %d '%s' waits for %s\n", i, cactus_task_name(i),
                     waits_for(&k_tasks[i]));
     k_stop(CACTUS_EXIT_IDLE, "DEADLOCK");
 }

@@ -618,16 +618,16 @@ void stack_refusal_print(void)
 {
     switch (refusal.why) {
     case REFUSED_PINNED:
-        kprintf("  why: the frame is pinned (its address escapes) and cannot move\n");
+        k_report("  why: the frame is pinned (its address escapes) and cannot move\n");
         break;
     case REFUSED_DYNAMIC:
-        kprintf("  why: a dynamic allocation (alloca, VLA) is never moved\n");
+        k_report("  why: a dynamic allocation (alloca, VLA) is never moved\n");
         break;
     case REFUSED_TOO_LARGE:
-        kprintf("  why: the frame (%u pages) is larger than a loan can be\n", refusal.pages);
+        k_report("  why: the frame (%u pages) is larger than a loan can be\n", refusal.pages);
         break;
     case REFUSED_NO_LENDER:
-        kprintf("  why: no lender: the frame needs %u contiguous pages of %u bytes; of %u "
+        k_report("  why: no lender: the frame needs %u contiguous pages of %u bytes; of %u "
                 "possible lenders (switched-out tasks and ended tasks' regions), %u have less "
                 "than their margin (at most %u bytes, the firmware-wide one %u) below their sp, "
                 "the others' longest free run below sp - margin is %u pages\n",

@@ -294,7 +294,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 
 void stack_refusal_print(void)
 {
-    kprintf("  why: relocate: task %d needs %u more bytes; the most any region can give is %u\n",
+    k_report("  why: relocate: task %d needs %u more bytes; the most any region can give is %u\n",
             refusal.task, refusal.need, refusal.best);
 }
 

@@ -36,7 +36,7 @@ int stack_out_of_stack(struct k_tcb *t, uintptr_t sp, uint32_t requested);
  * strategy calls k_stack_released(), then ask again (nothing was changed by either refusal).
  * Runs in the trap handler (or the call slow path) with interrupts masked. */
 int stack_request(struct k_tcb *t, const struct cactus_check_site *site);
-/* Prints (kprintf, one indented line) why the last stack_request of this strategy returned -1:
+/* Prints (k_report, one indented line) why the last stack_request of this strategy returned -1:
  * what the strategy could not do and the figures that decided it. */
 void stack_refusal_print(void);
 /* The running task t reached the return trampoline (port_stack_return_site) with its registers

@@ -197,7 +197,7 @@ static inline void stacklet_refuse(const char *why, uint32_t bytes)
 
 static inline void stacklet_refusal_print(void)
 {
-    kprintf("  why: %s (%u bytes)\n", sl_refusal, sl_refused_bytes);
+    k_report("  why: %s (%u bytes)\n", sl_refusal, sl_refused_bytes);
 }
 
 /* The stacklet size (n bytes at least) the frame of t's request gets (its call site is t's

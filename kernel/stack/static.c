@@ -104,7 +104,7 @@ int stack_request(struct k_tcb *t, const struct cactus_check_site *site)
 
 void stack_refusal_print(void)
 {
-    kprintf("  why: the static strategy never moves a frame: the task's region is full\n");
+    k_report("  why: the static strategy never moves a frame: the task's region is full\n");
 }
 
 int stack_frame_return(struct k_tcb *t)

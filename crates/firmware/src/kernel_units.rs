@@ -35,6 +35,50 @@ pub const CAROUSEL_C: [&str; 2] = ["carousel/carousel.c", "carousel/srp_carousel
 /// The Carousel firmware's assembly source (relative to `kernel/`).
 pub const CAROUSEL_ASM: &str = "carousel/carousel_call.S";
 
+/// A link-time kernel variant (`kernel/variants/<name>.c`, docs/kernel.md "Footprint"): a
+/// file that replaces the kernel sources of one feature, chosen by `kernel.variants`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// Its name in the manifest and its file's stem.
+    pub name: &'static str,
+    /// The kernel sources it replaces (relative to `kernel/`), left out of the link.
+    pub replaces: &'static [&'static str],
+    /// Whether only the `static` stack strategy can link it.
+    pub static_only: bool,
+}
+
+/// The link-time variants a manifest can choose, in the order they are linked.
+pub const VARIANTS: [Variant; 3] = [
+    // Every fault halts: no per-task fault policy, no trap-time stack handling.
+    Variant {
+        name: "fault_halt",
+        replaces: &["core/policy.c", "core/stackfault.c"],
+        static_only: true,
+    },
+    // No console reports (the exit codes stay).
+    Variant {
+        name: "quiet",
+        replaces: &["core/halt.c", "arch/rv32/report.S"],
+        static_only: false,
+    },
+    // A task that ends halts the system.
+    Variant {
+        name: "exit_halt",
+        replaces: &["core/exit.c"],
+        static_only: false,
+    },
+];
+
+/// The sources `name` replaces, or None if no variant has that name.
+pub fn variant_sources(name: &str) -> Option<&'static [&'static str]> {
+    VARIANTS.iter().find(|v| v.name == name).map(|v| v.replaces)
+}
+
+/// Whether the variant `name` is for the `static` stack strategy only.
+pub fn variant_needs_static(name: &str) -> bool {
+    VARIANTS.iter().any(|v| v.name == name && v.static_only)
+}
+
 /// The kernel features a firmware links beyond the core, chosen by its manifest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Links {
@@ -46,6 +90,8 @@ pub struct Links {
     pub direct: bool,
     /// It invokes its SRP jobs through Carousel ([`CAROUSEL_C`], [`CAROUSEL_ASM`]).
     pub carousel: bool,
+    /// Which of [`VARIANTS`] it links (`kernel.variants`), by index.
+    pub variants: [bool; VARIANTS.len()],
 }
 
 impl Links {
@@ -56,6 +102,7 @@ impl Links {
             direct: m.interrupts.iter().any(|i| i.direct),
             srp: m.srp.is_some(),
             carousel: m.srp.as_ref().is_some_and(|s| s.carousel),
+            variants: VARIANTS.map(|v| m.kernel.variants.iter().any(|n| n == v.name)),
         }
     }
 }
@@ -67,6 +114,10 @@ pub fn links_source(kernel_dir: &Path, source: &Path, links: Links) -> bool {
     (links.interrupts || !among(&INTERRUPT_ONLY))
         && (links.srp || !among(&SRP_ONLY))
         && (links.direct || !among(&DIRECT_ONLY))
+        && !VARIANTS
+            .iter()
+            .zip(links.variants)
+            .any(|(v, on)| on && among(v.replaces))
 }
 
 /// Stands for the kernel directory in the flags the Makefile prints.
@@ -147,6 +198,9 @@ pub fn kernel_units(
         .collect();
     let mut sources: Vec<PathBuf> = srcs.split_whitespace().map(|s| kernel.join(s)).collect();
     sources.retain(|s| links_source(&kernel, s, links));
+    for (v, _) in VARIANTS.iter().zip(links.variants).filter(|(_, on)| *on) {
+        sources.push(kernel.join(format!("variants/{}.c", v.name)));
+    }
     sources.push(kernel.join(format!("stack/{}.c", strategy.file_name())));
     sources.push(kernel.join(format!("trace/trace_{}.c", target.trace_backend())));
     if links.carousel {
@@ -246,6 +300,7 @@ mod tests {
             srp: false,
             direct: false,
             carousel: false,
+            variants: Default::default(),
         };
         let with_irq =
             kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], irq).unwrap();
@@ -276,6 +331,7 @@ mod tests {
             srp: true,
             direct: false,
             carousel: false,
+            variants: Default::default(),
         };
         let with_srp =
             kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], srp).unwrap();
@@ -292,6 +348,60 @@ mod tests {
         assert!(!flags
             .iter()
             .any(|f| f.starts_with("-DCACTUS_STACK_POOL_SIZE")));
+    }
+
+    #[test]
+    fn a_variant_replaces_the_sources_of_its_feature() {
+        let tc = Toolchain::default();
+        let units = |links| {
+            kernel_units(&tc, &root(), StackStrategy::Static, Target::Sim, &[], links)
+                .unwrap()
+                .into_iter()
+                .map(|u| u.source)
+                .collect::<Vec<_>>()
+        };
+        let plain = units(Links::default());
+        let plain_asm = kernel_asm_sources(&tc, &root(), Links::default()).unwrap();
+        let has = |list: &[PathBuf], rel: &str| list.iter().any(|s| s.ends_with(rel));
+        for v in VARIANTS {
+            assert!(root()
+                .join("kernel/variants")
+                .join(format!("{}.c", v.name))
+                .is_file());
+            for rel in v.replaces {
+                assert!(
+                    has(&plain, rel) || has(&plain_asm, rel),
+                    "{rel} is a kernel source"
+                );
+            }
+        }
+        let quiet = units(Links {
+            variants: VARIANTS.map(|v| v.name == "quiet"),
+            ..Links::default()
+        });
+        assert!(has(&quiet, "kernel/variants/quiet.c"));
+        assert!(!has(&quiet, "kernel/core/halt.c"));
+        assert_eq!(quiet.len(), plain.len());
+        let quiet_asm = kernel_asm_sources(
+            &tc,
+            &root(),
+            Links {
+                variants: VARIANTS.map(|v| v.name == "quiet"),
+                ..Links::default()
+            },
+        )
+        .unwrap();
+        assert!(has(&plain_asm, "kernel/arch/rv32/report.S"));
+        assert!(!has(&quiet_asm, "kernel/arch/rv32/report.S"));
+        assert_eq!(quiet_asm.len(), plain_asm.len() - 1);
+        let all = units(Links {
+            variants: [true; VARIANTS.len()],
+            ..Links::default()
+        });
+        assert_eq!(all.len(), plain.len() - 4 + 3);
+        assert!(!has(&all, "kernel/core/exit.c") && !has(&all, "kernel/core/policy.c"));
+        assert_eq!(variant_sources("nope"), None);
+        assert!(variant_needs_static("fault_halt") && !variant_needs_static("quiet"));
     }
 
     /// Copies the directory tree `from` to `to`.
@@ -352,6 +462,7 @@ mod tests {
                 srp: true,
                 direct: false,
                 carousel: false,
+                variants: Default::default(),
             },
         )
         .unwrap();

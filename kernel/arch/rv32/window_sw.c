@@ -29,7 +29,7 @@ void k_lstack_trap(uint32_t phys)
 
 void k_lstack_kernel_panic(uint32_t phys)
 {
-    kprintf("cactus: PANIC: logical stack address %08x below the bound in kernel code\n", phys);
+    k_report("cactus: PANIC: logical stack address %08x below the bound in kernel code\n", phys);
     port_exit(CACTUS_EXIT_PANIC);
 }
 

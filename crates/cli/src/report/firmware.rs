@@ -444,6 +444,7 @@ mod tests {
                 stack_bound: false,
                 stacklet_pool: None,
                 switch_check: true,
+                variants: Vec::new(),
                 preempt_traps: None,
                 switch: Default::default(),
                 switch_poison: None,

@@ -59,6 +59,7 @@ fn manifest(target: Target) -> Manifest {
             stack_bound: false,
             stacklet_pool: None,
             switch_check: true,
+            variants: Vec::new(),
             preempt_traps: None,
             switch: Default::default(),
             switch_poison: None,

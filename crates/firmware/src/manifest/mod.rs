@@ -411,6 +411,10 @@ pub struct KernelOptions {
     pub isolate: bool,
     /// `relocate` only: how logical stack addresses are translated (`kernel.window`).
     pub window: StackWindow,
+    /// Link-time kernel variants (`kernel.variants`, names of
+    /// [`crate::kernel_units::VARIANTS`], each at most once, in manifest order): each replaces
+    /// the kernel sources of one feature with `kernel/variants/<name>.c`.
+    pub variants: Vec<String>,
 }
 
 /// How the `relocate` strategy translates tasks' logical stack addresses (`kernel.window`,
@@ -921,6 +925,9 @@ impl Manifest {
         }
         if next.stack != StackStrategy::Static {
             next.switch_check = true;
+            // Like the switch check, a static-only variant does not follow another strategy.
+            next.variants
+                .retain(|v| !crate::kernel_units::variant_needs_static(v));
         }
         if let Some(page) = overrides.mtss_page {
             if !next.stack.has_pages() {

@@ -92,6 +92,9 @@ pub(crate) struct RawKernel {
     #[serde(default)]
     pub timer_task_stack: Option<Spanned<i64>>,
     pub switch_check: Option<Spanned<bool>>,
+    /// `kernel.variants`: link-time kernel variants (`kernel/variants/<name>.c`).
+    #[serde(default)]
+    pub variants: Option<Spanned<Vec<String>>>,
     /// `kernel.switch`: `full`, `ccs-sw` or `ccs-hw` (docs/ccs.md).
     #[serde(default)]
     pub switch: Option<Spanned<String>>,

@@ -133,6 +133,7 @@ fn defaults_fill_an_absent_kernel_table() {
             stacklet_pool: None,
             stack_bound: false,
             switch_check: true,
+            variants: Vec::new(),
             preempt_traps: None,
             switch: Default::default(),
             switch_poison: None,
@@ -1304,6 +1305,55 @@ fn switch_check_off_selects_a_kernel_variant_of_static_only() {
     })
     .unwrap();
     assert!(m.kernel.switch_check);
+}
+
+#[test]
+fn kernel_variants_are_known_names_once_each() {
+    let f = Fixture::new();
+    assert!(f.parse(GOOD).unwrap().kernel.variants.is_empty());
+    let quiet = GOOD.replace(
+        "slice_ticks = 2",
+        "slice_ticks = 2\nvariants = [\"quiet\", \"exit_halt\", \"fault_halt\"]",
+    );
+    let m = f.parse(&quiet).unwrap();
+    assert_eq!(m.kernel.variants, ["quiet", "exit_halt", "fault_halt"]);
+    let (line, key, problem) = f.error(&GOOD.replace(
+        "slice_ticks = 2",
+        "slice_ticks = 2\nvariants = [\"silent\"]",
+    ));
+    assert_eq!((line, key.as_str()), (Some(10), "kernel.variants"));
+    assert!(
+        problem.contains("no kernel variant \"silent\""),
+        "{problem}"
+    );
+    assert!(problem.contains("quiet"), "{problem}");
+    let (_, _, problem) = f.error(&GOOD.replace(
+        "slice_ticks = 2",
+        "slice_ticks = 2\nvariants = [\"quiet\", \"quiet\"]",
+    ));
+    assert!(problem.contains("listed twice"), "{problem}");
+    let mtss = quiet.replace("stack = \"static\"", "stack = \"mtss\"\nchecks = \"mtss\"");
+    let (_, key, problem) = f.error(&mtss);
+    assert_eq!(key, "kernel.variants");
+    assert!(
+        problem.contains("\"fault_halt\" is for the static stack strategy"),
+        "{problem}"
+    );
+    assert_eq!(
+        f.parse(&mtss.replace(", \"fault_halt\"", ""))
+            .unwrap()
+            .kernel
+            .variants,
+        ["quiet", "exit_halt"]
+    );
+    // Another strategy on the command line drops the static-only variant.
+    let mut m = f.parse(&quiet).unwrap();
+    m.apply(&Overrides {
+        stack: Some("mtss".into()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(m.kernel.variants, ["quiet", "exit_halt"]);
 }
 
 #[test]

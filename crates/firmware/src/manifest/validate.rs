@@ -493,6 +493,50 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         }
     }
     let [switch_poison, switch_mutate] = seeds;
+    let variants = match &k.variants {
+        Some(v) => {
+            let mut names: Vec<String> = Vec::new();
+            for name in v.get_ref() {
+                if crate::kernel_units::variant_sources(name).is_none() {
+                    let known: Vec<&str> = crate::kernel_units::VARIANTS
+                        .iter()
+                        .map(|v| v.name)
+                        .collect();
+                    return Err(cx.at(
+                        v,
+                        "kernel.variants",
+                        format!(
+                            "no kernel variant \"{name}\" (kernel/variants/); known: {}",
+                            known.join(", ")
+                        ),
+                    ));
+                }
+                if names.contains(name) {
+                    return Err(cx.at(
+                        v,
+                        "kernel.variants",
+                        format!("the kernel variant \"{name}\" is listed twice"),
+                    ));
+                }
+                if crate::kernel_units::variant_needs_static(name) && stack != StackStrategy::Static
+                {
+                    return Err(cx.at(
+                        v,
+                        "kernel.variants",
+                        format!(
+                            "the kernel variant \"{name}\" is for the static stack strategy \
+                             only (another strategy needs the trap-time stack handling it \
+                             replaces); this manifest uses \"{}\"",
+                            stack.name()
+                        ),
+                    ));
+                }
+                names.push(name.clone());
+            }
+            names
+        }
+        None => Vec::new(),
+    };
     let isolate = match &k.isolate {
         Some(v) if *v.get_ref() && stack != StackStrategy::Static => {
             return Err(cx.at(v, "kernel.isolate", ISOLATE_NEEDS_STATIC.to_string()));
@@ -524,6 +568,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         switch_budget,
         isolate,
         window,
+        variants,
     })
 }
 
