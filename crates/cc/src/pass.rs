@@ -337,7 +337,11 @@ fn instrument_unit(
             pinned: planned
                 .iter()
                 .any(|pl| pl.site.kind == crate::checks::KIND_PINNED)
-                .then(|| crate::plan::pin_reason(p, f).unwrap_or("pinned").to_string()),
+                .then(|| {
+                    crate::plan::pin_reason(p, f)
+                        .unwrap_or("pinned")
+                        .to_string()
+                }),
         });
     }
     let mut thunked: Vec<(String, u32)> = Vec::new();

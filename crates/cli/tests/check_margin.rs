@@ -120,7 +120,12 @@ fn a_margin_one_unit_short_is_a_caught_overflow() {
     );
     let out = run(enough - 16);
     let err = stderr(&out);
-    assert_ne!(out.status.code(), Some(0), "treeadd at {} bytes", enough - 16);
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "treeadd at {} bytes",
+        enough - 16
+    );
     assert!(
         err.contains("stack overflow") && err.contains("treeadd"),
         "a margin one unit short must be a caught overflow of treeadd:\n{err}"

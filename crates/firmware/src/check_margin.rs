@@ -17,7 +17,7 @@
 //! generator keeps its constant.
 
 use crate::codegen;
-use crate::manifest::{Manifest, Task};
+use crate::manifest::Task;
 use cactus_cc::{FunctionReport, Report};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -44,14 +44,15 @@ pub struct TaskMargin {
     pub why: String,
 }
 
-/// The margin of every task of `m` (manifest order) from `report`, the pass report of a build
-/// of `m` with checks (the functions of every unit, the kernel's included).
-pub fn task_margins(m: &Manifest, report: &Report) -> Vec<TaskMargin> {
+/// The margin of every task of `tasks` (a manifest's, in its order) from `report`, the pass
+/// report of a build of that manifest with checks (the functions of every unit, the kernel's
+/// included).
+pub fn task_margins(tasks: &[Task], report: &Report) -> Vec<TaskMargin> {
     let mut by_name: BTreeMap<&str, Vec<&FunctionReport>> = BTreeMap::new();
     for f in &report.functions {
         by_name.entry(f.name.as_str()).or_default().push(f);
     }
-    m.tasks.iter().map(|t| task_margin(t, &by_name)).collect()
+    tasks.iter().map(|t| task_margin(t, &by_name)).collect()
 }
 
 /// The margin of `t` over the report's functions by name (a name several units define, e.g.
@@ -135,15 +136,32 @@ mod tests {
         }
     }
 
-    fn manifest(calls: &str) -> Manifest {
-        let text = format!(
-            "[firmware]\nname = \"m\"\n[kernel]\nstack = \"static\"\n\
-             [[task]]\nname = \"a\"\nsources = [\"a.c\"]\nentry = \"ea\"\npriority = 1\n\
-             stack = 1024\n{calls}\n\
-             [[task]]\nname = \"b\"\nsources = [\"a.c\"]\nentry = \"eb\"\npriority = 2\n\
-             stack = 1024\n"
-        );
-        Manifest::parse(&text, std::path::Path::new("m.toml")).expect("manifest parses")
+    fn task(name: &str, entry: &str, calls: &[(&str, &[&str])]) -> Task {
+        Task {
+            name: name.into(),
+            sources: vec![std::path::PathBuf::from("/a.c")],
+            entry: entry.into(),
+            priority: 1,
+            stack: 1024,
+            period_ms: None,
+            deadline_ms: None,
+            start_delay_ms: 0,
+            on_fault: crate::manifest::FaultPolicy::Kill,
+            arg: 0,
+            start_suspended: false,
+            cflags: vec![],
+            include: vec![],
+            stack_calls: calls
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+                .collect(),
+            stack_recursion: Default::default(),
+        }
+    }
+
+    /// Task a (entry ea) with `calls` as its stack_calls, task b (entry eb) with none.
+    fn manifest(calls: &[(&str, &[&str])]) -> Vec<Task> {
+        vec![task("a", "ea", calls), task("b", "eb", &[])]
     }
 
     fn report() -> Report {
@@ -162,7 +180,7 @@ mod tests {
 
     #[test]
     fn the_largest_reachable_need_rounded_up() {
-        let m = manifest("stack_calls = { ea = [\"deep\"] }");
+        let m = manifest(&[("ea", &["deep"])]);
         let got = task_margins(&m, &report());
         assert_eq!(got[0].margin, Some(304), "{got:?}");
         assert_eq!(got[0].why, "deep");
@@ -177,13 +195,13 @@ mod tests {
         let mut r = report();
         r.functions[1].checked = false; // leaf: rolled into its caller
         r.functions[0].dynamic_need = 200;
-        let got = task_margins(&manifest("stack_calls = { ea = [] }"), &r);
+        let got = task_margins(&manifest(&[("ea", &[])]), &r);
         assert_eq!((got[0].margin, got[0].why.as_str()), (Some(208), "ea"));
     }
 
     #[test]
     fn an_unlisted_indirect_call_gives_no_margin() {
-        let got = task_margins(&manifest(""), &report());
+        let got = task_margins(&manifest(&[]), &report());
         assert_eq!(got[0].margin, None);
         assert!(
             got[0].why.contains("ea calls through a pointer"),

@@ -36,7 +36,7 @@ pub(crate) fn manifest_margins(path: &Path, checks: &CheckOptions) -> Result<Mar
         .with_context(|| format!("reading {}", report_path.display()))?;
     let report: cactus_cc::Report = serde_json::from_str(&text)
         .with_context(|| format!("reading {}", report_path.display()))?;
-    Ok((m.name.clone(), task_margins(&m, &report)))
+    Ok((m.name.clone(), task_margins(&m.tasks, &report)))
 }
 
 /// The table printed for `all` (one row per task).
