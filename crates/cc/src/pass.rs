@@ -10,6 +10,7 @@ use crate::program::Program;
 use crate::rolling::{decide, Context, Decisions, Rule};
 use crate::thunks::{thunk, thunk_name};
 use crate::{CcError, CheckMode, FunctionReport, PassOptions, Report, Reserve, Reserves};
+use cactus_asm::callgraph::Target;
 use cactus_asm::{AsmFile, Entry};
 use std::collections::BTreeMap;
 
@@ -314,6 +315,33 @@ fn instrument_unit(
             checked: d.checked(f),
             rule: rule_text(&d.rule[f]),
             sites: planned.len() as u32,
+            dynamic_need: planned
+                .iter()
+                .filter(|pl| pl.site.kind == crate::checks::KIND_DYNAMIC)
+                .map(|pl| pl.site.need)
+                .max()
+                .unwrap_or(0),
+            // Only a check after the frame's allocation is followed, on every path, by the
+            // code that uses the frame (a check at the entry may precede an early return).
+            lowest_write: if planned.iter().all(|pl| pl.site.f1 > 0) {
+                info.stack
+                    .lowest_write
+                    .map_or(0, |l| l.unsigned_abs().min(info.frame.static_size))
+            } else {
+                0
+            },
+            callees: callee_names(p, f),
+            indirect: p.graph.calls[f]
+                .iter()
+                .any(|e| matches!(e.target, Target::Indirect)),
+            pinned: planned
+                .iter()
+                .any(|pl| pl.site.kind == crate::checks::KIND_PINNED)
+                .then(|| {
+                    crate::plan::pin_reason(p, f)
+                        .unwrap_or("pinned")
+                        .to_string()
+                }),
         });
     }
     let mut thunked: Vec<(String, u32)> = Vec::new();
@@ -356,12 +384,36 @@ fn instrument_unit(
             checked: true,
             rule: format!("kept: thunk for uninstrumented `{sym}`"),
             sites: 1,
+            dynamic_need: 0,
+            lowest_write: 0,
+            callees: vec![sym.clone()],
+            indirect: false,
+            pinned: opts
+                .mode
+                .relocates()
+                .then(|| "thunk: the callee's stack arguments are unknown".to_string()),
         });
     }
     splice(file, inserts);
     file.entries.extend(tail);
     file.entries.extend(tables);
     Ok(edits)
+}
+
+/// The names `f` calls directly, each once, in order of first call.
+fn callee_names(p: &Program, f: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in &p.graph.calls[f] {
+        let name = match &e.target {
+            Target::Func(t) => p.funcs[*t].func.name.clone(),
+            Target::External(x) => x.clone(),
+            Target::Indirect => continue,
+        };
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 /// The report's text for a rule.

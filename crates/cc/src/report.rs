@@ -22,6 +22,26 @@ pub struct FunctionReport {
     pub rule: String,
     /// Check sites inserted in this function (entry and dynamic-allocation checks).
     pub sites: u32,
+    /// The largest number of bytes a dynamic-allocation check of it demands below the `sp`
+    /// after the allocation (0 without such a site).
+    #[serde(default)]
+    pub dynamic_need: u32,
+    /// Bytes below the entry `sp` of the lowest address it stores to through `sp` (or `s0`)
+    /// or takes the address of (0 when none): what of its frame a run is known to reach.
+    #[serde(default)]
+    pub lowest_write: u32,
+    /// The functions it calls by name (each once, in order of first call; names the
+    /// program does not define are uninstrumented code: libgcc, picolibc, the kernel's
+    /// assembly).
+    #[serde(default)]
+    pub callees: Vec<String>,
+    /// It calls through a register.
+    #[serde(default)]
+    pub indirect: bool,
+    /// In `mtss` mode, why its frame must never move (its entry check is pinned, KIND 2;
+    /// docs/stack-checks.md), or None.
+    #[serde(default)]
+    pub pinned: Option<String>,
 }
 
 /// Everything one instrumentation run decided.

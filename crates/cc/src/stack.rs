@@ -36,6 +36,10 @@ pub struct StackFacts {
     /// Every statement's `sp` offset is a constant that is the same on every path into it
     /// (no dynamic allocation, no unknown instruction, no two paths that disagree).
     pub sp_known: bool,
+    /// The lowest address below the entry `sp` (as a negative offset from it) that a store
+    /// through `sp`/`s0` writes or an `addi` from them takes (the start of a local whose
+    /// address is used); None when there is none.
+    pub lowest_write: Option<i32>,
 }
 
 /// Tracked state: `sp` and `s0` offsets from the entry `sp`, if known.
@@ -95,7 +99,7 @@ impl StackFacts {
                 let mut dynamic = false;
                 let before = sp;
                 for inst in &insts {
-                    observe(inst, sp, fp, &mut facts);
+                    observe(inst, sp, fp, &consts, &mut facts);
                     if b == 0 && !entry_block_sp_written && inst.op.class() == Class::Store {
                         facts.store_before_check = true;
                     }
@@ -147,7 +151,13 @@ fn mentions_millicode(stmt: &cactus_isa::asm::Statement) -> bool {
 }
 
 /// Records the relocation hazards one instruction shows.
-fn observe(inst: &Inst, sp: Option<i32>, fp: Option<i32>, facts: &mut StackFacts) {
+fn observe(
+    inst: &Inst,
+    sp: Option<i32>,
+    fp: Option<i32>,
+    consts: &BTreeMap<Reg, i32>,
+    facts: &mut StackFacts,
+) {
     let base = |r: Reg| match r {
         SP => sp,
         S0 => fp,
@@ -166,6 +176,28 @@ fn observe(inst: &Inst, sp: Option<i32>, fp: Option<i32>, facts: &mut StackFacts
                 facts.incoming_pointer = true;
             }
         }
+    }
+    // A large frame's locals are reached with `li tX, N; add rd, sp, tX`.
+    let konst = |r: Reg| {
+        if r == 0 {
+            Some(0)
+        } else {
+            consts.get(&r).copied()
+        }
+    };
+    let to_local = inst.rd != SP && inst.rd != S0;
+    let local = match inst.op.class() {
+        Class::Store => base(inst.rs1).map(|b| b.wrapping_add(inst.imm)),
+        _ if inst.op == Op::Addi && to_local => base(inst.rs1).map(|b| b.wrapping_add(inst.imm)),
+        _ if inst.op == Op::Add && to_local => match (base(inst.rs1), base(inst.rs2)) {
+            (Some(b), _) => konst(inst.rs2).map(|c| b.wrapping_add(c)),
+            (_, Some(b)) => konst(inst.rs1).map(|c| b.wrapping_add(c)),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(at) = local.filter(|&a| a < 0) {
+        facts.lowest_write = Some(facts.lowest_write.map_or(at, |l| l.min(at)));
     }
 }
 

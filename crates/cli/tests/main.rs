@@ -14,6 +14,7 @@ mod build_bad_manifests;
 mod build_demo;
 mod build_errors;
 mod cc_driver;
+mod check_margin;
 mod fuzz_cli;
 mod mtss_high_water;
 mod report_sweep;

@@ -11,6 +11,7 @@ mod assembly;
 pub mod carousel_link;
 pub mod catalogue;
 pub mod cc_build;
+pub mod check_margin;
 pub mod checkout;
 pub mod codegen;
 mod compile_units;

@@ -139,7 +139,8 @@ unmodified manifest's 10 % of its smallest budget), run on cactus-sim (`mcu` pro
 ownership oracle stopping the run on the first violation; correct means exit code 0 through \
 the workload's own checksum checks and no violation. *MSO of budget* = (budget - smallest) / \
 budget, where our budgets are the measured high water x 1.1 (the paper's safety factor), \
-rounded up to 16, plus a 16-byte guard and 384 bytes of check margin. *MSO of high water* = \
+rounded up to 16, plus a 16-byte guard and the task's check margin (`cactus workloads margins`, \
+at most 384 bytes). *MSO of high water* = \
 (high water - smallest) / high water, against the high water measured by the manifest's own \
 run (the paper's baseline is the maximum observed stack); it is negative when the checks need \
 more than the high water (a check claims a frame's whole size before it is written) or the \

@@ -363,7 +363,9 @@ last column of the PRS table, the kernel's refusal of the request that ended tha
 free run any switched-out task had below its sp less its margin, or that the frame is pinned). \
 The harness tasks (`feeder`, `coordinator`) keep their budgets and are not counted. *Saved of \
 budgets* is the bytes saved at the PRS point over the summed budgets; our budgets are the \
-measured high water x 1.1 plus a 16-byte guard and 384 bytes of check margin, so *saved of \
+measured high water x 1.1 plus a 16-byte guard and the task's check margin (`cactus workloads \
+margins`: the most any check its code reaches demands beyond what the high water holds, at most \
+384 bytes), so *saved of \
 high water* (against the summed high water of the manifest's own run, the paper's baseline) is \
 the comparable figure, and negative when the budgets at the PRS point are still above the high \
 water. The physical limit comes from one more run of the manifest as written, with `sp` sampled \

@@ -29,3 +29,4 @@ pub mod stack_report;
 pub mod stress;
 pub mod switch_report;
 pub mod workloads;
+pub(crate) mod workloads_margins;

@@ -22,6 +22,10 @@ enum WorkloadsCommand {
     /// Build and run each (small) manifest on cactus-sim and tabulate every task's stack high
     /// water against its budget; the last line is "N passed, M failed" (runs).
     Stacks(StacksArgs),
+    /// Build each manifest under MTSS and print every task's check margin: the most bytes
+    /// any stack check its code can reach demands below its `sp` (the budgets' margin,
+    /// docs/mtss.md).
+    Margins(MarginsArgs),
 }
 
 /// Size class selection.
@@ -91,11 +95,29 @@ struct StacksArgs {
     dir: Option<PathBuf>,
 }
 
+#[derive(Args, Debug)]
+struct MarginsArgs {
+    /// Also write the rows as JSON to FILE (the `--margins` input of
+    /// workloads/common/kernel/gen_manifests.py).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Only this suite.
+    #[arg(long, value_name = "SUITE")]
+    filter: Option<String>,
+    /// Which size class.
+    #[arg(long, value_enum, default_value_t = SizeArg::Small)]
+    size: SizeArg,
+    /// The workloads directory (default: workloads/ of the Cactus tree).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
 /// Runs `cactus workloads`.
 pub fn main(args: WorkloadsArgs) -> Result<ExitCode> {
     match args.command {
         WorkloadsCommand::List(a) => list(a),
         WorkloadsCommand::Stacks(a) => stacks(a),
+        WorkloadsCommand::Margins(a) => margins(a),
     }
 }
 
@@ -201,4 +223,24 @@ fn stacks(a: StacksArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn margins(a: MarginsArgs) -> Result<ExitCode> {
+    use crate::cmd::workloads_margins::{json_rows, manifest_margins, table};
+    let dir = workloads_dir(a.dir, "cactus workloads margins")?;
+    let entries = selected(&dir, a.filter.as_deref(), a.size.class())?;
+    let checks = cactus_firmware::CheckOptions {
+        reserves: crate::cmd::reserves::toolchain_reserves()?,
+        ..Default::default()
+    };
+    let mut all = Vec::new();
+    for e in &entries {
+        all.push(manifest_margins(&dir.join(&e.manifest), &checks)?);
+    }
+    print!("{}", table(&all));
+    if let Some(path) = &a.json {
+        let text = serde_json::to_string_pretty(&json_rows(&all))?;
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
