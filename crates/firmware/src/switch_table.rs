@@ -55,15 +55,7 @@ pub fn generate(
         files.push(file);
     }
     let glue = units.iter().position(|(s, _)| s == glue);
-    let tasks: Vec<TaskEntry> = m
-        .tasks
-        .iter()
-        .map(|t| TaskEntry {
-            task: t.name.clone(),
-            entry: t.entry.clone(),
-            calls: t.stack_calls.clone(),
-        })
-        .collect();
+    let tasks = task_entries(m);
     let opts = TableOptions {
         poison: m.kernel.switch_poison,
         mutate: m.kernel.switch_mutate,
@@ -73,6 +65,19 @@ pub fn generate(
     write(&routines, &table.routines)?;
     write(&dir.join(LISTING_NAME), &listing(&table, &files))?;
     Ok((table.texts, routines))
+}
+
+/// The switch analysis' view of `m`'s tasks: each task's name, entry function and
+/// `stack_calls` (what its indirect calls reach), in manifest order.
+pub fn task_entries(m: &Manifest) -> Vec<TaskEntry> {
+    m.tasks
+        .iter()
+        .map(|t| TaskEntry {
+            task: t.name.clone(),
+            entry: t.entry.clone(),
+            calls: t.stack_calls.clone(),
+        })
+        .collect()
 }
 
 fn write(path: &Path, text: &str) -> Result<(), BuildError> {

@@ -538,8 +538,17 @@ pub fn analysis(o: &CcsOptions, manifest: &str) -> CcsRow {
     row
 }
 
-fn analyse(o: &CcsOptions, manifest: &str) -> Result<Vec<TaskLive>, String> {
-    use cactus_cc::switch::{switch_report, TaskEntry};
+/// A firmware's manifest, the assembly of every unit as the build compiles it (kernel
+/// included) and the index of the generated glue unit among them.
+pub(crate) type FirmwareAsm = (
+    cactus_firmware::Manifest,
+    Vec<cactus_asm::AsmFile>,
+    Option<usize>,
+);
+
+/// Compiles `manifest` (relative to `o.root`) to assembly in a scratch directory and parses
+/// every unit: the input of the switch analysis and of rmcs's renaming pass.
+pub(crate) fn firmware_asm(o: &CcsOptions, manifest: &str) -> Result<FirmwareAsm, String> {
     let path = o.root.join(manifest);
     let m = cactus_firmware::Manifest::load(&path).map_err(|e| e.to_string())?;
     let root = if o.root.as_os_str().is_empty() {
@@ -560,15 +569,13 @@ fn analyse(o: &CcsOptions, manifest: &str) -> Result<Vec<TaskLive>, String> {
     let glue = files.iter().position(|f| {
         f.origin.ends_with(&format!("-{glue_stem}.s")) && !f.origin.starts_with("kernel-")
     });
-    let tasks: Vec<TaskEntry> = m
-        .tasks
-        .iter()
-        .map(|t| TaskEntry {
-            task: t.name.clone(),
-            entry: t.entry.clone(),
-            calls: t.stack_calls.clone(),
-        })
-        .collect();
+    Ok((m, files, glue))
+}
+
+fn analyse(o: &CcsOptions, manifest: &str) -> Result<Vec<TaskLive>, String> {
+    use cactus_cc::switch::switch_report;
+    let (m, files, glue) = firmware_asm(o, manifest)?;
+    let tasks = cactus_firmware::switch_table::task_entries(&m);
     let report = switch_report(&files, &tasks, glue).map_err(|e| e.to_string())?;
     Ok(report
         .into_iter()

@@ -11,11 +11,10 @@
 
 use super::CcsOptions;
 use cactus_cc::switch::rename::{pack_pages, pages};
-use cactus_cc::switch::{switch_report, TaskEntry, TaskSwitches};
+use cactus_cc::switch::{switch_report, TaskSwitches};
 use cactus_isa::{parse_reg, RegSet};
 use cactus_sweep::table::Table;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
 
 /// Pool sizes of the tables: (percent of the 32-entry file, pages of 8).
 pub const POOLS: [(u32, u32); 3] = [(25, 1), (50, 2), (75, 3)];
@@ -80,35 +79,8 @@ pub const PAPER: [[&str; 6]; 6] = [
 /// The worst page counts of each worker task of `manifest`'s firmware, as compiled and after
 /// the renaming pass.
 pub fn set_pages(o: &CcsOptions, manifest: &str) -> Result<SetPages, String> {
-    let path = o.root.join(manifest);
-    let m = cactus_firmware::Manifest::load(&path).map_err(|e| e.to_string())?;
-    let root = if o.root.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        o.root.clone()
-    };
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let tc = cactus_firmware::toolchain::Toolchain::default();
-    let paths = cactus_firmware::assembly(&m, &root, &tc, dir.path()).map_err(|e| e.to_string())?;
-    let mut files = Vec::new();
-    for f in &paths {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        let name = f.file_name().unwrap_or_default().to_string_lossy();
-        files.push(cactus_asm::AsmFile::parse(&text, &name).map_err(|e| e.to_string())?);
-    }
-    let glue_stem = cactus_firmware::codegen::SOURCE_NAME.trim_end_matches(".c");
-    let glue = files.iter().position(|f| {
-        f.origin.ends_with(&format!("-{glue_stem}.s")) && !f.origin.starts_with("kernel-")
-    });
-    let entries: Vec<TaskEntry> = m
-        .tasks
-        .iter()
-        .map(|t| TaskEntry {
-            task: t.name.clone(),
-            entry: t.entry.clone(),
-            calls: t.stack_calls.clone(),
-        })
-        .collect();
+    let (m, mut files, glue) = super::firmware_asm(o, manifest)?;
+    let entries = cactus_firmware::switch_table::task_entries(&m);
     let before = switch_report(&files, &entries, glue).map_err(|e| e.to_string())?;
     let renamed = pack_pages(&mut files, &entries, glue).map_err(|e| e.to_string())?;
     let after = switch_report(&files, &entries, glue).map_err(|e| e.to_string())?;

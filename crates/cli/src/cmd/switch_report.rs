@@ -8,7 +8,7 @@
 use super::firmware_asm::compile;
 use crate::report::text_table::{Align, TextTable};
 use anyhow::{Context, Result};
-use cactus_cc::switch::{switch_report, TaskEntry, TaskSwitches};
+use cactus_cc::switch::{switch_report, TaskSwitches};
 use cactus_firmware::codegen;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -43,15 +43,7 @@ pub fn analyse(path: &Path) -> Result<Vec<TaskSwitches>> {
         f.origin.ends_with(&format!("-{glue_stem}.s")) && !f.origin.starts_with("kernel-")
     });
     let (m, parsed) = (&fw.manifest, &fw.files);
-    let tasks: Vec<TaskEntry> = m
-        .tasks
-        .iter()
-        .map(|t| TaskEntry {
-            task: t.name.clone(),
-            entry: t.entry.clone(),
-            calls: t.stack_calls.clone(),
-        })
-        .collect();
+    let tasks = cactus_firmware::switch_table::task_entries(m);
     switch_report(parsed, &tasks, glue).with_context(|| format!("analysing {}", path.display()))
 }
 
