@@ -401,17 +401,6 @@ fn f1(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:+.1}"))
 }
 
-fn verdict(r: &SensmartRow) -> String {
-    if r.passed {
-        "ok".into()
-    } else {
-        format!(
-            "FAIL: {}",
-            r.note.as_deref().unwrap_or("?").replace('|', "\\|")
-        )
-    }
-}
-
 /// The part's tables: Figure 4 (task code bytes and inflation) and Figure 5 (cycles and
 /// slowdown), a row per workload and the mean.
 pub fn markdown(rows: &[SensmartRow]) -> String {
@@ -446,8 +435,8 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             c5.push(or_dash(i.get(rw).map(|b| b.awake)));
             c5.push(f1(i.slowdown_pct(rw)));
         }
-        c4.push(verdict(r));
-        c5.push(verdict(r));
+        c4.push(super::verdict(r));
+        c5.push(super::verdict(r));
         t4.row(c4);
         t5.row(c5);
     }

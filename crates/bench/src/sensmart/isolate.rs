@@ -272,17 +272,6 @@ fn pct(base: u64, pass: u64) -> String {
     }
 }
 
-fn verdict(r: &SensmartRow) -> String {
-    if r.passed {
-        "ok".into()
-    } else {
-        format!(
-            "FAIL: {}",
-            r.note.as_deref().unwrap_or("?").replace('|', "\\|")
-        )
-    }
-}
-
 /// Geometric-mean overhead of isolate (cycles, code) and of preempt-traps (cycles, code) over
 /// the passed cost rows.
 fn geomeans(rows: &[SensmartRow]) -> [Option<f64>; 4] {
@@ -344,7 +333,7 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             or_dash(a.map(|a| a.tried)),
             or_dash(a.map(|a| a.stopped)),
             or_dash(a.map(|a| a.stopped_without)),
-            verdict(r),
+            super::verdict(r),
         ]);
     }
     let mut ct = Table::new(&[
@@ -375,7 +364,7 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             c.map_or("-".into(), |c| pct(c.code_base, c.code_preempt)),
             or_dash(c.map(|c| c.sites)),
             or_dash(c.map(|c| c.slow)),
-            verdict(r),
+            super::verdict(r),
         ]);
     }
     let [ci, si, cp, sp] = geomeans(rows);

@@ -218,5 +218,17 @@ pub fn summary(rows: &[SensmartRow]) -> Summary {
     s
 }
 
+/// A row's verdict cell: `ok`, or `FAIL: ` and its note with table pipes escaped.
+fn verdict(r: &SensmartRow) -> String {
+    if r.passed {
+        "ok".into()
+    } else {
+        format!(
+            "FAIL: {}",
+            r.note.as_deref().unwrap_or("?").replace('|', "\\|")
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -454,7 +454,7 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             or_dash(st.map(|s| s.3)),
             or_dash(st.map(|s| s.4)),
             or_dash(l.map(|l| l.traps)),
-            verdict(r),
+            super::verdict(r),
         ]);
     }
     let mut ov = Table::new(&[
@@ -481,7 +481,7 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             o.map_or("-".into(), |o| pct(o.code_base, o.code_pass)),
             or_dash(o.map(|o| o.sites)),
             or_dash(o.map(|o| o.traps)),
-            verdict(r),
+            super::verdict(r),
         ]);
     }
     let (c, s) = geomeans(rows);
@@ -499,17 +499,6 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
 /// A latency row (named after its configuration: `timer...` or `masked...`; no workload is).
 fn is_latency(r: &SensmartRow) -> bool {
     r.latency.is_some() || r.name.starts_with("timer") || r.name.starts_with("masked")
-}
-
-fn verdict(r: &SensmartRow) -> String {
-    if r.passed {
-        "ok".into()
-    } else {
-        format!(
-            "FAIL: {}",
-            r.note.as_deref().unwrap_or("?").replace('|', "\\|")
-        )
-    }
 }
 
 /// Geometric-mean overhead in cycles and in code bytes over the passed overhead rows.
