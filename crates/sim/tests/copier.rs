@@ -7,22 +7,11 @@
 use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{
-    Machine, MachineConfig, Profile, COPIER_BASE, COPIER_DST, COPIER_GO, COPIER_REFUSED,
-    COPIER_SRC, COPIER_WORDS,
+    Machine, COPIER_BASE, COPIER_DST, COPIER_GO, COPIER_REFUSED, COPIER_SRC, COPIER_WORDS,
 };
 
 const MCYCLE: u16 = 0xB00;
 const BUF: u32 = RAM + 0x4000;
-
-fn machine_ext(ext: bool, prog: &[Inst]) -> Machine {
-    let mut cfg = MachineConfig::new(Profile::default_mcu());
-    cfg.stack_window = ext;
-    cfg.max_cycles = Some(1_000_000);
-    let mut m = Machine::new(cfg);
-    load(&mut m, RAM, prog);
-    m.set_pc(RAM);
-    m
-}
 
 /// SRC, DST and WORDS written, then GO between two mcycle reads (A0, A1); GO read into A2.
 fn copy(src: u32, dst: u32, words: u32) -> Vec<Inst> {
@@ -60,7 +49,7 @@ fn word(m: &Machine, addr: u32) -> u32 {
 /// Runs a copy of `words` words from BUF to BUF + shift; returns the GO store's cycles.
 fn run_copy(words: u32, shift: i32) -> (Machine, u32) {
     let dst = BUF.wrapping_add_signed(shift);
-    let mut m = machine_ext(true, &copy(BUF, dst, words));
+    let mut m = machine_stack_window(true, &copy(BUF, dst, words));
     fill(&mut m, 64);
     run_to_ebreak(&mut m);
     let cycles = m.reg(A1 as usize) - m.reg(A0 as usize);
@@ -97,7 +86,7 @@ fn a_bad_range_is_refused_and_writes_nothing() {
         (BUF, 0x4000_0000, 4),         // nor there
         (BUF, BUF + 512, 0x4000_0000), // beyond RAM
     ] {
-        let mut m = machine_ext(true, &copy(src, dst, words));
+        let mut m = machine_stack_window(true, &copy(src, dst, words));
         fill(&mut m, 64);
         run_to_ebreak(&mut m);
         assert_eq!(m.reg(A2 as usize), COPIER_REFUSED);
@@ -109,7 +98,7 @@ fn a_bad_range_is_refused_and_writes_nothing() {
 
 #[test]
 fn without_the_extension_there_is_no_copy_engine() {
-    let mut m = machine_ext(false, &copy(BUF, BUF + 512, 4));
+    let mut m = machine_stack_window(false, &copy(BUF, BUF + 512, 4));
     let f = fault(m.run());
     assert_eq!(
         f.cause, 7,

@@ -8,7 +8,7 @@
 use crate::common::*;
 use cactus_isa::{Inst, Op};
 use cactus_sim::{
-    cause_name, FaultKind, Machine, MachineConfig, Profile, CAUSE_STACK_WINDOW, MSWBOUND, MSWDISP,
+    cause_name, FaultKind, MachineConfig, Profile, CAUSE_STACK_WINDOW, MSWBOUND, MSWDISP,
     STACK_WINDOW_BASE, STACK_WINDOW_END,
 };
 
@@ -27,16 +27,6 @@ fn set_window(bound: u32) -> Vec<Inst> {
     ])
 }
 
-fn machine_ext(ext: bool, prog: &[Inst]) -> Machine {
-    let mut cfg = MachineConfig::new(Profile::default_mcu());
-    cfg.stack_window = ext;
-    cfg.max_cycles = Some(1_000_000);
-    let mut m = Machine::new(cfg);
-    load(&mut m, RAM, prog);
-    m.set_pc(RAM);
-    m
-}
-
 #[test]
 fn csrs_exist_only_with_the_extension() {
     assert!(MachineConfig::new(Profile::default_mcu()).stack_window);
@@ -52,13 +42,13 @@ fn csrs_exist_only_with_the_extension() {
             sys(Op::Ebreak),
         ],
     ]);
-    let mut m = machine_ext(true, &prog);
+    let mut m = machine_stack_window(true, &prog);
     run_to_ebreak(&mut m);
     assert_eq!((m.reg(A0 as usize), m.reg(A1 as usize)), (0, 0));
     assert_eq!(m.reg(A2 as usize), 0x1234_5678);
     assert_eq!(m.reg(A3 as usize), 0x1234_5678);
     for inst in [csrw(MSWBOUND, T0), csrr(A0, MSWDISP)] {
-        let mut m = machine_ext(false, &[inst]);
+        let mut m = machine_stack_window(false, &[inst]);
         assert_eq!(m.csr(MSWBOUND), None);
         let f = fault(m.run());
         assert_eq!(f.cause, 2, "an unimplemented CSR is an illegal instruction");
@@ -85,7 +75,7 @@ fn every_width_and_an_amo_reach_the_displaced_address() {
             sys(Op::Ebreak),
         ],
     ]);
-    let mut m = machine_ext(true, &prog);
+    let mut m = machine_stack_window(true, &prog);
     run_to_ebreak(&mut m);
     assert_eq!(m.reg(A0 as usize), 0xA1B2_C3D4);
     assert_eq!(m.reg(A1 as usize), 0xC3D4);
@@ -114,7 +104,7 @@ fn an_access_below_the_bound_traps_precisely_and_resumes_after_the_handler() {
         vec![s(Op::Sw, T1, S0, 0), i(Op::Lw, A4, S0, 0), sys(Op::Ebreak)],
     ]);
     let store_pc = RAM + 4 * (prog.len() as u32 - 3);
-    let mut m = machine_ext(true, &prog);
+    let mut m = machine_stack_window(true, &prog);
     load(&mut m, HANDLER, &handler);
     run_to_ebreak(&mut m);
     assert_eq!(m.reg(A0 as usize), CAUSE_STACK_WINDOW);
@@ -137,7 +127,7 @@ fn an_unhandled_window_trap_writes_nothing() {
         li(T1, 0x7777_7777),
         vec![s(Op::Sw, T1, S0, 0)],
     ]);
-    let mut m = machine_ext(true, &prog);
+    let mut m = machine_stack_window(true, &prog);
     let f = fault(m.run());
     assert_eq!(
         (f.kind, f.cause, f.tval),
@@ -149,7 +139,7 @@ fn an_unhandled_window_trap_writes_nothing() {
 #[test]
 fn window_off_or_outside_the_aperture_means_no_translation() {
     // Bound 0 (reset): an aperture address is unmapped (load access fault).
-    let mut m = machine_ext(
+    let mut m = machine_stack_window(
         true,
         &cat(&[li(S0, STACK_WINDOW_END - 4), vec![i(Op::Lw, A0, S0, 0)]]),
     );
@@ -164,7 +154,7 @@ fn window_off_or_outside_the_aperture_means_no_translation() {
         li(S1, STACK_WINDOW_END),
         vec![i(Op::Lw, A1, S1, 0)],
     ]);
-    let mut m = machine_ext(true, &prog);
+    let mut m = machine_stack_window(true, &prog);
     let f = fault(m.run());
     assert_eq!(m.reg(A0 as usize), 42);
     assert_eq!(word(&m, RAM + 0x3000), 42);

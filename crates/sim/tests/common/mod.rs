@@ -89,6 +89,18 @@ pub fn machine_with(profile: Profile, prog: &[Inst]) -> Machine {
     m
 }
 
+/// A machine with the default profile and the stack-window extension on or off (`ext`),
+/// running `prog` from RAM, stopped after a million cycles.
+pub fn machine_stack_window(ext: bool, prog: &[Inst]) -> Machine {
+    let mut cfg = MachineConfig::new(Profile::default_mcu());
+    cfg.stack_window = ext;
+    cfg.max_cycles = Some(1_000_000);
+    let mut m = Machine::new(cfg);
+    load(&mut m, RAM, prog);
+    m.set_pc(RAM);
+    m
+}
+
 /// A machine with the default profile running `prog` from RAM.
 pub fn machine(prog: &[Inst]) -> Machine {
     machine_with(Profile::default_mcu(), prog)
