@@ -48,6 +48,10 @@ _Static_assert(offsetof(struct k_tcb, stack) == PORT_STACK_DESC,
                "the stack descriptor must be where the port's resume paths point tp");
 _Static_assert(offsetof(struct k_tcb, link) == PORT_LINK && offsetof(cactus_node, next) == 0,
                "the port's tick fast path reads the running task's level neighbour there");
+_Static_assert(offsetof(struct k_tcb, prio) == PORT_PRIO && sizeof(((struct k_tcb *)0)->prio) == 1,
+               "the yield's assembly path reads the running task's priority byte there");
+_Static_assert(offsetof(struct readyq, head) == PORT_READY_HEAD,
+               "the yield's assembly path rotates the running task's level there");
 #if CACTUS_STACK_WINDOW
 _Static_assert(offsetof(struct k_tcb, stack_disp) == PORT_STACK_DISP,
                "the resume paths read the stack-window displacement there (window.h)");
@@ -73,6 +77,14 @@ extern uint32_t k_slice_used;  /* ticks the running task has had in its slice (0
 extern uint32_t k_slice_ticks; /* configured slice length */
 extern uint32_t k_switches;    /* task switches (k_stats.switches, kept apart: one gp-relative
                                 * increment on the switch paths) */
+/* The switch counter is on unless the kernel is built with CACTUS_SWITCH_STATS=0 (the
+ * `nostats` kernel variant: the FreeRTOS-equal configuration of docs/kernel.md "Switch cost",
+ * which counts no switch; cactus_get_stats then reports 0 switches). A constant condition on
+ * every switch path, C and assembly (arch/rv32/yield.S). */
+#ifndef CACTUS_SWITCH_STATS
+#define CACTUS_SWITCH_STATS 1
+#endif
+_Static_assert(CACTUS_SWITCH_STATS == 0 || CACTUS_SWITCH_STATS == 1, "CACTUS_SWITCH_STATS is 0 or 1");
 
 /* Compiler barrier for the read-only queries tasks may poll in a loop (cactus_now, task state,
  * counts): kernel state changes under interrupts, so every call must read memory afresh even

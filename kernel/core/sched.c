@@ -108,7 +108,8 @@ static inline void switch_to(struct k_tcb *next)
     if (CACTUS_ISOLATE)
         k_isolate_switch(next);
     port_current = &next->ctx;
-    k_switches++;
+    if (CACTUS_SWITCH_STATS)
+        k_switches++;
     k_slice_used = 0;
 }
 
@@ -171,6 +172,9 @@ uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t tim
     /* Its links stay stale until the wait-list insert below or the ready insert of its wake
      * (a task blocked on no object is on no list: nothing reads them). */
     readyq_unlink(&k_ready, &cur->link, cur->prio);
+    /* The caller ran, so its level was the top: while that level still holds a task, its head
+     * (which the unlink just wrote) is the first ready task, with no look at the top. */
+    cactus_node *first = k_ready.head[cur->prio];
     cur->state = state;
     cur->wait_on = w;
     if (w)
@@ -182,7 +186,8 @@ uintptr_t k_block(cactus_wait *w, uint32_t timeout, uint8_t state, uintptr_t tim
     cur->ctx.a0 = (uint32_t)timeout_result;
     /* reschedule(cur, 1), inline: no call and no stack frame on the blocking path. The caller
      * is off the ready queue, so the first ready task is another one. */
-    cactus_node *first = readyq_first(&k_ready);
+    if (__builtin_expect(!first, 0))
+        first = readyq_first(&k_ready);
     int verdict = stack_check_switch(cur);
     if (__builtin_expect(verdict == STACK_OK && first != 0, 1)) {
         switch_to(tcb_of_link(first));
@@ -244,7 +249,9 @@ static __attribute__((noinline)) struct port_context *yield_fault(struct k_tcb *
 }
 
 /* Called by port_yield (interrupts masked, on the kernel stack) with the caller's callee-saved
- * state already in its context `self`; returns the context to resume (port_current). The
+ * state already in its context `self`; returns the context to resume (port_current). With the
+ * `static` strategy arch/rv32/yield.S does the common case itself, step for step (keep the two
+ * in agreement), and calls this only when the switch-time check failed. The
  * running task is always the head of the highest non-empty level, so yielding rotates that
  * level and runs the next task in it, if any. Straight-line on the common path: it is half of
  * the measured yield (docs/kernel.md). */

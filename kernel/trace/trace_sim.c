@@ -8,6 +8,13 @@ void ktrace_task_create(uint32_t id, uint32_t prio, const char *name)
 {
     cactus_trace_task_create(id, prio, name);
 }
+_Static_assert(PORT_TRACE_BASE == CACTUS_TRACE_BASE && PORT_TRACE_ARG0 == CACTUS_TRACE_ARG0 &&
+                   PORT_TRACE_EVENT == CACTUS_TRACE_EVENT &&
+                   PORT_TRACE_EV_TASK_SWITCH == CACTUS_EV_TASK_SWITCH,
+               "the yield's assembly path (arch/rv32/yield.S) writes the task-switch event so");
+_Static_assert(sizeof(struct k_tcb) == 160 || CACTUS_STACK_WINDOW,
+               "yield.S computes a task's id as (TCB - k_tasks) / 160");
+
 void ktrace_task_switch(const struct k_tcb *t)
 {
     cactus_trace_task_switch(t ? (uint32_t)k_id(t) : CACTUS_TRACE_NOBODY);

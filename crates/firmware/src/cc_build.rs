@@ -165,6 +165,14 @@ pub(crate) fn build_objects(
         tc.assemble(&source, &obj, &kernel_flags, &source)?;
         objects.push(obj);
     }
+    // The yield, assembled for this firmware's strategy and target (kernel/Makefile does the
+    // same per library).
+    let yield_src = root.join("kernel").join(crate::kernel_units::YIELD_ASM);
+    let mut yield_flags = kernel_flags.clone();
+    yield_flags.extend(crate::kernel_units::yield_defines(stack, target));
+    let obj = obj_dir.join("k-yield.o");
+    tc.assemble(&yield_src, &obj, &yield_flags, &yield_src)?;
+    objects.push(obj);
     if let Some(source) = routines {
         let obj = obj_dir.join("switch-table.o");
         tc.assemble(&source, &obj, &kernel_flags, &source)?;

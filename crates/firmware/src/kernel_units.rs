@@ -35,6 +35,27 @@ pub const CAROUSEL_C: [&str; 2] = ["carousel/carousel.c", "carousel/srp_carousel
 /// The Carousel firmware's assembly source (relative to `kernel/`).
 pub const CAROUSEL_ASM: &str = "carousel/carousel_call.S";
 
+/// The yield's assembly source (relative to `kernel/`). It is not in the Makefile's
+/// `COMMON_SRCS`: kernel/Makefile assembles it once per library with [`yield_defines`], and a
+/// manifest firmware links it assembled the same way.
+pub const YIELD_ASM: &str = "arch/rv32/yield.S";
+
+/// The `-D` options the yield (`YIELD_ASM`) is assembled with for a kernel of `strategy` and
+/// `target`: with the `static` strategy it runs the common case in assembly with that
+/// strategy's switch-time check (`CACTUS_YIELD_STATIC`); on cactus-sim it writes the trace
+/// device's task-switch event itself (`CACTUS_TRACE_SIM`), as `trace_sim.c` does for the C
+/// paths. docs/kernel.md, "The yield's assembly path".
+pub fn yield_defines(strategy: StackStrategy, target: Target) -> Vec<String> {
+    let mut d = Vec::new();
+    if strategy == StackStrategy::Static {
+        d.push("-DCACTUS_YIELD_STATIC=1".to_string());
+    }
+    if target.trace_backend() == "sim" {
+        d.push("-DCACTUS_TRACE_SIM=1".to_string());
+    }
+    d
+}
+
 /// A link-time kernel variant (`kernel/variants/<name>.c`, docs/kernel.md "Footprint"): a
 /// file that replaces the kernel sources of one feature, chosen by `kernel.variants`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,29 +66,59 @@ pub struct Variant {
     pub replaces: &'static [&'static str],
     /// Whether only the `static` stack strategy can link it.
     pub static_only: bool,
+    /// Whether it is a file, `kernel/variants/<name>.c`, linked in place of `replaces`.
+    pub file: bool,
+    /// The `-D` options the kernel is compiled with when it is chosen: a feature that sits
+    /// inline on the switch paths (C and assembly) is left out by a constant condition, not
+    /// by a file (the kernel variant's directory then carries the name: it is another build).
+    pub defines: &'static [&'static str],
 }
 
 /// The link-time variants a manifest can choose, in the order they are linked.
-pub const VARIANTS: [Variant; 3] = [
+pub const VARIANTS: [Variant; 4] = [
     // Every fault halts: no per-task fault policy, no trap-time stack handling.
     Variant {
         name: "fault_halt",
         replaces: &["core/policy.c", "core/stackfault.c"],
         static_only: true,
+        file: true,
+        defines: &[],
     },
     // No console reports (the exit codes stay).
     Variant {
         name: "quiet",
         replaces: &["core/halt.c", "arch/rv32/report.S"],
         static_only: false,
+        file: true,
+        defines: &[],
     },
     // A task that ends halts the system.
     Variant {
         name: "exit_halt",
         replaces: &["core/exit.c"],
         static_only: false,
+        file: true,
+        defines: &[],
+    },
+    // No switch counter (`cactus_get_stats` reports 0 switches): the FreeRTOS-equal
+    // configuration of the measured switch paths (docs/kernel.md "Switch cost").
+    Variant {
+        name: "nostats",
+        replaces: &[],
+        static_only: false,
+        file: false,
+        defines: &["-DCACTUS_SWITCH_STATS=0"],
     },
 ];
+
+/// The `-D` options of the variants named in `names` (unknown names give none).
+pub fn variant_defines(names: &[String]) -> Vec<String> {
+    VARIANTS
+        .iter()
+        .filter(|v| names.iter().any(|n| n == v.name))
+        .flat_map(|v| v.defines.iter().map(|d| d.to_string()))
+        .collect()
+}
 
 /// The sources `name` replaces, or None if no variant has that name.
 pub fn variant_sources(name: &str) -> Option<&'static [&'static str]> {
@@ -198,7 +249,11 @@ pub fn kernel_units(
         .collect();
     let mut sources: Vec<PathBuf> = srcs.split_whitespace().map(|s| kernel.join(s)).collect();
     sources.retain(|s| links_source(&kernel, s, links));
-    for (v, _) in VARIANTS.iter().zip(links.variants).filter(|(_, on)| *on) {
+    for (v, _) in VARIANTS
+        .iter()
+        .zip(links.variants)
+        .filter(|(v, on)| *on && v.file)
+    {
         sources.push(kernel.join(format!("variants/{}.c", v.name)));
     }
     sources.push(kernel.join(format!("stack/{}.c", strategy.file_name())));

@@ -61,6 +61,17 @@
  * (the round-robin slice), all in gp's reach. */
 #define PORT_LINK 128
 #define PORT_TIMER_DEADLINE 4
+/* The yield's assembly path (yield.S) also reads the running task's priority, a byte at its
+ * context + PORT_PRIO, and rotates its level: the word at k_ready + PORT_READY_HEAD + 4 * prio
+ * is that level's head (core/k.h checks both). */
+#define PORT_PRIO 156
+#define PORT_READY_HEAD 8
+/* The trace device's registers and event the yield's assembly path writes in a simulation
+ * build (the task-switch event of cactus/trace.h; trace/trace_sim.c checks them). */
+#define PORT_TRACE_BASE 0x0E000000
+#define PORT_TRACE_ARG0 0x10
+#define PORT_TRACE_EVENT 0x20
+#define PORT_TRACE_EV_TASK_SWITCH 2
 /* The stack-window displacement of a task (the `relocate` strategy's hardware variant,
  * window.h): a word at this offset of its context, present only in kernels built with
  * CACTUS_STACK_WINDOW (core/k.h places it). */

@@ -1,17 +1,16 @@
-/* Voluntary kernel entry (yield and every other kernel call) and the resumption of voluntary
- * contexts, for RV32 M-mode. Kernel calls are plain calls with interrupts masked, so only the
+/* Voluntary kernel entry (every kernel call; the yield is yield.S) and the resumption of
+ * voluntary contexts, for RV32 M-mode. Kernel calls are plain calls with interrupts masked, so only the
  * callee-saved state (ra, sp, s0-s11) and the result (a0) belong to a voluntary context; see
  * docs/kernel.md. Offsets come from port.h (checked in port.c).
  *
- * NOTE: the yield path is measured instruction by instruction (`cactus bench kernel`): keep it
- * straight-line, and keep port_resume right after the call to k_yield (it falls through). */
+ * NOTE: the wake paths of port_syscall are measured instruction by instruction (`cactus bench
+ * kernel`): keep them straight-line. */
 #include "port.h"
 #include "bound.h"
 #include "window.h"
 #include "entry.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
-#define SAVEA(r, n) sw r, CTX_X(n)(a0)
 #define LOADA(r, n) lw r, CTX_X(n)(a0)
 #define LOADT1(r, n) lw r, CTX_X(n)(t1)
 
@@ -24,32 +23,8 @@ port_start:
     lw a0, %lo(port_current)(t0)
     j port_resume
 
-/* ---- Voluntary yield: eager save of the callee-saved state, then k_yield() ----------------- */
-    .globl port_yield
-    .globl cactus_yield
-port_yield:
-cactus_yield:
-    csrci mstatus, MSTATUS_MIE
-    addi a0, tp, -PORT_TP   /* a0 = own context: k_yield's argument */
-    sw ra, CTX_RA(a0)
-    sw sp, CTX_SP(a0)
-    SAVEA(s0, 8)
-    SAVEA(s1, 9)
-    SAVEA(s2, 18)
-    SAVEA(s3, 19)
-    SAVEA(s4, 20)
-    SAVEA(s5, 21)
-    SAVEA(s6, 22)
-    SAVEA(s7, 23)
-    SAVEA(s8, 24)
-    SAVEA(s9, 25)
-    SAVEA(s10, 26)
-    SAVEA(s11, 27)                  /* CTX_PC is already 0: the task is running */
-    ENTER_KERNEL_STACK t0
-    call k_yield                    /* a0 = the context to resume (port_current) */
-    /* fall through */
-
 /* ---- Resume context a0 from kernel code that is not a trap (interrupts masked) ------------- */
+    .globl port_resume
 port_resume:
     lw t0, CTX_PC(a0)
     bnez t0, 1f
@@ -188,7 +163,6 @@ port_task_return_to:
     .pushsection .cactus.stack_depth, "", @progbits
     .asciz "port_syscall 0"
     .asciz "port_syscall_isr 0"
-    .asciz "port_yield 0"
     .asciz "port_start 0"
     .asciz "port_resume 0"
     .popsection

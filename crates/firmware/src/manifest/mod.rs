@@ -527,6 +527,7 @@ impl KernelOptions {
         if self.isolate {
             d.push("-DCACTUS_ISOLATE=1".to_string());
         }
+        d.extend(crate::kernel_units::variant_defines(&self.variants));
         d
     }
 
@@ -588,6 +589,12 @@ impl KernelOptions {
         if self.isolate {
             parts.push("isolate".to_string());
         }
+        parts.extend(
+            crate::kernel_units::VARIANTS
+                .iter()
+                .filter(|v| !v.defines.is_empty() && self.variants.iter().any(|n| n == v.name))
+                .map(|v| v.name.to_string()),
+        );
         (!parts.is_empty()).then(|| parts.join("-"))
     }
 }
