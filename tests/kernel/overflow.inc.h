@@ -7,6 +7,10 @@
  *                  BELOW bytes under the stack region, leaving the guard intact
  *   SWITCH_INSIDE  1: block (a switch) while still inside the overflowing function
  *   EXPECT_REASON  the fault reason the baseline reports, or 0 when it misses the overflow
+ *   SWITCH_BY_YIELD (optional, 0 by default) 1: every switch of the overflowing task is a
+ *                  cactus_yield to a task of its own level (a partner that yields in a loop,
+ *                  and a slice long enough that no tick rotates the level), so the check that
+ *                  catches it is the yield's (arch/rv32/yield.S with the static strategy)
  * Memory below the overflowing task's region is free pool memory (painted), so the test counts
  * exactly how many bytes there were corrupted. On cactus-sim the ownership oracle's verdict is
  * printed too; QEMU has no trace device ("oracle: n/a").
@@ -19,6 +23,18 @@
 #ifndef KTEST_CHECKS
 #define KTEST_CHECKS 0
 #endif
+#ifndef SWITCH_BY_YIELD
+#define SWITCH_BY_YIELD 0
+#endif
+
+/* A switch of the overflowing task: a sleep, or a yield to the partner at its level. */
+static void task_switch(void)
+{
+    if (SWITCH_BY_YIELD)
+        cactus_yield();
+    else
+        cactus_sleep(1);
+}
 
 #define BELOW 56u /* bytes written below the stack region */
 #define PAINT_BYTE 0xA5u
@@ -57,7 +73,7 @@ static void __attribute__((noinline)) smash(void)
     for (uint32_t i = first; i < last; i++)
         big[i] = (uint8_t)(0x10 + (i & 0x3F));
     if (SWITCH_INSIDE)
-        cactus_sleep(1); /* switch with sp still below the limit */
+        task_switch(); /* switch with sp still below the limit */
 }
 
 static void overflower(void *arg)
@@ -65,7 +81,7 @@ static void overflower(void *arg)
     (void)arg;
     smash();
     returned = 1;
-    cactus_sleep(1); /* the first switch after the function returned */
+    task_switch(); /* the first switch after the function returned */
     guard_intact_at_end = guard_intact(region_base);
     survived = 1;
 }
@@ -76,7 +92,18 @@ static void pad(void *arg)
     cactus_sleep(CACTUS_FOREVER - 1);
 }
 
+/* The overflower's partner at its level (SWITCH_BY_YIELD): ready whenever the overflower
+ * yields, so every yield switches (and checks the task it leaves). */
+static void partner(void *arg)
+{
+    (void)arg;
+    for (;;)
+        cactus_yield();
+}
+
 static const cactus_task_desc pad_d = { .name = "pad", .entry = pad, .stack_size = 512, .prio = 1 };
+static const cactus_task_desc partner_d = { .name = "partner", .entry = partner,
+                                            .stack_size = 512, .prio = 5 };
 static const cactus_task_desc ovf_d = { .name = "overflower", .entry = overflower,
                                         .stack_size = 1024, .prio = 5,
                                         .on_fault = CACTUS_ON_FAULT_KILL };
@@ -84,6 +111,10 @@ static const cactus_task_desc ovf_d = { .name = "overflower", .entry = overflowe
 static void ctl(void *arg)
 {
     (void)arg;
+    /* The partner (SWITCH_BY_YIELD) first, so its stack lies below pad's and the memory below
+     * the overflower stays free. */
+    if (SWITCH_BY_YIELD)
+        CHECK(cactus_task_create(&partner_d) >= 0);
     /* pad lies just below the overflower; killing it leaves free, painted memory there */
     int p = cactus_task_create(&pad_d);
     int o = cactus_task_create(&ovf_d);
@@ -163,7 +194,9 @@ static const cactus_task_desc tasks[] = {
 
 int main(void)
 {
-    static cactus_config cfg = { .tick_hz = 1000, .slice_ticks = 1, .tasks = tasks, .ntasks = 1,
-                                 .fault_hook = hook };
+    /* With a partner at its level, a slice longer than the test keeps ticks from rotating
+     * the level: only the overflower's own yields switch it out. */
+    static cactus_config cfg = { .tick_hz = 1000, .slice_ticks = SWITCH_BY_YIELD ? 1000 : 1,
+                                 .tasks = tasks, .ntasks = 1, .fault_hook = hook };
     ktest_start_cfg(&cfg);
 }

@@ -6,7 +6,7 @@ use crate::kernel::fastpath::{self, FastPaths};
 use crate::kernel::footprint::{AppShare, Sections, SIZE_TOOL};
 use crate::kernel::irq::IrqCosts;
 use crate::kernel::task_control::TaskControlCosts;
-use crate::kernel::LIBRARY;
+use crate::kernel::{LEAN_LIBRARY, LIBRARY};
 use cactus_sweep::table::Table;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -26,6 +26,16 @@ pub struct GoalRow {
     pub pass: bool,
 }
 
+/// The switch and wake paths in the FreeRTOS-equal configuration (`LEAN_LIBRARY`: the
+/// `nostats` kernel variant, the switch check on), which the cycle goals are judged on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LeanCosts {
+    /// The yield, blocking, timer and tick paths (`switch_bench-lean.elf`).
+    pub costs: SwitchCosts,
+    /// The notify, resume and give wake paths (`notify_bench-lean.elf`).
+    pub task_control: TaskControlCosts,
+}
+
 /// Everything `cactus bench kernel` measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelReport {
@@ -43,6 +53,11 @@ pub struct KernelReport {
     pub facts: FirmwareFacts,
     /// The message and pool pairs (bench/kernel/fastpath_bench.c).
     pub fast: FastPaths,
+    /// The switch and wake paths in the FreeRTOS-equal configuration, which the cycle goals
+    /// are judged on (None in a report from before it was measured: then the goals are the
+    /// default library's).
+    #[serde(default)]
+    pub lean: Option<LeanCosts>,
     /// Section groups of the kernel library (every member, before linking).
     pub library: Sections,
     /// Section groups of the minimal firmware, two tasks and a delay (linked with LTO and
@@ -250,9 +265,59 @@ impl KernelReport {
              the interrupt rows from `bench/kernel/irq_bench.c` (a plain C handler) and \
              `bench/kernel/irq_direct_bench.c` (a direct handler), which compute their figures \
              from mcycle reads. docs/kernel.md defines the paths, docs/interrupts.md the \
-             interrupt ones.",
+             interrupt ones. The switch and wake firmware runs again linked with `{LEAN_LIBRARY}`, \
+             the FreeRTOS-equal configuration of the switch paths (the `nostats` kernel variant: \
+             no switch counter, which FreeRTOS does not keep either; the `static` switch check \
+             stays on), and the goals on those paths are judged there; its table shows both \
+             configurations.",
             self.profile, c.marker_cost.0, c.marker_cost.1
         )
+    }
+
+    /// The switch and wake paths in both configurations (empty without the lean run).
+    fn lean_table(&self) -> String {
+        let Some(l) = &self.lean else {
+            return String::new();
+        };
+        let mut t = Table::new(&[
+            "path (worst sample)",
+            ">FreeRTOS-equal (`nostats`): instructions",
+            ">cycles",
+            ">default library: instructions",
+            ">cycles",
+        ]);
+        for (name, lean, default) in [
+            ("yield", &l.costs.yield_switch, &self.costs.yield_switch),
+            ("blocking hand-off", &l.costs.blocking, &self.costs.blocking),
+            ("timer preemption", &l.costs.timer, &self.costs.timer),
+            ("tick without a switch", &l.costs.tick, &self.costs.tick),
+            (
+                "notify",
+                &l.task_control.notify,
+                &self.task_control.notify,
+            ),
+            (
+                "resume",
+                &l.task_control.resume,
+                &self.task_control.resume,
+            ),
+            ("give", &l.task_control.give, &self.task_control.give),
+        ] {
+            t.row([
+                name.to_string(),
+                lean.instructions.max.to_string(),
+                lean.cycles.max.to_string(),
+                default.instructions.max.to_string(),
+                default.cycles.max.to_string(),
+            ]);
+        }
+        let mut out = String::from("\n");
+        out.push_str(&t.render());
+        out.push_str(
+            "\nThe goals on these paths are judged in the FreeRTOS-equal configuration (left); \
+             the default library (right) also counts every switch (`cactus_get_stats`).\n",
+        );
+        out
     }
 
     /// The tables (switch paths, goals, footprint) and the per-task facts.
@@ -333,6 +398,7 @@ impl KernelReport {
             &tc.give,
         );
         out.push_str(&t.render());
+        out.push_str(&self.lean_table());
         out.push('\n');
         out.push_str(&fastpath::table(&self.fast));
         let mut t = Table::new(&[

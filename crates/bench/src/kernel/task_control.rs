@@ -11,6 +11,9 @@ use serde::{Deserialize, Serialize};
 
 /// The task-control benchmark firmware.
 pub const NOTIFY_ELF: &str = "build/bench/kernel/notify_bench.elf";
+/// The same firmware linked with the FreeRTOS-equal configuration's library
+/// ([`crate::kernel::LEAN_LIBRARY`]).
+pub const NOTIFY_LEAN_ELF: &str = "build/bench/kernel/notify_bench-lean.elf";
 
 /// Marker ids of bench/kernel/notify_bench.c (keep in sync); a switch marker id is
 /// `KIND | task << 1 | (0 before the call, 1 after it returns)`.
