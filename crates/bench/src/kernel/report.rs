@@ -291,16 +291,8 @@ impl KernelReport {
             ("blocking hand-off", &l.costs.blocking, &self.costs.blocking),
             ("timer preemption", &l.costs.timer, &self.costs.timer),
             ("tick without a switch", &l.costs.tick, &self.costs.tick),
-            (
-                "notify",
-                &l.task_control.notify,
-                &self.task_control.notify,
-            ),
-            (
-                "resume",
-                &l.task_control.resume,
-                &self.task_control.resume,
-            ),
+            ("notify", &l.task_control.notify, &self.task_control.notify),
+            ("resume", &l.task_control.resume, &self.task_control.resume),
             ("give", &l.task_control.give, &self.task_control.give),
         ] {
             t.row([
