@@ -457,6 +457,28 @@ mod tests {
         assert!(!has(&all, "kernel/core/exit.c") && !has(&all, "kernel/core/policy.c"));
         assert_eq!(variant_sources("nope"), None);
         assert!(variant_needs_static("fault_halt") && !variant_needs_static("quiet"));
+        assert_eq!(
+            variant_defines(&["nostats".to_string(), "quiet".to_string()]),
+            ["-DCACTUS_SWITCH_STATS=0"]
+        );
+        assert!(
+            !has(&quiet_asm, "kernel/arch/rv32/yield.S"),
+            "assembled apart"
+        );
+    }
+
+    #[test]
+    fn the_yield_is_assembled_for_the_strategy_and_target() {
+        assert_eq!(
+            yield_defines(StackStrategy::Static, Target::Sim),
+            ["-DCACTUS_YIELD_STATIC=1", "-DCACTUS_TRACE_SIM=1"]
+        );
+        assert_eq!(
+            yield_defines(StackStrategy::Static, Target::Qemu),
+            ["-DCACTUS_YIELD_STATIC=1"]
+        );
+        assert!(yield_defines(StackStrategy::Mtss, Target::Qemu).is_empty());
+        assert!(root().join("kernel").join(YIELD_ASM).is_file());
     }
 
     /// Copies the directory tree `from` to `to`.

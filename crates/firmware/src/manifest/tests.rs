@@ -1357,6 +1357,26 @@ fn kernel_variants_are_known_names_once_each() {
 }
 
 #[test]
+fn the_nostats_variant_is_a_define_with_its_own_kernel_directory() {
+    let f = Fixture::new();
+    let plain = f.parse(GOOD).unwrap();
+    assert!(!plain
+        .kernel_defines()
+        .contains(&"-DCACTUS_SWITCH_STATS=0".to_string()));
+    let m = f
+        .parse(&GOOD.replace(
+            "slice_ticks = 2",
+            "slice_ticks = 2\nvariants = [\"quiet\", \"nostats\"]",
+        ))
+        .unwrap();
+    assert!(m
+        .kernel_defines()
+        .contains(&"-DCACTUS_SWITCH_STATS=0".to_string()));
+    assert_eq!(m.kernel.variant_dir().as_deref(), Some("nostats"));
+    assert_ne!(m.kernel.variant_dir(), plain.kernel.variant_dir());
+}
+
+#[test]
 fn stack_annotations_are_read_and_checked() {
     let f = Fixture::new();
     let text = GOOD.replace(
