@@ -419,10 +419,20 @@ mod tests {
         let plain_asm = kernel_asm_sources(&tc, &root(), Links::default()).unwrap();
         let has = |list: &[PathBuf], rel: &str| list.iter().any(|s| s.ends_with(rel));
         for v in VARIANTS {
-            assert!(root()
-                .join("kernel/variants")
-                .join(format!("{}.c", v.name))
-                .is_file());
+            assert_eq!(
+                root()
+                    .join("kernel/variants")
+                    .join(format!("{}.c", v.name))
+                    .is_file(),
+                v.file,
+                "{}",
+                v.name
+            );
+            assert!(
+                v.file || !v.defines.is_empty(),
+                "{}: a file or defines",
+                v.name
+            );
             for rel in v.replaces {
                 assert!(
                     has(&plain, rel) || has(&plain_asm, rel),
