@@ -54,6 +54,8 @@ pub const SWITCH_ELF: &str = "build/bench/kernel/switch_bench.elf";
 /// cycle goals are judged on: the `nostats` kernel variant (no switch counter; the `static`
 /// strategy's switch check stays on), as the minimal firmware's kernel is built.
 pub const LEAN_LIBRARY: &str = "build/bench/kernel/lean-kernel/libcactus-static-none.a";
+/// What the goal rows judged on the [`LEAN_LIBRARY`] firmware say about their configuration.
+pub const LEAN_GOAL_TAG: &str = " [FreeRTOS-equal kernel: `nostats`]";
 /// The switch benchmark firmware linked with [`LEAN_LIBRARY`].
 pub const SWITCH_LEAN_ELF: &str = "build/bench/kernel/switch_bench-lean.elf";
 /// The minimal firmware (two tasks and a delay, the FreeRTOS anchor's configuration) whose
@@ -158,6 +160,9 @@ pub fn run_kernel_bench(options: &KernelBenchOptions) -> Result<KernelReport, Ke
     let lean_facts = firmware_facts(&lean_events)?;
     let mut goals = goals(&lean.costs, &lean_facts);
     goals.extend(task_control_goals(&lean.task_control));
+    for g in &mut goals {
+        g.what.push_str(LEAN_GOAL_TAG);
+    }
     goals.extend(irq::goals(&irq, &irq_direct));
     let fast = fast_paths(&run_firmware(
         &root.join(FASTPATH_ELF),
