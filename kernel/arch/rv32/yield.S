@@ -10,7 +10,7 @@
  *     trace device's task-switch event). Everything else (a failed check, a context to resume
  *     that was preempted) takes the general path below or the full restore.
  *   - otherwise (another strategy, whose check is its own C code; the isolate pass, whose
- *     windows follow every switch; the stack window): the general path, the caller's state
+ *     windows follow every switch; the stack window; the rmcs switch mode): the general path, the caller's state
  *     stored and k_yield called on the kernel stack.
  * Offsets come from port.h (checked in port.c and core/k.h).
  *
@@ -36,7 +36,14 @@
 #ifndef CACTUS_SWITCH_STATS
 #define CACTUS_SWITCH_STATS 1
 #endif
-#define YIELD_FAST (CACTUS_YIELD_STATIC && !CACTUS_ISOLATE && !CACTUS_STACK_WINDOW)
+/* A switch mode that maps registers per task (kernel.switch = "rmcs", CACTUS_SWITCH_RMCS) hooks
+ * the resume paths of switch.S and trap.S: its yields take the general path, which resumes
+ * through port_resume. */
+#ifndef CACTUS_SWITCH_RMCS
+#define CACTUS_SWITCH_RMCS 0
+#endif
+#define YIELD_FAST (CACTUS_YIELD_STATIC && !CACTUS_ISOLATE && !CACTUS_STACK_WINDOW && \
+                    !CACTUS_SWITCH_RMCS)
 #if PORT_LINK != PORT_TP
 #error "yield.S takes a task's ready-list node for its tp"
 #endif
