@@ -24,7 +24,6 @@ port_start:
     j port_resume
 
 /* ---- Resume context a0 from kernel code that is not a trap (interrupts masked) ------------- */
-    .globl port_resume
 port_resume:
     lw t0, CTX_PC(a0)
     bnez t0, 1f
