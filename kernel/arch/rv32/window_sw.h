@@ -45,12 +45,6 @@ static inline void port_window_set(uint32_t bound, uint32_t disp)
     (void)bound, (void)disp;
 }
 #define PORT_WINDOW_SOFTWARE 1
-/* No copy engine on an ordinary core: the strategy copies with the CPU. */
-static inline int port_window_copy(uint32_t dst, uint32_t src, uint32_t n)
-{
-    (void)dst, (void)src, (void)n;
-    return 0;
-}
 /* The descriptor's limit is the physical bound (sp is physical). */
 #define PORT_WINDOW_LIMIT(bound, disp) ((bound) + (disp))
 #define PORT_WINDOW_BOUND(limit, disp) ((limit) - (disp))

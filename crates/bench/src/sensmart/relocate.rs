@@ -2,12 +2,11 @@
 //! (bench/sensmart/relocate.toml) once, and the switch firmware (bench/sensmart/switch.toml)
 //! under `static` and under `relocate`.
 
-use super::{ops, Part, SensmartRow};
-use crate::mcu_run::{exited_cleanly, last_marker, load_with_stack, run_mcu};
+use super::{breakdown, ops, Part, SensmartRow};
+use crate::mcu_run::{exited_cleanly, last_marker, load_with_stack, run_mcu, run_mcu_probed};
 use crate::Size;
 use cactus_firmware::BuildOptions;
 use cactus_firmware::Overrides;
-use cactus_sim::{Event, EventKind};
 use cactus_sweep::table::{or_dash, Table};
 use cactus_sweep::{Point, Progress};
 use serde::{Deserialize, Serialize};
@@ -33,36 +32,10 @@ pub struct Relocation {
     pub bytes: u32,
     /// Cycles from the refused store to the instruction after it, less the probe's baseline.
     pub cycles: u64,
-    /// Where the cycles go, from the trace's events: the trap to the copy's start (trap
-    /// entry, the strategy finding the region and the donor), the copy (between the kernel
-    /// store bracket's KERNEL_ENTER and KERNEL_LEAVE) and the copy's end to the `mret`
-    /// (windows, counters, the oracle's reports, the context restore). None when the
-    /// events were not found.
+    /// Where the cycles go ([`super::breakdown::PHASES`], from the run's events and call
+    /// probes). None when the boundaries were not found.
     #[serde(default)]
-    pub phases: Option<[u64; 3]>,
-}
-
-/// The phases ([`Relocation::phases`]) of every stack-window trap in `events` that led to a
-/// copy, in order.
-pub fn phases(events: &[Event]) -> Vec<[u64; 3]> {
-    let mut out = Vec::new();
-    let mut at: Option<(u64, Option<u64>, Option<u64>)> = None;
-    for e in events {
-        match (&e.kind, at) {
-            (EventKind::Trap { cause: 25, .. }, _) => at = Some((e.cycle, None, None)),
-            (EventKind::KernelEnter, Some((t, None, None))) => at = Some((t, Some(e.cycle), None)),
-            (EventKind::KernelLeave, Some((t, Some(k), None))) => {
-                at = Some((t, Some(k), Some(e.cycle)));
-            }
-            (EventKind::Mret { .. }, Some((t, Some(k), Some(l)))) => {
-                out.push([k - t, l - k, e.cycle - l]);
-                at = None;
-            }
-            (EventKind::Mret { .. }, _) => at = None,
-            _ => {}
-        }
-    }
-    out
+    pub breakdown: Option<[u64; 7]>,
 }
 
 /// The least-squares line `cycles = a + b * words` through the relocations (None: fewer than
@@ -83,15 +56,27 @@ pub fn fit(rel: &[Relocation]) -> Option<(f64, f64)> {
 }
 
 const RELOCATE: &str = "bench/sensmart/relocate.toml";
-/// The relocation firmware's row under the software window.
+/// The relocation firmware's row under the hardware window (the copy engine).
+pub const RELOCATION_HW: &str = "relocation";
+/// The relocation firmware's row under the software window (the copy engine: target `sim`).
 pub const RELOCATION_SW: &str = "relocation sw";
+/// The relocation firmware's row under the software window copying with the CPU
+/// (`kernel.copier = false`: what a QEMU build runs).
+pub const RELOCATION_CPU: &str = "relocation sw cpu";
+/// The relocation rows: (row, window, copy).
+const VARIANTS: [(&str, &str, &str); 3] = [
+    (RELOCATION_SW, "software", "engine"),
+    (RELOCATION_CPU, "software", "CPU"),
+    (RELOCATION_HW, "hardware", "engine"),
+];
 const SWITCH: &str = "bench/sensmart/switch.toml";
 
 /// The three runs: the relocation firmware, the switch firmware as is and under `relocate`.
 pub fn points(o: &SensmartOptions) -> Vec<Point<'_, SensmartRow>> {
     [
-        ("relocation", RELOCATE, None, None),
+        (RELOCATION_HW, RELOCATE, None, None),
         (RELOCATION_SW, RELOCATE, Some("relocate"), Some("sw")),
+        (RELOCATION_CPU, RELOCATE, Some("relocate"), Some("sw")),
         ("switch static", SWITCH, None, None),
         ("switch relocate", SWITCH, Some("relocate"), None),
         ("switch relocate-sw", SWITCH, Some("relocate"), Some("sw")),
@@ -124,7 +109,7 @@ pub fn measure(
     window: Option<&str>,
 ) -> SensmartRow {
     let mut row = SensmartRow::new(Part::Relocate, name);
-    if let Err(e) = build_and_run(o, manifest, stack, window, &mut row) {
+    if let Err(e) = build_and_run(o, manifest, stack, window, name == RELOCATION_CPU, &mut row) {
         row.note = Some(e);
     }
     row
@@ -135,9 +120,11 @@ fn build_and_run(
     manifest: &str,
     stack: Option<&str>,
     window: Option<&str>,
+    cpu_copy: bool,
     row: &mut SensmartRow,
 ) -> Result<(), String> {
     let mut m = load_with_stack(&o.root.join(manifest), stack)?;
+    let mut split = Vec::new();
     if let Some(window) = window {
         let over = Overrides {
             window: Some(window.to_string()),
@@ -146,25 +133,40 @@ fn build_and_run(
         };
         m.apply(&over).map_err(|e| e.to_string())?;
     }
+    if cpu_copy {
+        m.kernel.copier = Some(false);
+    }
     let options = BuildOptions {
         root: (!o.root.as_os_str().is_empty()).then(|| o.root.clone()),
         out_root: o.build_dir.clone(),
         ..BuildOptions::default()
     };
     let built = cactus_firmware::build(&m, &options).map_err(|e| format!("build failed: {e}"))?;
-    let (machine, outcome) = run_mcu(&built.elf, MAX_CYCLES)?;
+    let (machine, outcome) = if manifest == RELOCATE {
+        let elf = std::fs::read(&built.elf).map_err(|e| format!("{}: {e}", built.elf.display()))?;
+        let probes = breakdown::probes(&elf)?;
+        let run = run_mcu_probed(
+            &elf,
+            &built.elf.display().to_string(),
+            MAX_CYCLES,
+            probes.addresses(),
+        )?;
+        split = breakdown::breakdowns(run.0.events(), &probes);
+        run
+    } else {
+        run_mcu(&built.elf, MAX_CYCLES)?
+    };
     exited_cleanly(outcome)?;
     let marker = |id: u32| last_marker(machine.events(), id);
     if manifest == RELOCATE {
         let n = marker(99).ok_or("no marker 99 (sizes measured)")?;
-        let split = phases(machine.events());
         for k in 0..n {
             let bytes = marker(100 + 2 * k).ok_or(format!("no marker {}", 100 + 2 * k))?;
             let cycles = marker(101 + 2 * k).ok_or(format!("no marker {}", 101 + 2 * k))?;
             row.relocations.push(super::Relocation {
                 bytes,
                 cycles: u64::from(cycles),
-                phases: (split.len() == n as usize).then(|| split[k as usize]),
+                breakdown: (split.len() == n as usize).then(|| split[k as usize]),
             });
         }
     } else if manifest == ops::OPS {
@@ -180,15 +182,19 @@ fn build_and_run(
     Ok(())
 }
 
-fn relocations(rows: &[SensmartRow]) -> &[Relocation] {
-    relocations_of(rows, "relocation")
-}
-
 /// The relocations of the passed row `name`.
 pub fn relocations_of<'a>(rows: &'a [SensmartRow], name: &str) -> &'a [Relocation] {
     rows.iter()
         .find(|r| r.name == name && r.passed)
         .map_or(&[], |r| r.relocations.as_slice())
+}
+
+/// The relocation of 1 KiB in the row `name`, if measured.
+pub fn kib(rows: &[SensmartRow], name: &str) -> Option<Relocation> {
+    relocations_of(rows, name)
+        .iter()
+        .find(|r| r.bytes == 1024)
+        .copied()
 }
 
 fn switch(rows: &[SensmartRow], name: &str) -> Option<u64> {
@@ -197,87 +203,135 @@ fn switch(rows: &[SensmartRow], name: &str) -> Option<u64> {
         .and_then(|r| r.switch_cycles)
 }
 
-/// The part's summary pairs: the cycles of the relocation that moved 1 KiB, the fit's fixed
-/// cost and cost per word, the switch under `static` and `relocate`.
+/// The part's summary pairs: the software window's relocation of 1 KiB (the issue's figure:
+/// the copy engine) with its fit's fixed cost and cost per word, the same with the CPU copy and
+/// under the hardware window, the switch under `static` and `relocate`.
 pub fn summary_pairs(rows: &[SensmartRow]) -> Vec<(&'static str, String)> {
-    let rel = relocations(rows);
-    let kib = rel.iter().find(|r| r.bytes == 1024).map(|r| r.cycles);
-    let line = fit(rel);
-    let sw_kib = relocations_of(rows, RELOCATION_SW)
-        .iter()
-        .find(|r| r.bytes == 1024)
-        .map(|r| r.cycles);
+    let cycles = |name: &str| or_dash(kib(rows, name).map(|r| r.cycles));
+    let line = |name: &str| fit(relocations_of(rows, name));
+    let fixed = |name: &str| line(name).map_or("-".into(), |l| format!("{:.0}", l.0));
     vec![
-        ("relocation_cycles", or_dash(kib)),
-        ("relocation_sw_cycles", or_dash(sw_kib)),
-        (
-            "relocation_fixed",
-            line.map_or("-".into(), |l| format!("{:.0}", l.0)),
-        ),
+        ("relocation_cycles", cycles(RELOCATION_SW)),
+        ("relocation_fixed", fixed(RELOCATION_SW)),
         (
             "relocation_per_word",
-            line.map_or("-".into(), |l| format!("{:.2}", l.1)),
+            line(RELOCATION_SW).map_or("-".into(), |l| format!("{:.2}", l.1)),
         ),
+        ("relocation_cpu_cycles", cycles(RELOCATION_CPU)),
+        ("relocation_hw_cycles", cycles(RELOCATION_HW)),
+        ("relocation_hw_fixed", fixed(RELOCATION_HW)),
         ("switch_static", or_dash(switch(rows, "switch static"))),
         ("switch_relocate", or_dash(switch(rows, "switch relocate"))),
     ]
 }
 
-/// The part's tables: each relocation (bytes, words, cycles, the goal's bound), the fit, the
-/// switch.
+/// The part's tables: each relocation (bytes, words, cycles, the goal's bound), the fits, the
+/// breakdown of the 1 KiB relocations, the switch.
 pub fn markdown(rows: &[SensmartRow]) -> String {
     let mut t = Table::new(&[
         "window",
+        "copy",
         ">bytes moved",
         ">words",
         ">cycles",
         ">goal: 300 + 1/word",
         "within goal",
-        ">trap to copy",
-        ">copy",
-        ">copy to mret",
-        ">copy per word",
     ]);
-    let variants = [("hardware", "relocation"), ("software", RELOCATION_SW)];
-    for (window, r) in variants
+    for (window, copy, r) in VARIANTS
         .iter()
-        .flat_map(|&(w, name)| relocations_of(rows, name).iter().map(move |r| (w, r)))
+        .flat_map(|&(name, w, c)| relocations_of(rows, name).iter().map(move |r| (w, c, r)))
     {
         let words = u64::from(r.bytes / 4);
         let goal = 300 + words;
-        let ph = |i: usize| r.phases.map_or("-".to_string(), |p| p[i].to_string());
         t.row([
             window.to_string(),
+            copy.to_string(),
             r.bytes.to_string(),
             words.to_string(),
             r.cycles.to_string(),
             goal.to_string(),
             if r.cycles <= goal { "yes" } else { "no" }.to_string(),
-            ph(0),
-            ph(1),
-            ph(2),
-            r.phases.filter(|_| words > 0).map_or("-".to_string(), |p| {
-                format!("{:.2}", p[1] as f64 / words as f64)
-            }),
         ]);
     }
-    let fitted: String = variants
+    let fitted: String = VARIANTS
         .iter()
-        .map(|&(window, name)| match fit(relocations_of(rows, name)) {
-            Some((a, b)) => format!(
-                "Least-squares fit, {window} window: cycles = {a:.0} + {b:.2} per word moved.\n"
+        .map(
+            |&(name, window, copy)| match fit(relocations_of(rows, name)) {
+                Some((a, b)) => format!(
+                "Least-squares fit, {window} window, {copy} copy: cycles = {a:.0} + {b:.2} per \
+                 word moved.\n"
             ),
-            None => {
-                format!("No fit for the {window} window: fewer than two relocations measured.\n")
-            }
-        })
+                None => format!(
+                    "No fit for the {window} window, {copy} copy: fewer than two relocations \
+                 measured.\n"
+                ),
+            },
+        )
         .collect::<String>()
         + "Paper, AVR: 2,326 cycles for one relocation.\n";
-    let mut s = Table::new(&["run", ">cycles per switch", "result"]);
-    for r in rows
+    format!(
+        "### Stack relocation\n\n{}\n{fitted}\n{}\n{}\n{}",
+        t.render(),
+        breakdown_table(rows),
+        switch_table(rows),
+        ops::markdown(rows)
+    )
+}
+
+/// The breakdown ([`breakdown::PHASES`]) of each variant's relocation of 1 KiB: the phases,
+/// their sum, the copy's cycles beyond one a word (its set-up, or the CPU's extra cost), and
+/// the fixed cost (the phases without the words' cycles at one a word).
+fn breakdown_table(rows: &[SensmartRow]) -> String {
+    let mut head = vec!["window", "copy"];
+    head.extend(breakdown::PHASES.iter().map(|p| p.0));
+    let mut t = Table::new(&head);
+    for (name, window, copy) in VARIANTS {
+        let Some(r) = kib(rows, name) else { continue };
+        let Some(b) = r.breakdown else { continue };
+        let mut cells = vec![window.to_string(), copy.to_string()];
+        cells.extend(b.iter().map(u64::to_string));
+        t.row(cells);
+    }
+    let mut u = Table::new(&[
+        "window",
+        "copy",
+        ">cycles",
+        ">phases' sum",
+        ">copy beyond 1/word",
+        ">fixed (sum less 1/word)",
+    ]);
+    for (name, window, copy) in VARIANTS {
+        let Some(r) = kib(rows, name) else { continue };
+        let Some(b) = r.breakdown else { continue };
+        let words = u64::from(r.bytes / 4);
+        let sum: u64 = b.iter().sum();
+        u.row([
+            window.to_string(),
+            copy.to_string(),
+            r.cycles.to_string(),
+            sum.to_string(),
+            b[3].saturating_sub(words).to_string(),
+            sum.saturating_sub(words).to_string(),
+        ]);
+    }
+    let what: String = breakdown::PHASES
         .iter()
-        .filter(|r| !r.name.starts_with("ops ") && r.name != RELOCATION_SW)
-    {
+        .map(|(name, what)| format!("`{name}`: {what}. "))
+        .collect();
+    format!(
+        "Where the cycles of the 1 KiB relocation go (cycles per phase; {what}The phases end at \
+         the `mret`; the cycles column also counts the access's re-execution, less the \
+         probe's baseline):\n\n{}\n{}",
+        t.render(),
+        u.render()
+    )
+}
+
+fn switch_table(rows: &[SensmartRow]) -> String {
+    let mut s = Table::new(&["run", ">cycles per switch", "result"]);
+    for r in rows.iter().filter(|r| {
+        !r.name.starts_with("ops ") && r.name != RELOCATION_SW && r.name != RELOCATION_CPU
+    }) {
         s.row([
             r.name.clone(),
             or_dash(r.switch_cycles),
@@ -288,12 +342,7 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
             },
         ]);
     }
-    format!(
-        "### Stack relocation\n\n{}\n{fitted}\n{}\n{}",
-        t.render(),
-        s.render(),
-        ops::markdown(rows)
-    )
+    s.render()
 }
 
 /// What the part's columns mean.

@@ -141,6 +141,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch_budget: None,
             isolate: false,
             window: Default::default(),
+            copier: None,
         }
     );
 }
