@@ -41,9 +41,9 @@
 #include "../lib/regions.c" /* the region arithmetic: this strategy's alone (kernel/Makefile) */
 #include "window.h"
 #if CACTUS_COPIER
-#include "reloc_copy_engine.h" /* cactus-sim's copy engine: one cycle a word */
+#include "reloc_sim.h" /* cactus-sim's copy engine (one cycle a word), reports inline */
 #else
-#include "reloc_copy_cpu.h" /* the CPU: a load and a store a word */
+#include "reloc_cpu.h" /* any core: the CPU copies (a load and a store a word) */
 #endif
 
 #if !CACTUS_STACK_WINDOW
@@ -114,48 +114,56 @@ static uint32_t live_low(const struct region *r)
     return p;
 }
 
-/* Bound and displacement of r's owner from its region. */
-static void set_window(const struct region *r)
+/* Bound and displacement of r's owner (not free) from its region; returns the owner. */
+static inline struct k_tcb *set_window(const struct region *r)
 {
-    if (r->owner == REGION_FREE)
-        return;
     struct k_tcb *t = &k_tasks[r->owner];
     t->stack_disp = top(r) - PORT_WINDOW_TOP;
     t->stack.limit = PORT_WINDOW_LIMIT(PORT_WINDOW_TOP - r->size, t->stack_disp);
     if (r->size > peak[r->owner])
         peak[r->owner] = r->size;
+    return t;
 }
 
-static void report(const struct region *r)
+static inline void report(const struct region *r)
 {
     if (r->owner == REGION_FREE)
-        ktrace_region_release(r->base, r->size);
+        reloc_release(r->base, r->size);
     else
-        ktrace_region_assign(r->base, r->size, r->owner);
+        reloc_assign(r->base, r->size, r->owner);
 }
+
+/* A mark in the code for `cactus bench sensmart`'s cycle breakdown of a relocation
+ * (crates/bench/src/sensmart/breakdown.rs): a global label the simulator's call probes stop
+ * at, which costs no instruction and no cycle. Used once each, in code inlined once. */
+#define RELOC_MARK(name) __asm__ volatile(".globl " #name "\n" #name ":")
 
 /* Region d gives g bytes to region i (Figure 3): the bytes move (one copy), and only the
  * regions between the two change: their owners' bounds and displacements, the software
  * window's fix-ups of the tasks whose stacks moved, the running task's window (written once),
- * and the oracle hears of each of them. */
-static void relocate(uint32_t i, uint32_t d, uint32_t g)
+ * and the oracle hears of each of them, except a free donor: the bytes it keeps were free and
+ * stay free, the ones it gives are in its neighbour's report. */
+static inline void relocate(uint32_t i, uint32_t d, uint32_t g)
 {
+    RELOC_MARK(reloc_mark_regions);
     uint32_t live = live_low(&regs.r[d < i ? d : i]);
     struct region_move m = regions_give(&regs, i, d, g, live);
-    ktrace_kernel_enter();
+    reloc_bracket_enter();
     reloc_copy(m.dst, m.src, m.n);
-    ktrace_kernel_leave();
+    reloc_bracket_leave();
     /* Regions lo..hi-1 had their contents moved by delta (their tops, so their owners'
-     * displacements, changed by it); hi kept its top. The end region among them (the donor
-     * below i, or i below the donor) kept its base, the ones in between moved whole: so each
-     * one's old place is [base or base - delta, top - delta). */
+     * displacements, changed by it); hi kept its top. The end region among them (lo: the
+     * donor below i, or i below the donor) kept its base, the ones in between moved whole: so
+     * each one's old place is [base or base - delta, top - delta). */
     int32_t delta = (int32_t)(m.dst - m.src);
-    for (uint32_t k = m.lo; k <= m.hi; k++) {
-        const struct region *r = &regs.r[k];
-        set_window(r);
-        if (PORT_WINDOW_SOFTWARE && k < m.hi && r->owner != REGION_FREE)
-            port_window_moved(&k_tasks[r->owner].ctx, delta,
-                              k == m.lo ? r->base : r->base - (uint32_t)delta,
+    const struct region *r = &regs.r[m.lo], *end = &regs.r[m.hi];
+    for (; r <= end; r++) {
+        if (r->owner == REGION_FREE)
+            continue;
+        struct k_tcb *t = set_window(r);
+        if (PORT_WINDOW_SOFTWARE && r < end)
+            port_window_moved(&t->ctx, delta,
+                              r == &regs.r[m.lo] ? r->base : r->base - (uint32_t)delta,
                               top(r) - (uint32_t)delta);
     }
     stats.relocations++;
@@ -163,10 +171,11 @@ static void relocate(uint32_t i, uint32_t d, uint32_t g)
     struct k_tcb *cur = k_cur();
     if (cur)
         port_window_set((uint32_t)cur->stack.limit, cur->stack_disp);
-    for (uint32_t k = m.lo; k <= m.hi; k++)
-        if (regs.r[k].size)
-            report(&regs.r[k]);
-    if (regs.r[d].size == 0) {
+    const struct region *donor = &regs.r[d];
+    for (r = &regs.r[m.lo]; r <= end; r++)
+        if (r->size && !(r == donor && r->owner == REGION_FREE))
+            report(r);
+    if (donor->size == 0) {
         regions_remove(&regs, d); /* a free region given away whole */
         index_regions();
     }
@@ -203,9 +212,15 @@ int stack_grow(struct k_tcb *t, uintptr_t low)
     uint32_t need = (uint32_t)((bound - low + 15u) & ~15u);
     uint32_t i = find(t), best = 0;
     int d = -1;
-    for (uint32_t k = 0; k < regs.n; k++) {
-        const struct region *r = &regs.r[k];
-        uint32_t s = k == i ? 0 : regions_surplus(r, live_low(r), CACTUS_RELOC_HEADROOM);
+    /* The donor: the region with the most surplus (a region's surplus is at most its size, so
+     * one no larger than the best so far is passed over without looking at its task). */
+    const struct region *r = regs.r, *mine = &regs.r[i];
+    for (uint32_t k = 0; k < regs.n; k++, r++) {
+        if (r->size <= best || r == mine)
+            continue;
+        uint32_t s = r->owner == REGION_FREE
+                         ? r->size
+                         : regions_surplus(r, live_low(r), CACTUS_RELOC_HEADROOM);
         if (s > best)
             best = s, d = (int)k;
     }
@@ -216,7 +231,7 @@ int stack_grow(struct k_tcb *t, uintptr_t low)
     }
     uint32_t g = (best / 2) & ~15u;
     relocate(i, (uint32_t)d, g > need ? g : need);
-    ktrace_overflow((uint32_t)k_id(t), t->ctx.sp, need, 3); /* 3: grown, as mtss reports */
+    reloc_overflow((uint32_t)k_id(t), t->ctx.sp, need);
     return 0;
 }
 

@@ -2,7 +2,8 @@
 //! where the cycles from the refused access to the `mret` go, split at events the run records
 //! anyway (the stack-window trap, the kernel store bracket around the copy, the oracle's region
 //! reports, the OVERFLOW event, the `mret`) and at call probes on kernel function entries
-//! (`stack_grow`, `regions_give`, the software window's `port_lstack_*` entries), which cost
+//! (`stack_grow`, the software window's `port_lstack_*` entries) and at a label the kernel
+//! puts before its region arithmetic (`reloc_mark_regions`), which cost
 //! the guest nothing (`cactus_sim::MachineConfig::call_probes`): the figures are those of the
 //! run the relocation table measures.
 
@@ -18,12 +19,13 @@ pub const PHASES: [(&str, &str); 7] = [
     ),
     (
         "giver",
-        "`stack_grow` to `regions_give`: the bound check, the task's region, the scan for the \
-         region with the most surplus",
+        "`stack_grow` to the region arithmetic: the bound check, the task's region, the scan \
+         for the region with the most surplus",
     ),
     (
         "regions",
-        "`regions_give` to the copy: the regions in between get their new bases and sizes",
+        "the region arithmetic to the copy: the moving region's live low, the regions in \
+         between get their new bases and sizes (`regions_give`)",
     ),
     (
         "copy",
@@ -45,11 +47,12 @@ pub const PHASES: [(&str, &str); 7] = [
 ];
 
 /// The function entries the breakdown probes.
-const PROBED: [&str; 2] = ["stack_grow", "regions_give"];
+const PROBED: [&str; 2] = ["stack_grow", "reloc_mark_regions"];
 /// The software window's slow-path entries start with this (kernel/arch/rv32/lstack.S).
 const LSTACK_ENTRY: &str = "port_lstack_";
 
-/// The probed addresses of a relocate firmware: `stack_grow`, `regions_give` and the
+/// The probed addresses of a relocate firmware: `stack_grow`, the mark `reloc_mark_regions`
+/// (kernel/stack/relocate.c, a label before the region arithmetic) and the
 /// `port_lstack_*` entries (none for the hardware window). Err when the ELF does not parse or
 /// lacks one of the two functions.
 pub fn probes(elf: &[u8]) -> Result<Probes, String> {
@@ -66,7 +69,9 @@ pub fn probes(elf: &[u8]) -> Result<Probes, String> {
         }
     }
     let [Some(grow), Some(give)] = named else {
-        return Err("the ELF has no stack_grow or regions_give (not a relocate kernel?)".into());
+        return Err(
+            "the ELF has no stack_grow or reloc_mark_regions (not a relocate kernel?)".into(),
+        );
     };
     Ok(Probes { grow, give, lstack })
 }
@@ -76,7 +81,7 @@ pub fn probes(elf: &[u8]) -> Result<Probes, String> {
 pub struct Probes {
     /// `stack_grow`'s entry.
     pub grow: u32,
-    /// `regions_give`'s entry.
+    /// The mark before the region arithmetic.
     pub give: u32,
     /// The software window's slow-path entries.
     pub lstack: Vec<u32>,

@@ -1,12 +1,14 @@
-/* The `relocate` strategy's copy by the CPU (CACTUS_COPIER unset: QEMU builds, or
- * `kernel.copier = false`; docs/sensmart.md "The copy"): every word is one load and one store,
- * so on cactus-sim's `mcu` profile (load 2 cycles, store 2) a word costs at least 4 cycles;
- * the loop's own control is paid once per 32 words (about 0.16 cycles a word more). Only
- * the copy engine (reloc_copy_engine.h, a simulation device) reaches 1 cycle a word. */
-#ifndef CACTUS_RELOC_COPY_CPU_H
-#define CACTUS_RELOC_COPY_CPU_H
+/* The `relocate` strategy's copy and reports on any core (CACTUS_COPIER unset: QEMU builds,
+ * or `kernel.copier = false`; docs/sensmart.md "The copy"). The CPU copies: every word is one
+ * load and one store, so on cactus-sim's `mcu` profile (load 2 cycles, store 2) a word costs at
+ * least 4 cycles; the loop's own control is paid once per 32 words (about 0.16 cycles a word
+ * more). Only the copy engine (reloc_sim.h, a simulation device) reaches 1 cycle a word. The
+ * reports are the kernel's trace calls (trace_sim.c on cactus-sim, nothing on QEMU). */
+#ifndef CACTUS_RELOC_CPU_H
+#define CACTUS_RELOC_CPU_H
 
 #include <stdint.h>
+#include "../trace/ktrace.h"
 
 /* Eight words at word offset o, loaded before they are stored: ascending (FWD8, for a copy
  * down) or descending (BWD8, for a copy up), so that overlapping ranges copy right. */
@@ -59,6 +61,27 @@ static __attribute__((noinline)) void reloc_copy(uint32_t dst, uint32_t src, uin
             d[3] = a, d[2] = b, d[1] = c, d[0] = e;
         }
     }
+}
+
+static inline void reloc_bracket_enter(void)
+{
+    ktrace_kernel_enter();
+}
+static inline void reloc_bracket_leave(void)
+{
+    ktrace_kernel_leave();
+}
+static inline void reloc_assign(uint32_t base, uint32_t size, uint32_t owner)
+{
+    ktrace_region_assign(base, size, owner);
+}
+static inline void reloc_release(uint32_t base, uint32_t size)
+{
+    ktrace_region_release(base, size);
+}
+static inline void reloc_overflow(uint32_t id, uint32_t sp, uint32_t need)
+{
+    ktrace_overflow(id, sp, need, 3); /* 3: grown, as mtss reports */
 }
 
 #endif
