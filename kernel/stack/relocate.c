@@ -183,6 +183,7 @@ static inline void relocate(uint32_t i, uint32_t d, uint32_t g)
 
 void stack_init(void)
 {
+    port_window_init();
     regions_init(&regs, reg_storage, MAX_REGIONS, (uintptr_t)pool + POOL_RED_ZONE,
                  sizeof(pool) - POOL_RED_ZONE);
     ktrace_region_assign((uintptr_t)pool, POOL_RED_ZONE, KTRACE_NOBODY);

@@ -48,6 +48,8 @@ static inline void port_window_set(uint32_t bound, uint32_t disp)
 #define PORT_WINDOW_BOUND(limit, disp) (limit)
 #define PORT_WINDOW_SP(logical, disp) (logical)
 #define PORT_WINDOW_SP_LOGICAL(sp, disp) (sp)
+/* Nothing to prepare at start-up. */
+#define port_window_init() ((void)0)
 /* A moved task needs nothing: its registers hold logical addresses only. */
 #define port_window_moved(ctx, delta, lo, hi) ((void)(ctx), (void)(delta), (void)(lo), (void)(hi))
 /* Kernel code running for the task (its window in force) uses the task's pointer as is. */

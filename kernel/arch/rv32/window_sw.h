@@ -58,10 +58,34 @@ struct port_lstack_record {
 extern const struct port_lstack_record __start_cactus_lstack[] __attribute__((weak));
 extern const struct port_lstack_record __stop_cactus_lstack[] __attribute__((weak));
 
+/* Whether the records are sorted by start, and their longest range (port_window_init, at
+ * start-up: a firmware `cactus build` links has them sorted, crates/firmware/src/lstack_sort.rs);
+ * 0: not sorted, every record is read. */
+extern uint32_t port_lstack_span;
+/* Checks the records' order and measures their longest range (window_sw.c). */
+void port_window_init(void);
+
+/* The first record in [r, e) (sorted by start) whose start is above key. */
+static inline const struct port_lstack_record *
+port_lstack_above(const struct port_lstack_record *r, const struct port_lstack_record *e,
+                  uint32_t key)
+{
+    while (r < e) {
+        const struct port_lstack_record *m = r + (e - r) / 2;
+        if (m->start <= key)
+            r = m + 1;
+        else
+            e = m;
+    }
+    return r;
+}
+
 /* Task context c's stack moved by delta bytes; [lo, hi) is where it was (physical). Adjusts
  * the saved sp, every register a kind-1 record names at the saved pc whose value lies in
  * [lo, hi), and restarts the sequence a kind-0 record names there. A voluntary context
- * (pc == 0: a kernel call) holds no translated address (no sequence spans a call). */
+ * (pc == 0: a kernel call) holds no translated address (no sequence spans a call). With the
+ * records sorted, only those starting in (pc - span, pc] can hold pc: two binary searches
+ * find them, O(log records). */
 static inline void port_window_moved(struct port_context *c, int32_t delta, uint32_t lo,
                                      uint32_t hi)
 {
@@ -69,8 +93,13 @@ static inline void port_window_moved(struct port_context *c, int32_t delta, uint
     uint32_t pc = c->pc, restart = 0;
     if (!pc)
         return;
-    for (const struct port_lstack_record *r = __start_cactus_lstack; r < __stop_cactus_lstack;
-         r++) {
+    const struct port_lstack_record *r = __start_cactus_lstack, *e = __stop_cactus_lstack;
+    uint32_t span = port_lstack_span;
+    if (span) {
+        e = port_lstack_above(r, e, pc);
+        r = port_lstack_above(r, e, pc >= span ? pc - span : 0);
+    }
+    for (; r < e; r++) {
         if (pc < r->start || pc >= r->end)
             continue;
         if (r->kind == 0) {
