@@ -120,9 +120,14 @@ static inline struct k_tcb *set_window(const struct region *r)
     struct k_tcb *t = &k_tasks[r->owner];
     t->stack_disp = top(r) - PORT_WINDOW_TOP;
     t->stack.limit = PORT_WINDOW_LIMIT(PORT_WINDOW_TOP - r->size, t->stack_disp);
+    return t;
+}
+
+/* Records r's size as its owner's largest if it is (only a region that grew can be). */
+static inline void note_peak(const struct region *r)
+{
     if (r->size > peak[r->owner])
         peak[r->owner] = r->size;
-    return t;
 }
 
 static inline void report(const struct region *r)
@@ -166,6 +171,7 @@ static inline void relocate(uint32_t i, uint32_t d, uint32_t g)
                               r == &regs.r[m.lo] ? r->base : r->base - (uint32_t)delta,
                               top(r) - (uint32_t)delta);
     }
+    note_peak(&regs.r[i]); /* the one region that grew */
     stats.relocations++;
     stats.bytes_moved += m.n;
     struct k_tcb *cur = k_cur();
@@ -201,6 +207,7 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     index_regions();
     peak[k_id(t)] = 0;
     set_window(&regs.r[k]);
+    note_peak(&regs.r[k]);
     report(&regs.r[k]);
     return PORT_WINDOW_SP(PORT_WINDOW_TOP, t->stack_disp);
 }

@@ -84,8 +84,8 @@ port_lstack_above(const struct port_lstack_record *r, const struct port_lstack_r
  * the saved sp, every register a kind-1 record names at the saved pc whose value lies in
  * [lo, hi), and restarts the sequence a kind-0 record names there. A voluntary context
  * (pc == 0: a kernel call) holds no translated address (no sequence spans a call). With the
- * records sorted, only those starting in (pc - span, pc] can hold pc: two binary searches
- * find them, O(log records). */
+ * records sorted, only those starting in (pc - span, pc] can hold pc: a binary search finds
+ * the last of them, O(log records), and they lie right before it. */
 static inline void port_window_moved(struct port_context *c, int32_t delta, uint32_t lo,
                                      uint32_t hi)
 {
@@ -96,8 +96,10 @@ static inline void port_window_moved(struct port_context *c, int32_t delta, uint
     const struct port_lstack_record *r = __start_cactus_lstack, *e = __stop_cactus_lstack;
     uint32_t span = port_lstack_span;
     if (span) {
-        e = port_lstack_above(r, e, pc);
-        r = port_lstack_above(r, e, pc >= span ? pc - span : 0);
+        const struct port_lstack_record *first = r;
+        r = e = port_lstack_above(r, e, pc); /* every record from e on starts above pc */
+        while (r > first && pc - r[-1].start < span)
+            r--;
     }
     for (; r < e; r++) {
         if (pc < r->start || pc >= r->end)
