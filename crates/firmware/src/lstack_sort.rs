@@ -72,14 +72,22 @@ mod tests {
 
     #[test]
     fn records_sort_by_start_then_end() {
-        let recs: [[u32; 4]; 3] = [[0x20, 0x28, 5, 1], [0x10, 0x30, 0x10, 0], [0x10, 0x18, 7, 1]];
+        let recs: [[u32; 4]; 3] = [
+            [0x20, 0x28, 5, 1],
+            [0x10, 0x30, 0x10, 0],
+            [0x10, 0x18, 7, 1],
+        ];
         let bytes: Vec<u8> = recs
             .iter()
             .flat_map(|r| r.iter().flat_map(|w| w.to_le_bytes()))
             .collect();
         assert_eq!(
             sorted(&bytes),
-            vec![[0x10, 0x18, 7, 1], [0x10, 0x30, 0x10, 0], [0x20, 0x28, 5, 1]]
+            vec![
+                [0x10, 0x18, 7, 1],
+                [0x10, 0x30, 0x10, 0],
+                [0x20, 0x28, 5, 1]
+            ]
         );
     }
 }
