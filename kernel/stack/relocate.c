@@ -68,7 +68,7 @@ static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4] __attribute__((section(".stack_
 static struct region reg_storage[MAX_REGIONS];
 static struct region_set regs;
 static uint32_t peak[CACTUS_MAX_TASKS]; /* the largest region each task has held */
-static uint8_t at[CACTUS_MAX_TASKS];    /* each task's region index (regs.r[at[id]]) */
+static uint16_t at[CACTUS_MAX_TASKS];   /* each task's region index (regs.r[at[id]]) */
 static cactus_relocate_counts stats;
 static struct {
     uint32_t need, best;
@@ -94,7 +94,7 @@ static void index_regions(void)
 {
     for (uint32_t k = 0; k < regs.n; k++)
         if (regs.r[k].owner != REGION_FREE)
-            at[regs.r[k].owner] = (uint8_t)k;
+            at[regs.r[k].owner] = (uint16_t)k;
 }
 
 /* The lowest physical byte of r's live stack (from its owner's saved sp, 16-byte aligned,

@@ -282,8 +282,12 @@ pub fn markdown(rows: &[SensmartRow]) -> String {
 /// their sum, the copy's cycles beyond one a word (its set-up, or the CPU's extra cost), and
 /// the fixed cost (the phases without the words' cycles at one a word).
 fn breakdown_table(rows: &[SensmartRow]) -> String {
+    let phases: Vec<String> = breakdown::PHASES
+        .iter()
+        .map(|p| format!(">{}", p.0))
+        .collect();
     let mut head = vec!["window", "copy"];
-    head.extend(breakdown::PHASES.iter().map(|p| p.0));
+    head.extend(phases.iter().map(String::as_str));
     let mut t = Table::new(&head);
     for (name, window, copy) in VARIANTS {
         let Some(r) = kib(rows, name) else { continue };
@@ -347,26 +351,31 @@ fn switch_table(rows: &[SensmartRow]) -> String {
 
 /// What the part's columns mean.
 pub fn reading() -> String {
-    "**Stack relocation** (docs/sensmart.md; both sizes run the same two firmwares, each well \
+    "**Stack relocation** (docs/sensmart.md; both sizes run the same firmwares, each well \
      under a second of simulation). Relocation: bench/sensmart/relocate.toml under the \
-     `relocate` strategy with the hardware stack window, and with the software one (`--window \
-     sw`: the probe's store is translated by the logical-stack pass, whose slow path, \
-     `port_lstack_*` to `k_lstack_trap`, grows the stack; `mtss` checks; its phases are not \
-     split: no trap marks its start); its one task's region is the pool's \
-     lowest, so each relocation moves exactly the live stack the probe sets up (bytes moved, \
-     from the kernel's own counter). Cycles run from the store that crosses the window's bound \
-     to the instruction after it (trap, the strategy choosing the donor, the memmove, the \
-     window write, the return), less the same probe with a store that does not trap; \
-     interrupts masked. The three phases split it by the trace's events (the sum is a few \
-     cycles short: the baseline store and the events' own instruction): from the trap to the \
-     copy's start (trap entry, `port_trap`, the strategy finding the task's region, scanning for \
-     the donor and computing the move), the copy itself (between the kernel store bracket's \
-     KERNEL_ENTER and KERNEL_LEAVE; per word), and from its end to the `mret` (the moved \
-     tasks' windows, the counters, the window write, the oracle's region reports, the \
-     OVERFLOW event, the context restore). Switch: bench/sensmart/switch.toml, a yield ping-pong of two tasks at \
-     one priority, cycles per switch, built `static`, `--stack relocate` (every resume \
-     writes the window: two loads and two CSR writes; `static` runs its switch-time stack \
-     check instead, which `relocate` does not need: the window checks every access) and `--stack relocate --window sw` \
-     (the logical-stack pass and `mtss` checks; no window to write). "
+     `relocate` strategy three ways: the software window (`--window sw`: the probe's store is \
+     translated by the logical-stack pass, whose slow path, `port_lstack_*` to \
+     `k_lstack_trap`, grows the stack; `mtss` checks) with cactus-sim's copy engine (a \
+     simulation device, `kernel.copier`, the default on `sim`), the same copying with the CPU \
+     (`kernel.copier = false`: what a QEMU build runs), and the hardware window (the engine); \
+     its one task's region is the pool's lowest, so each relocation moves exactly the live \
+     stack the probe sets up (bytes moved, from the kernel's own counter). Cycles run from the \
+     access that crosses the task's bound to the instruction after it, less the same probe \
+     with an access that does not; interrupts masked. The breakdown splits each 1 KiB \
+     relocation into seven phases at points the run passes anyway: the stack-window trap or \
+     the slow path's `port_lstack_*` entry, `stack_grow`, the strategy's mark before its region \
+     arithmetic (`reloc_mark_regions`), the kernel store bracket around the copy (KERNEL_ENTER, \
+     KERNEL_LEAVE), the first region report, the OVERFLOW event and the `mret`; the function \
+     entries and the mark are call probes, which cost the guest nothing, so the phases are \
+     those of the measured run (they sum to the cycles less the access's re-execution). Copy \
+     beyond 1/word: the copy phase less one cycle per word moved (its set-up with the engine; \
+     the CPU's cost above the goal's word with the CPU, whose floor on `mcu` is 4 cycles a \
+     word: a 2-cycle load and a 2-cycle store). Fixed: the phases' sum less one cycle per word, \
+     the part the goal bounds at 300. Switch: bench/sensmart/switch.toml, a yield ping-pong \
+     of two tasks at one priority, cycles per switch, built `static`, `--stack relocate` \
+     (every resume writes the window: two loads and two CSR writes; `static` runs its \
+     switch-time stack check instead, which `relocate` does not need: the window checks every \
+     access) and `--stack relocate --window sw` (the logical-stack pass and `mtss` checks; no \
+     window to write). "
         .to_string()
 }
