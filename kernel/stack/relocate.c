@@ -22,7 +22,12 @@
  * faulted, returned) gives its region back as a free region (merged with free neighbours).
  *
  * The region arithmetic (allocation, surplus, what a growth moves, freeing) is lib/regions.h,
- * host-tested; this file adds the tasks' windows, the copy and the reports.
+ * host-tested; this file adds the tasks' windows, the copy and the reports. The copy and
+ * the reports are one of two headers chosen by the configuration: reloc_sim.h (CACTUS_COPIER,
+ * `kernel.copier`: cactus-sim's copy engine, a simulation device, and the trace device's
+ * writes inline) or reloc_cpu.h (any core: the CPU copies, the kernel's trace calls report).
+ * A growth touches only the regions between the needy one and the donor: the task's region is
+ * found in O(1) (at[]), and only the moved tasks' windows change and get fixed up.
  *
  * The translation backend is chosen by the configuration (arch/rv32/window.h): the hardware
  * window (window_hw.h: after a move the running task's window is written once, and every
@@ -31,7 +36,8 @@
  * bound, and a moved task's saved sp and the translated addresses its registers hold are
  * adjusted by port_window_moved). The PORT_WINDOW_* macros convert between the two views.
  *
- * Every region change is reported to the trace device (ktrace_region_assign / release), so
+ * Every region change is reported to the trace device (REGION_ASSIGN / RELEASE; a free
+ * donor's remainder needs none: its bytes were free and stay free), so
  * the ownership oracle follows every move, and every growth as an OVERFLOW event with action
  * 3 (grown), as mtss and segmented report theirs. Entry points run with interrupts masked (trap
  * handler or kernel call). */
