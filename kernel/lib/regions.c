@@ -69,29 +69,3 @@ uint32_t regions_free(struct region_set *s, uint32_t k)
     return k;
 }
 
-struct region_move regions_give(struct region_set *s, uint32_t i, uint32_t d, uint32_t g,
-                                uint32_t live_low)
-{
-    struct region *r = s->r;
-    struct region_move m;
-    if (d < i) {
-        /* The donor's live bytes and every region up to i move down by g. */
-        m = (struct region_move){ .dst = live_low - g, .src = live_low,
-                                  .n = r[i].base - live_low, .lo = d, .hi = i };
-        r[d].size -= g;
-        for (uint32_t k = d + 1; k < i; k++)
-            r[k].base -= g;
-        r[i].base -= g;
-        r[i].size += g;
-    } else {
-        /* i's live bytes and every region up to the donor move up by g. */
-        m = (struct region_move){ .dst = live_low + g, .src = live_low,
-                                  .n = r[d].base - live_low, .lo = i, .hi = d };
-        r[i].size += g;
-        for (uint32_t k = i + 1; k < d; k++)
-            r[k].base += g;
-        r[d].base += g;
-        r[d].size -= g;
-    }
-    return m;
-}

@@ -22,7 +22,12 @@
  * faulted, returned) gives its region back as a free region (merged with free neighbours).
  *
  * The region arithmetic (allocation, surplus, what a growth moves, freeing) is lib/regions.h,
- * host-tested; this file adds the tasks' windows, the copy and the reports.
+ * host-tested; this file adds the tasks' windows, the copy and the reports. The copy and
+ * the reports are one of two headers chosen by the configuration: reloc_sim.h (CACTUS_COPIER,
+ * `kernel.copier`: cactus-sim's copy engine, a simulation device, and the trace device's
+ * writes inline) or reloc_cpu.h (any core: the CPU copies, the kernel's trace calls report).
+ * A growth touches only the regions between the needy one and the donor: the task's region is
+ * found in O(1) (at[]), and only the moved tasks' windows change and get fixed up.
  *
  * The translation backend is chosen by the configuration (arch/rv32/window.h): the hardware
  * window (window_hw.h: after a move the running task's window is written once, and every
@@ -31,7 +36,8 @@
  * bound, and a moved task's saved sp and the translated addresses its registers hold are
  * adjusted by port_window_moved). The PORT_WINDOW_* macros convert between the two views.
  *
- * Every region change is reported to the trace device (ktrace_region_assign / release), so
+ * Every region change is reported to the trace device (REGION_ASSIGN / RELEASE; a free
+ * donor's remainder needs none: its bytes were free and stay free), so
  * the ownership oracle follows every move, and every growth as an OVERFLOW event with action
  * 3 (grown), as mtss and segmented report theirs. Entry points run with interrupts masked (trap
  * handler or kernel call). */
@@ -40,6 +46,11 @@
 #include "cactus/relocate.h"
 #include "../lib/regions.c" /* the region arithmetic: this strategy's alone (kernel/Makefile) */
 #include "window.h"
+#if CACTUS_COPIER
+#include "reloc_sim.h" /* cactus-sim's copy engine (one cycle a word), reports inline */
+#else
+#include "reloc_cpu.h" /* any core: the CPU copies (a load and a store a word) */
+#endif
 
 #if !CACTUS_STACK_WINDOW
 #error "relocate needs the stack window (-DCACTUS_STACK_WINDOW=1, manifest stack = \"relocate\")"
@@ -63,6 +74,7 @@ static uint32_t pool[CACTUS_STACK_POOL_SIZE / 4] __attribute__((section(".stack_
 static struct region reg_storage[MAX_REGIONS];
 static struct region_set regs;
 static uint32_t peak[CACTUS_MAX_TASKS]; /* the largest region each task has held */
+static uint16_t at[CACTUS_MAX_TASKS];   /* each task's region index (regs.r[at[id]]) */
 static cactus_relocate_counts stats;
 static struct {
     uint32_t need, best;
@@ -74,12 +86,21 @@ static uint32_t top(const struct region *r)
     return r->base + r->size;
 }
 
+/* The index of t's region: O(1) (at[] is rebuilt whenever regions are added or removed,
+ * which a growth does only when it empties a free donor). */
 static uint32_t find(const struct k_tcb *t)
 {
-    int k = regions_find(&regs, (uint8_t)k_id(t));
-    if (k < 0)
+    uint32_t k = at[k_id(t)];
+    if (k >= regs.n || regs.r[k].owner != (uint8_t)k_id(t))
         k_panic("relocate: task without a region");
-    return (uint32_t)k;
+    return k;
+}
+
+static void index_regions(void)
+{
+    for (uint32_t k = 0; k < regs.n; k++)
+        if (regs.r[k].owner != REGION_FREE)
+            at[regs.r[k].owner] = (uint16_t)k;
 }
 
 /* The lowest physical byte of r's live stack (from its owner's saved sp, 16-byte aligned,
@@ -99,122 +120,82 @@ static uint32_t live_low(const struct region *r)
     return p;
 }
 
-/* Bound and displacement of r's owner from its region. */
-static void set_window(const struct region *r)
+/* Bound and displacement of r's owner (not free) from its region; returns the owner. */
+static inline struct k_tcb *set_window(const struct region *r)
 {
-    if (r->owner == REGION_FREE)
-        return;
     struct k_tcb *t = &k_tasks[r->owner];
     t->stack_disp = top(r) - PORT_WINDOW_TOP;
     t->stack.limit = PORT_WINDOW_LIMIT(PORT_WINDOW_TOP - r->size, t->stack_disp);
+    return t;
+}
+
+/* Records r's size as its owner's largest if it is (only a region that grew can be). */
+static inline void note_peak(const struct region *r)
+{
     if (r->size > peak[r->owner])
         peak[r->owner] = r->size;
 }
 
-static void report(const struct region *r)
+static inline void report(const struct region *r)
 {
     if (r->owner == REGION_FREE)
-        ktrace_region_release(r->base, r->size);
+        reloc_release(r->base, r->size);
     else
-        ktrace_region_assign(r->base, r->size, r->owner);
+        reloc_assign(r->base, r->size, r->owner);
 }
 
-/* Eight words at word offset o, loaded before they are stored: ascending (FWD8, for a copy
- * down) or descending (BWD8, for a copy up), so that overlapping ranges copy right. */
-#define FWD8(d, s, o)                                                                              \
-    do {                                                                                           \
-        uint32_t a = s[o], b = s[o + 1], c = s[o + 2], e = s[o + 3], f = s[o + 4],                 \
-                 g = s[o + 5], h = s[o + 6], k = s[o + 7];                                         \
-        d[o] = a, d[o + 1] = b, d[o + 2] = c, d[o + 3] = e, d[o + 4] = f, d[o + 5] = g,            \
-        d[o + 6] = h, d[o + 7] = k;                                                                \
-    } while (0)
-#define BWD8(d, s, o)                                                                              \
-    do {                                                                                           \
-        uint32_t a = s[o + 7], b = s[o + 6], c = s[o + 5], e = s[o + 4], f = s[o + 3],             \
-                 g = s[o + 2], h = s[o + 1], k = s[o];                                             \
-        d[o + 7] = a, d[o + 6] = b, d[o + 5] = c, d[o + 4] = e, d[o + 3] = f, d[o + 2] = g,        \
-        d[o + 1] = h, d[o] = k;                                                                    \
-    } while (0)
+/* A mark in the code for `cactus bench sensmart`'s cycle breakdown of a relocation
+ * (crates/bench/src/sensmart/breakdown.rs): a global label the simulator's call probes stop
+ * at, which costs no instruction and no cycle. Used once each, in code inlined once. */
+#define RELOC_MARK(name) __asm__ volatile(".globl " #name "\n" #name ":")
 
-/* Copies n bytes (a multiple of 16) from src to dst, word by word in the direction that is
- * safe for overlapping ranges: 128 bytes (32 words) per iteration, so the loop's control (two
- * pointer steps, the count and the taken branch) is paid once per 32 words; then 16-byte steps
- * for what is left. */
-static void move_words(uint32_t dst, uint32_t src, uint32_t n)
+/* Region d gives g bytes to region i (Figure 3): the bytes move (one copy), and only the
+ * regions between the two change: their owners' bounds and displacements, the software
+ * window's fix-ups of the tasks whose stacks moved, the running task's window (written once),
+ * and the oracle hears of each of them, except a free donor: the bytes it keeps were free and
+ * stay free, the ones it gives are in its neighbour's report. */
+static inline void relocate(uint32_t i, uint32_t d, uint32_t g)
 {
-    volatile uint32_t *d, *s;
-    if (dst < src) {
-        d = (uint32_t *)dst, s = (uint32_t *)src;
-        for (; n >= 128; n -= 128, d += 32, s += 32) {
-            FWD8(d, s, 0);
-            FWD8(d, s, 8);
-            FWD8(d, s, 16);
-            FWD8(d, s, 24);
-        }
-        for (; n; n -= 16, d += 4, s += 4) {
-            uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
-            d[0] = a, d[1] = b, d[2] = c, d[3] = e;
-        }
-    } else if (dst > src) {
-        d = (uint32_t *)(dst + n), s = (uint32_t *)(src + n);
-        for (; n >= 128; n -= 128) {
-            d -= 32, s -= 32;
-            BWD8(d, s, 24);
-            BWD8(d, s, 16);
-            BWD8(d, s, 8);
-            BWD8(d, s, 0);
-        }
-        for (; n; n -= 16) {
-            d -= 4, s -= 4;
-            uint32_t a = s[3], b = s[2], c = s[1], e = s[0];
-            d[3] = a, d[2] = b, d[1] = c, d[0] = e;
-        }
-    }
-}
-
-/* Region d gives g bytes to region i (Figure 3): the bytes move, the moved tasks' windows
- * change, the running task's window is written once, and the oracle hears of every region. */
-static void relocate(uint32_t i, uint32_t d, uint32_t g)
-{
-    /* The software window adjusts what moved tasks hold physically: their displacements and
-     * regions before the move. */
-    static uint32_t old_disp[CACTUS_MAX_TASKS], old_lo[CACTUS_MAX_TASKS], old_hi[CACTUS_MAX_TASKS];
-    if (PORT_WINDOW_SOFTWARE)
-        for (uint32_t k = 0; k < regs.n; k++)
-            if (regs.r[k].owner != REGION_FREE) {
-                uint32_t o = regs.r[k].owner;
-                old_disp[o] = k_tasks[o].stack_disp;
-                old_lo[o] = regs.r[k].base;
-                old_hi[o] = top(&regs.r[k]);
-            }
+    RELOC_MARK(reloc_mark_regions);
     uint32_t live = live_low(&regs.r[d < i ? d : i]);
     struct region_move m = regions_give(&regs, i, d, g, live);
-    ktrace_kernel_enter();
-    /* The hardware variant's copy engine moves a word a cycle; otherwise the CPU copies. */
-    if (!port_window_copy(m.dst, m.src, m.n))
-        move_words(m.dst, m.src, m.n);
-    ktrace_kernel_leave();
-    for (uint32_t k = m.lo; k <= m.hi; k++) {
-        set_window(&regs.r[k]);
-        uint32_t o = regs.r[k].owner;
-        if (PORT_WINDOW_SOFTWARE && o != REGION_FREE && k_tasks[o].stack_disp != old_disp[o])
-            port_window_moved(&k_tasks[o].ctx, (int32_t)(k_tasks[o].stack_disp - old_disp[o]),
-                              old_lo[o], old_hi[o]);
+    reloc_bracket_enter();
+    reloc_copy(m.dst, m.src, m.n);
+    reloc_bracket_leave();
+    /* Regions lo..hi-1 had their contents moved by delta (their tops, so their owners'
+     * displacements, changed by it); hi kept its top. The end region among them (lo: the
+     * donor below i, or i below the donor) kept its base, the ones in between moved whole: so
+     * each one's old place is [base or base - delta, top - delta). */
+    int32_t delta = (int32_t)(m.dst - m.src);
+    const struct region *r = &regs.r[m.lo], *end = &regs.r[m.hi];
+    for (; r <= end; r++) {
+        if (r->owner == REGION_FREE)
+            continue;
+        struct k_tcb *t = set_window(r);
+        if (PORT_WINDOW_SOFTWARE && r < end)
+            port_window_moved(&t->ctx, delta,
+                              r == &regs.r[m.lo] ? r->base : r->base - (uint32_t)delta,
+                              top(r) - (uint32_t)delta);
     }
+    note_peak(&regs.r[i]); /* the one region that grew */
     stats.relocations++;
     stats.bytes_moved += m.n;
     struct k_tcb *cur = k_cur();
     if (cur)
         port_window_set((uint32_t)cur->stack.limit, cur->stack_disp);
-    for (uint32_t k = m.lo; k <= m.hi; k++)
-        if (regs.r[k].size)
-            report(&regs.r[k]);
-    if (regs.r[d].size == 0)
+    const struct region *donor = &regs.r[d];
+    for (r = &regs.r[m.lo]; r <= end; r++)
+        if (r->size && !(r == donor && r->owner == REGION_FREE))
+            report(r);
+    if (donor->size == 0) {
         regions_remove(&regs, d); /* a free region given away whole */
+        index_regions();
+    }
 }
 
 void stack_init(void)
 {
+    port_window_init();
     regions_init(&regs, reg_storage, MAX_REGIONS, (uintptr_t)pool + POOL_RED_ZONE,
                  sizeof(pool) - POOL_RED_ZONE);
     ktrace_region_assign((uintptr_t)pool, POOL_RED_ZONE, KTRACE_NOBODY);
@@ -229,8 +210,10 @@ uintptr_t stack_alloc(struct k_tcb *t, uint32_t size)
     int k = regions_alloc(&regs, size, (uint8_t)k_id(t));
     if (k < 0)
         return 0;
+    index_regions();
     peak[k_id(t)] = 0;
     set_window(&regs.r[k]);
+    note_peak(&regs.r[k]);
     report(&regs.r[k]);
     return PORT_WINDOW_SP(PORT_WINDOW_TOP, t->stack_disp);
 }
@@ -243,9 +226,15 @@ int stack_grow(struct k_tcb *t, uintptr_t low)
     uint32_t need = (uint32_t)((bound - low + 15u) & ~15u);
     uint32_t i = find(t), best = 0;
     int d = -1;
-    for (uint32_t k = 0; k < regs.n; k++) {
-        const struct region *r = &regs.r[k];
-        uint32_t s = k == i ? 0 : regions_surplus(r, live_low(r), CACTUS_RELOC_HEADROOM);
+    /* The donor: the region with the most surplus (a region's surplus is at most its size, so
+     * one no larger than the best so far is passed over without looking at its task). */
+    const struct region *r = regs.r, *mine = &regs.r[i];
+    for (uint32_t k = 0; k < regs.n; k++, r++) {
+        if (r->size <= best || r == mine)
+            continue;
+        uint32_t s = r->owner == REGION_FREE
+                         ? r->size
+                         : regions_surplus(r, live_low(r), CACTUS_RELOC_HEADROOM);
         if (s > best)
             best = s, d = (int)k;
     }
@@ -256,7 +245,7 @@ int stack_grow(struct k_tcb *t, uintptr_t low)
     }
     uint32_t g = (best / 2) & ~15u;
     relocate(i, (uint32_t)d, g > need ? g : need);
-    ktrace_overflow((uint32_t)k_id(t), t->ctx.sp, need, 3); /* 3: grown, as mtss reports */
+    reloc_overflow((uint32_t)k_id(t), t->ctx.sp, need);
     return 0;
 }
 
@@ -324,6 +313,7 @@ void stack_free(struct k_tcb *t)
 {
     ktrace_stack_hwm((uint32_t)k_id(t), peak[k_id(t)], t->desc->stack_size);
     report(&regs.r[regions_free(&regs, find(t))]);
+    index_regions();
     k_stack_released();
 }
 

@@ -24,12 +24,29 @@ pub(crate) fn load_with_stack(path: &Path, stack: Option<&str>) -> Result<Manife
 /// when the file cannot be read or loaded; how the run ended is the [`RunOutcome`].
 pub(crate) fn run_mcu(elf_path: &Path, max_cycles: u64) -> Result<(Machine, RunOutcome), String> {
     let elf = std::fs::read(elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
+    run_mcu_probed(
+        &elf,
+        &elf_path.display().to_string(),
+        max_cycles,
+        Vec::new(),
+    )
+}
+
+/// [`run_mcu`] on the ELF bytes `elf` (`name` in errors), with call probes at `probes`
+/// (`MachineConfig::call_probes`: Call events that cost the guest nothing).
+pub(crate) fn run_mcu_probed(
+    elf: &[u8],
+    name: &str,
+    max_cycles: u64,
+    probes: Vec<u32>,
+) -> Result<(Machine, RunOutcome), String> {
     let profile = Profile::builtin("mcu").ok_or("no built-in profile `mcu`")?;
     let mut config = MachineConfig::new(profile);
     config.max_cycles = Some(max_cycles);
     config.record_events = true;
     config.oracle = OracleMode::Stop;
-    cactus_verify::sim_run::run_elf(&elf, &elf_path.display().to_string(), config)
+    config.call_probes = probes;
+    cactus_verify::sim_run::run_elf(elf, name, config)
 }
 
 /// Ok for a run that exited with code 0; otherwise one line saying how it ended (the exit

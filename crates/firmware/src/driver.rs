@@ -338,6 +338,9 @@ fn build_into(
     if m.kernel.switch.has_table() {
         crate::switch_table::sort_elf(m, &elf)?;
     }
+    if m.kernel.window == crate::manifest::StackWindow::Sw {
+        crate::lstack_sort::sort_elf(&elf)?;
+    }
     if carousel {
         let bytes = std::fs::read(&elf).map_err(io("cannot read", &elf))?;
         let layout = crate::carousel_link::layout(&bytes, m).map_err(carousel_error)?;

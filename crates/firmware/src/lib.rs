@@ -22,6 +22,7 @@ pub mod home;
 pub mod isolate_link;
 pub mod kernel_units;
 pub mod linker;
+pub mod lstack_sort;
 pub mod make_paths;
 pub mod manifest;
 pub mod srp_check;

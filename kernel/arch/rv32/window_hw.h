@@ -42,26 +42,14 @@ static inline void port_window_set(uint32_t bound, uint32_t disp)
 {
     __asm__ volatile("csrw 0x7C9, %0\n\tcsrw 0x7CA, %1" ::"r"(bound), "r"(disp) : "memory");
 }
-/* The extension's copy engine (cactus-sim, docs/simulator-design.md "Stack-window extension"):
- * registers SRC, DST, WORDS, GO at PORT_COPIER_BASE; writing GO moves WORDS words as memmove
- * does, one cycle a word, and reading it back gives the words moved (all ones: refused). */
-#define PORT_COPIER_BASE 0x0E001000u
-/* Moves n bytes (a multiple of 4) from src to dst with the copy engine; 1 when it did. */
-static inline int port_window_copy(uint32_t dst, uint32_t src, uint32_t n)
-{
-    volatile uint32_t *r = (volatile uint32_t *)PORT_COPIER_BASE;
-    r[0] = src;
-    r[1] = dst;
-    r[2] = n / 4u;
-    r[3] = 1u;
-    return r[3] == n / 4u;
-}
 /* Tasks' sp is logical: the descriptor's limit is the logical bound, a saved sp is logical. */
 #define PORT_WINDOW_SOFTWARE 0
 #define PORT_WINDOW_LIMIT(bound, disp) (bound)
 #define PORT_WINDOW_BOUND(limit, disp) (limit)
 #define PORT_WINDOW_SP(logical, disp) (logical)
 #define PORT_WINDOW_SP_LOGICAL(sp, disp) (sp)
+/* Nothing to prepare at start-up. */
+#define port_window_init() ((void)0)
 /* A moved task needs nothing: its registers hold logical addresses only. */
 #define port_window_moved(ctx, delta, lo, hi) ((void)(ctx), (void)(delta), (void)(lo), (void)(hi))
 /* Kernel code running for the task (its window in force) uses the task's pointer as is. */

@@ -27,6 +27,22 @@ void k_lstack_trap(uint32_t phys)
     k_stack_window_fault(&cur->ctx, phys - cur->stack_disp, 0);
 }
 
+uint32_t port_lstack_span;
+
+void port_window_init(void)
+{
+    uint32_t span = 0, prev = 0;
+    for (const struct port_lstack_record *r = __start_cactus_lstack; r < __stop_cactus_lstack;
+         r++) {
+        if (r->start < prev)
+            return; /* not sorted: port_window_moved reads every record */
+        prev = r->start;
+        if (r->end > r->start && r->end - r->start > span)
+            span = r->end - r->start;
+    }
+    port_lstack_span = span;
+}
+
 void k_lstack_kernel_panic(uint32_t phys)
 {
     k_report("cactus: PANIC: logical stack address %08x below the bound in kernel code\n", phys);

@@ -45,12 +45,6 @@ static inline void port_window_set(uint32_t bound, uint32_t disp)
     (void)bound, (void)disp;
 }
 #define PORT_WINDOW_SOFTWARE 1
-/* No copy engine on an ordinary core: the strategy copies with the CPU. */
-static inline int port_window_copy(uint32_t dst, uint32_t src, uint32_t n)
-{
-    (void)dst, (void)src, (void)n;
-    return 0;
-}
 /* The descriptor's limit is the physical bound (sp is physical). */
 #define PORT_WINDOW_LIMIT(bound, disp) ((bound) + (disp))
 #define PORT_WINDOW_BOUND(limit, disp) ((limit) - (disp))
@@ -64,10 +58,34 @@ struct port_lstack_record {
 extern const struct port_lstack_record __start_cactus_lstack[] __attribute__((weak));
 extern const struct port_lstack_record __stop_cactus_lstack[] __attribute__((weak));
 
+/* Whether the records are sorted by start, and their longest range (port_window_init, at
+ * start-up: a firmware `cactus build` links has them sorted, crates/firmware/src/lstack_sort.rs);
+ * 0: not sorted, every record is read. */
+extern uint32_t port_lstack_span;
+/* Checks the records' order and measures their longest range (window_sw.c). */
+void port_window_init(void);
+
+/* The first record in [r, e) (sorted by start) whose start is above key. */
+static inline const struct port_lstack_record *
+port_lstack_above(const struct port_lstack_record *r, const struct port_lstack_record *e,
+                  uint32_t key)
+{
+    while (r < e) {
+        const struct port_lstack_record *m = r + (e - r) / 2;
+        if (m->start <= key)
+            r = m + 1;
+        else
+            e = m;
+    }
+    return r;
+}
+
 /* Task context c's stack moved by delta bytes; [lo, hi) is where it was (physical). Adjusts
  * the saved sp, every register a kind-1 record names at the saved pc whose value lies in
  * [lo, hi), and restarts the sequence a kind-0 record names there. A voluntary context
- * (pc == 0: a kernel call) holds no translated address (no sequence spans a call). */
+ * (pc == 0: a kernel call) holds no translated address (no sequence spans a call). With the
+ * records sorted, only those starting in (pc - span, pc] can hold pc: a binary search finds
+ * the last of them, O(log records), and they lie right before it. */
 static inline void port_window_moved(struct port_context *c, int32_t delta, uint32_t lo,
                                      uint32_t hi)
 {
@@ -75,8 +93,15 @@ static inline void port_window_moved(struct port_context *c, int32_t delta, uint
     uint32_t pc = c->pc, restart = 0;
     if (!pc)
         return;
-    for (const struct port_lstack_record *r = __start_cactus_lstack; r < __stop_cactus_lstack;
-         r++) {
+    const struct port_lstack_record *r = __start_cactus_lstack, *e = __stop_cactus_lstack;
+    uint32_t span = port_lstack_span;
+    if (span) {
+        const struct port_lstack_record *first = r;
+        r = e = port_lstack_above(r, e, pc); /* every record from e on starts above pc */
+        while (r > first && pc - r[-1].start < span)
+            r--;
+    }
+    for (; r < e; r++) {
         if (pc < r->start || pc >= r->end)
             continue;
         if (r->kind == 0) {

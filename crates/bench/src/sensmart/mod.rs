@@ -14,6 +14,7 @@
 //! `mcu`, simulated cycles only); a point that fails is a row with its reason, left out of
 //! the summary; the summary line is built from the parts' key/value lists, in part order.
 
+pub mod breakdown;
 pub mod inflation;
 pub mod isolate;
 pub mod ops;

@@ -148,7 +148,7 @@ fn fit_recovers_a_line_and_refuses_one_size() {
         .map(|&b| Relocation {
             bytes: b,
             cycles: 200 + 3 * u64::from(b / 4),
-            phases: None,
+            breakdown: None,
         })
         .collect();
     let (a, b) = fit(&rel).unwrap();
@@ -161,24 +161,19 @@ fn fit_recovers_a_line_and_refuses_one_size() {
 }
 
 #[test]
-fn the_relocate_part_names_the_kib_relocation_and_both_switches() {
+fn the_relocate_part_names_the_software_kib_relocation_and_both_switches() {
+    use super::relocate::{RELOCATION_CPU, RELOCATION_HW, RELOCATION_SW};
+    let rel = |bytes: u32, cycles: u64| Relocation {
+        bytes,
+        cycles,
+        breakdown: None,
+    };
+    let mut sw = rel(1024, 900);
+    sw.breakdown = Some([80, 100, 60, 280, 250, 20, 100]);
     let rows = vec![
-        reloc_row(
-            "relocation",
-            vec![
-                Relocation {
-                    bytes: 512,
-                    cycles: 700,
-                    phases: None,
-                },
-                Relocation {
-                    bytes: 1024,
-                    cycles: 900,
-                    phases: None,
-                },
-            ],
-            None,
-        ),
+        reloc_row(RELOCATION_SW, vec![rel(512, 700), sw], None),
+        reloc_row(RELOCATION_CPU, vec![rel(1024, 1800)], None),
+        reloc_row(RELOCATION_HW, vec![rel(512, 600), rel(1024, 750)], None),
         reloc_row("switch static", vec![], Some(90)),
         reloc_row("switch relocate", vec![], Some(95)),
     ];
@@ -188,6 +183,8 @@ fn the_relocate_part_names_the_kib_relocation_and_both_switches() {
         "{line}"
     );
     assert!(line.contains("relocation_per_word=1.56"), "{line}");
+    assert!(line.contains("relocation_cpu_cycles=1800 "), "{line}");
+    assert!(line.contains("relocation_hw_cycles=750 "), "{line}");
     assert!(
         line.contains("switch_static=90 switch_relocate=95"),
         "{line}"
@@ -195,7 +192,18 @@ fn the_relocate_part_names_the_kib_relocation_and_both_switches() {
     let mut failed = rows.clone();
     failed[0].passed = false;
     assert!(summary(&failed).line().contains("relocation_cycles=- "));
-    assert!(super::relocate::markdown(&rows).contains("| 1024 |"));
+    let md = super::relocate::markdown(&rows);
+    assert!(md.contains("| software | engine | 1024 |"), "{md}");
+    // The breakdown of the software 1 KiB relocation: its phases, their sum (890), the copy
+    // beyond one a word (280 - 256) and the fixed part (890 - 256).
+    assert!(
+        md.contains("| software | engine | 80 | 100 | 60 | 280 | 250 | 20 | 100 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| software | engine | 900 | 890 | 24 | 634 |"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -268,33 +276,70 @@ fn the_isolate_cost_rows_at_small_are_a_subset_of_the_preempt_parts() {
 }
 
 #[test]
-fn relocation_phases_follow_the_trap_the_copy_bracket_and_the_mret() {
-    use super::relocate::phases;
+fn breakdowns_follow_the_boundaries_in_order() {
+    use super::breakdown::{breakdowns, Probes};
     use cactus_sim::{Event, EventKind};
-    let ev = |cycle: u64, kind: EventKind| Event {
+    let ev = |cycle: u64, pc: u32, kind: EventKind| Event {
         cycle,
         instret: 0,
-        pc: 0,
+        pc,
         kind,
     };
+    let call = EventKind::Call { a0: 0, a1: 0 };
+    let p = Probes {
+        grow: 0x100,
+        give: 0x200,
+        lstack: vec![0x300, 0x304],
+    };
+    let region = EventKind::RegionAssign {
+        base: 0,
+        size: 16,
+        owner: 0,
+    };
+    let overflow = EventKind::Overflow {
+        task: 0,
+        sp: 0,
+        requested: 16,
+        action: 3,
+    };
+    let mret = EventKind::Mret { target: 0 };
     let events = vec![
-        // A kernel bracket without a stack-window trap before it counts for nothing.
-        ev(5, EventKind::KernelEnter),
-        ev(6, EventKind::KernelLeave),
-        ev(7, EventKind::Mret { target: 0 }),
-        ev(100, EventKind::Trap { cause: 25, tval: 0 }),
-        ev(390, EventKind::KernelEnter),
-        ev(700, EventKind::KernelLeave),
-        ev(920, EventKind::Mret { target: 0 }),
-        // A trap that copied nothing (refused) is dropped.
-        ev(1000, EventKind::Trap { cause: 25, tval: 0 }),
-        ev(1200, EventKind::Mret { target: 0 }),
-        ev(2000, EventKind::Trap { cause: 25, tval: 0 }),
-        ev(2010, EventKind::KernelEnter),
-        ev(2030, EventKind::KernelLeave),
-        ev(2060, EventKind::Mret { target: 0 }),
+        // A kernel bracket outside a relocation counts for nothing.
+        ev(5, 0, EventKind::KernelEnter),
+        ev(6, 0, EventKind::KernelLeave),
+        ev(7, 0, mret.clone()),
+        // Hardware: the trap starts it; a second region report changes nothing.
+        ev(100, 0, EventKind::Trap { cause: 25, tval: 0 }),
+        ev(190, 0x100, call.clone()),
+        ev(280, 0x200, call.clone()),
+        ev(340, 0, EventKind::KernelEnter),
+        ev(620, 0, EventKind::KernelLeave),
+        ev(700, 0, region.clone()),
+        ev(712, 0, region.clone()),
+        ev(720, 0, overflow.clone()),
+        ev(820, 0, mret.clone()),
+        // A growth refused (no copy) is dropped.
+        ev(1000, 0, EventKind::Trap { cause: 25, tval: 0 }),
+        ev(1010, 0x100, call.clone()),
+        ev(1200, 0, mret.clone()),
+        // Software: the slow path's entry starts it, its common part does not restart it.
+        ev(2000, 0x300, call.clone()),
+        ev(2005, 0x304, call.clone()),
+        ev(2080, 0x100, call.clone()),
+        ev(2180, 0x200, call),
+        ev(2240, 0, EventKind::KernelEnter),
+        ev(2520, 0, EventKind::KernelLeave),
+        ev(2800, 0, region),
+        ev(2820, 0, overflow),
+        ev(2920, 0, mret),
     ];
-    assert_eq!(phases(&events), vec![[290, 310, 220], [10, 20, 30]]);
+    assert_eq!(
+        breakdowns(&events, &p),
+        vec![
+            [90, 90, 60, 280, 80, 20, 100],
+            [80, 100, 60, 280, 280, 20, 100]
+        ]
+    );
 }
 
 fn inf(name: &str, passed: bool, builds: &[(super::inflation::Rewrite, u64, u64)]) -> SensmartRow {

@@ -452,6 +452,7 @@ mod tests {
                 switch_budget: None,
                 isolate: false,
                 window: Default::default(),
+                copier: None,
             },
             tasks: vec![task("periodic", Some(5)), task("worker", None)],
             interrupts: vec![],

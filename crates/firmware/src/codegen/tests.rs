@@ -67,6 +67,7 @@ fn manifest(target: Target) -> Manifest {
             switch_budget: None,
             isolate: false,
             window: Default::default(),
+            copier: None,
         },
         tasks: vec![a, b, task("plain", "plain_main")],
         interrupts: vec![

@@ -310,6 +310,11 @@ pub const RELOCATE_NEEDS_SIM: &str =
      mswdisp); QEMU has no such CSRs: use target = \"sim\" or kernel.window = \"sw\" (the \
      logical-stack pass)";
 
+/// Why `kernel.copier = true` needs the simulator target.
+pub const COPIER_NEEDS_SIM: &str = "kernel.copier = true is cactus-sim's copy engine (a \
+     simulation device at 0x0E001000); QEMU has no such device: use target = \"sim\" or leave \
+     kernel.copier out (the CPU copies)";
+
 /// Why `kernel.window = "sw"` needs stack checks.
 pub const WINDOW_SW_NEEDS_CHECKS: &str =
     "kernel.window = \"sw\" keeps tasks' sp physical: only the stack checks catch it running \
@@ -411,6 +416,9 @@ pub struct KernelOptions {
     pub isolate: bool,
     /// `relocate` only: how logical stack addresses are translated (`kernel.window`).
     pub window: StackWindow,
+    /// `relocate` only: whether relocations copy with cactus-sim's copy engine
+    /// (`kernel.copier`; None: the default, [`KernelOptions::copier_on`]).
+    pub copier: Option<bool>,
     /// Link-time kernel variants (`kernel.variants`, names of
     /// [`crate::kernel_units::VARIANTS`], each at most once, in manifest order): each replaces
     /// the kernel sources of one feature with `kernel/variants/<name>.c`.
@@ -476,6 +484,14 @@ impl KernelOptions {
         self.mtss_page.unwrap_or(StackStrategy::MTSS_PAGE)
     }
 
+    /// Whether the `relocate` kernel copies with cactus-sim's copy engine (`-DCACTUS_COPIER=1`,
+    /// docs/sensmart.md "The copy"): `kernel.copier` when set, otherwise on for the simulator
+    /// target (the engine is a cactus-sim device: QEMU builds copy with the CPU). False for
+    /// every other strategy.
+    pub fn copier_on(&self) -> bool {
+        self.stack == StackStrategy::Relocate && self.copier.unwrap_or(self.target == Target::Sim)
+    }
+
     /// The `-D` options of the kernel variant these options select (empty for the default
     /// kernel): the pool size, the MTSS page size and the worst-case mode; the stack window for
     /// `relocate` (always a variant: its resume paths write the window).
@@ -485,6 +501,9 @@ impl KernelOptions {
             d.push("-DCACTUS_STACK_WINDOW=1".to_string());
             if self.window == StackWindow::Sw {
                 d.push("-DCACTUS_STACK_WINDOW_SW=1".to_string());
+            }
+            if self.copier_on() {
+                d.push("-DCACTUS_COPIER=1".to_string());
             }
         }
         if let Some(k) = self.pool_kib {
@@ -549,6 +568,9 @@ impl KernelOptions {
                 StackWindow::Hw => "window".to_string(),
                 StackWindow::Sw => "window-sw".to_string(),
             });
+            if self.copier_on() {
+                parts.push("copier".to_string());
+            }
         }
         if let Some(k) = self.pool_kib {
             parts.push(format!("pool-{k}k"));
@@ -915,6 +937,10 @@ impl Manifest {
         }
         if next.stack != StackStrategy::Relocate {
             next.window = StackWindow::Hw;
+            next.copier = None;
+        }
+        if next.copier == Some(true) && next.target != Target::Sim {
+            return Err(bad("--target", COPIER_NEEDS_SIM.to_string()));
         }
         if !next.stack.has_pages() {
             next.mtss_page = None;

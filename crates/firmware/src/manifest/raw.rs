@@ -85,6 +85,9 @@ pub(crate) struct RawKernel {
     /// `kernel.window`: the relocate strategy's translation, "hw" or "sw" (docs/sensmart.md).
     #[serde(default)]
     pub window: Option<Spanned<String>>,
+    /// `kernel.copier`: whether the relocate strategy copies with cactus-sim's copy engine.
+    #[serde(default)]
+    pub copier: Option<Spanned<bool>>,
     #[serde(default)]
     pub stacklet_pool: Option<Spanned<i64>>,
     #[serde(default)]

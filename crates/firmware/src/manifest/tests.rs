@@ -141,6 +141,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch_budget: None,
             isolate: false,
             window: Default::default(),
+            copier: None,
         }
     );
 }
@@ -834,8 +835,12 @@ fn relocate_needs_the_simulator_and_always_builds_the_window_variant() {
     let m = f.parse(&sim).unwrap();
     assert_eq!(m.kernel.stack, StackStrategy::Relocate);
     assert!(!m.kernel.stack.moves_frames());
-    assert_eq!(m.kernel.variant_defines(), ["-DCACTUS_STACK_WINDOW=1"]);
-    assert_eq!(m.kernel.variant_dir().as_deref(), Some("window"));
+    // On the simulator the copy engine is on by default.
+    assert_eq!(
+        m.kernel.variant_defines(),
+        ["-DCACTUS_STACK_WINDOW=1", "-DCACTUS_COPIER=1"]
+    );
+    assert_eq!(m.kernel.variant_dir().as_deref(), Some("window-copier"));
     assert_eq!(StackStrategy::Relocate.region_bytes(500, 128), 512);
     assert_eq!(
         StackStrategy::Relocate.usable_bytes(48, 128),
@@ -859,6 +864,51 @@ fn relocate_needs_the_simulator_and_always_builds_the_window_variant() {
     })
     .unwrap();
     assert_eq!(q.kernel.stack, StackStrategy::Relocate);
+}
+
+#[test]
+fn the_copier_is_the_simulators_and_the_relocate_strategys_only() {
+    let f = Fixture::new();
+    let sw = GOOD.replace(
+        "stack = \"static\"",
+        "stack = \"relocate\"\nwindow = \"sw\"\nchecks = \"mtss\"",
+    );
+    // QEMU: the CPU copies; asking for the engine there is an error naming the key.
+    assert!(!f.parse(&sw).unwrap().kernel.copier_on());
+    let (line, key, problem) =
+        f.error(&sw.replace("window = \"sw\"", "window = \"sw\"\ncopier = true"));
+    assert_eq!((line, key.as_str()), (Some(9), "kernel.copier"));
+    assert!(problem.contains("QEMU"), "{problem}");
+    // The simulator: on unless turned off, and its own kernel variant either way.
+    let sim = sw.replace("target = \"qemu\"", "target = \"sim\"");
+    let on = f.parse(&sim).unwrap();
+    assert!(on.kernel.copier_on());
+    assert_eq!(on.kernel.variant_dir().as_deref(), Some("window-sw-copier"));
+    let off = f
+        .parse(&sim.replace("window = \"sw\"", "window = \"sw\"\ncopier = false"))
+        .unwrap();
+    assert!(!off.kernel.copier_on());
+    assert!(!off
+        .kernel
+        .variant_defines()
+        .contains(&"-DCACTUS_COPIER=1".to_string()));
+    assert_eq!(off.kernel.variant_dir().as_deref(), Some("window-sw"));
+    // Another strategy copies no stacks.
+    let (_, key, _) =
+        f.error(&GOOD.replace("stack = \"static\"", "stack = \"static\"\ncopier = true"));
+    assert_eq!(key, "kernel.copier");
+    // --target qemu over an engine build is refused.
+    let mut m = f
+        .parse(&sim.replace("window = \"sw\"", "window = \"sw\"\ncopier = true"))
+        .unwrap();
+    let err = m
+        .apply(&Overrides {
+            target: Some("qemu".into()),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--target") && err.contains("copier"), "{err}");
 }
 
 #[test]

@@ -409,6 +409,23 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             super::RELOCATE_NEEDS_SIM.to_string(),
         ));
     }
+    let copier = match &k.copier {
+        Some(v) if stack != StackStrategy::Relocate => {
+            return Err(cx.at(
+                v,
+                "kernel.copier",
+                format!(
+                    "only the relocate stack strategy copies stacks; this manifest uses \"{}\"",
+                    stack.name()
+                ),
+            ));
+        }
+        Some(v) if *v.get_ref() && target != Target::Sim => {
+            return Err(cx.at(v, "kernel.copier", super::COPIER_NEEDS_SIM.to_string()));
+        }
+        Some(v) => Some(*v.get_ref()),
+        None => None,
+    };
     let stack_bound = k.stack_bound.as_ref().is_some_and(|v| *v.get_ref());
     if stack_bound && target != Target::Sim {
         return Err(cx.err(
@@ -568,6 +585,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         switch_budget,
         isolate,
         window,
+        copier,
         variants,
     })
 }
