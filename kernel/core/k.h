@@ -48,6 +48,7 @@ _Static_assert(offsetof(struct k_tcb, stack) == PORT_STACK_DESC,
                "the stack descriptor must be where the port's resume paths point tp");
 _Static_assert(offsetof(struct k_tcb, link) == PORT_LINK && offsetof(cactus_node, next) == 0,
                "the port's tick fast path reads the running task's level neighbour there");
+_Static_assert(offsetof(struct k_tcb, prio) == PORT_TCB_PRIO, "the rmcs switch reads it there");
 #if CACTUS_STACK_WINDOW
 _Static_assert(offsetof(struct k_tcb, stack_disp) == PORT_STACK_DISP,
                "the resume paths read the stack-window displacement there (window.h)");

@@ -104,6 +104,7 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
     let t = table(TableOptions {
         poison: Some(7),
         mutate: None,
+        rmcs: false,
     });
     assert!(t.routines.contains("csrr tp, mcycle"));
     // Every register outside a mask (of the 29) is written in its restore routine.
@@ -121,6 +122,7 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
     let m = table(TableOptions {
         poison: None,
         mutate: Some(0),
+        rmcs: false,
     });
     let mu = m.mutation.clone().expect("a mutation");
     assert_eq!(mu.range, 0);
@@ -147,6 +149,7 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
         TableOptions {
             poison: None,
             mutate: Some(999),
+            rmcs: false,
         },
     )
     .unwrap_err();

@@ -60,6 +60,9 @@
  * k_timers (its first word: the earliest timer node, or 0), k_slice_used and k_slice_ticks
  * (the round-robin slice), all in gp's reach. */
 #define PORT_LINK 128
+/* Where a TCB keeps its effective priority (one byte; the rmcs switch picks the least critical
+ * holder of a register page by it: switch_rmcs.h). */
+#define PORT_TCB_PRIO 156
 #define PORT_TIMER_DEADLINE 4
 /* The stack-window displacement of a task (the `relocate` strategy's hardware variant,
  * window.h): a word at this offset of its context, present only in kernels built with

@@ -317,6 +317,7 @@ mod tests {
             markers: 0,
             memory_system: None,
             switch_regs: None,
+            reg_pages: None,
         }
     }
 

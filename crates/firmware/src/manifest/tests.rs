@@ -139,6 +139,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch_poison: None,
             switch_mutate: None,
             switch_budget: None,
+            reg_pool: None,
             isolate: false,
             window: Default::default(),
         }
