@@ -11,11 +11,11 @@
 use crate::error::BuildError;
 use crate::manifest::{Manifest, SwitchMode};
 use cactus_asm::AsmFile;
+use cactus_cc::switch::rename::pack_pages;
 use cactus_cc::switch::table::{
     bucket_index, switch_table, SwitchTable, TableOptions, INDEX_HEADER_BYTES, INDEX_SYMBOL,
     RECORD_BYTES, SECTION,
 };
-use cactus_cc::switch::rename::pack_pages;
 use cactus_cc::switch::TaskEntry;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -76,7 +76,13 @@ pub fn generate(
     let mut text = listing(&table, &files);
     for r in &renamed {
         let moves: Vec<String> = r.moves.iter().map(|(a, b)| format!("{a}->{b}")).collect();
-        let _ = writeln!(text, "# renamed: {} in {}: {}", r.function, r.unit, moves.join(" "));
+        let _ = writeln!(
+            text,
+            "# renamed: {} in {}: {}",
+            r.function,
+            r.unit,
+            moves.join(" ")
+        );
     }
     write(&dir.join(LISTING_NAME), &text)?;
     Ok((table.texts, routines))
