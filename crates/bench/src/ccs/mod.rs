@@ -1020,7 +1020,17 @@ fn reading(size: &str) -> String {
          compiled and after `cactus cc`'s renaming pass; pages exceeding a pool of 25/50/75 % \
          of the 32-entry file (1/2/3 pages) when every task of the set is preempted at its \
          worst point at once (the paper's Tables VI and VII, one-cluster rows, quoted beside). \
-         The kernel's rmcs switch is not built yet: no preemption cycles for it. ",
+         Measured beside them (`spilled/held`): each set built `kernel.switch = \"rmcs\"` \
+         with each pool (`kernel.reg_pool`) in poison mode, run under the first jitter seed \
+         (its output must be the full build's): register pages the kernel stored to memory \
+         (the preempted task's own when no page usable there was free and no holder was less \
+         critical, or a less critical holder's) against the preemptions that held pages. \
+         **rmcs poison** (third table): the poison runs of a `kernel.switch = \"rmcs\"` build \
+         (ccs-hw's deferral and budget; a preemption inside a range stores only ra, sp, t0-t2 \
+         and keeps the range's live register pages in cactus-sim's register file through \
+         `mrfmap`, pool 50 %), preemption cycles from the build without poison beside the full \
+         build's and ccs-hw's inside a range; remaps = `mrfmap` writes that changed the mapping, \
+         spills as above. ",
         if size == "small" { 8 } else { 32 }
     )
 }
