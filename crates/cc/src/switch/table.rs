@@ -426,14 +426,7 @@ fn routine_pair(s: &mut String, mask: RegSet, save: &str, restore: &str, poison:
     let _ = writeln!(s, "\tlla t3, {restore}\n\tsw t3, CTX_CCS(t6)\n\tjr t2");
     let _ = writeln!(s, "\t.globl {restore}\n{restore}:");
     if let Some(seed) = poison {
-        let unsaved = FULL_STATE.minus(mask).minus(RegSet::of(t6));
-        if !unsaved.is_empty() {
-            s.push_str("\tcsrr tp, mcycle\n");
-        }
-        for r in unsaved.iter() {
-            let hi = (mix(seed ^ mix(m ^ u32::from(r))) & 0xfffff).max(1);
-            let _ = writeln!(s, "\tlui x{r}, 0x{hi:x}\n\txor x{r}, x{r}, tp");
-        }
+        poison_fills(s, mask, RegSet::of(t6), seed);
     }
     for r in mask.minus(RegSet::of(t6)).iter() {
         let _ = writeln!(s, "\tlw x{r}, {}(t6)", slot(r));
