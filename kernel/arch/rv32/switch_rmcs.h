@@ -121,6 +121,22 @@ void port_rmcs_release(struct port_context *ctx);
     RMCS_TAKE \p
     j .Lrmcs_next\@
 .Lrmcs_none\@:
+    /* No page usable at \p is held by anyone (the common case): nothing to steal. */
+    lla t1, port_rmcs_owner
+    lw t2, 4 * \b(t1)
+    bnez t2, .Lrmcs_search\@
+    lw t2, 12(t1)
+    bnez t2, .Lrmcs_search\@
+.if CACTUS_SWITCH_RMCS >= 2
+    lw t2, 16(t1)
+    bnez t2, .Lrmcs_search\@
+.endif
+.if CACTUS_SWITCH_RMCS >= 3
+    lw t2, 20(t1)
+    bnez t2, .Lrmcs_search\@
+.endif
+    j .Lrmcs_own\@
+.Lrmcs_search\@:
     lla t1, port_rmcs_tmp
     sw t0, 0(t1)
     sw ra, 4(t1)
@@ -166,12 +182,14 @@ void port_rmcs_release(struct port_context *ctx);
     lw t0, 0(t0)
     j .Lrmcs_next\@
 .Lrmcs_self\@:
-    lw t1, 16(t0)                   /* port_rmcs_stats[0]: own pages spilled */
-    addi t1, t1, 1
-    sw t1, 16(t0)
     lw t0, 0(t0)
+.Lrmcs_own\@:
     csrr t1, mscratch
     RMCS_PAGE_STORE \p, t1          /* spilled: the resume finds no held page and loads it */
+    lla t1, port_rmcs_stats
+    lw t2, 0(t1)                    /* port_rmcs_stats[0]: own pages spilled */
+    addi t2, t2, 1
+    sw t2, 0(t1)
 .Lrmcs_next\@:
 .endm
 
