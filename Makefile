@@ -158,6 +158,7 @@ test-lane-a:
 	$(call counted,mtss-sim,$(MAKE) --no-print-directory -s -C tests checks-mtss-sim)
 	$(call counted,mtss-manifest,$(MAKE) --no-print-directory -s -C tests checks-mtss-manifest)
 	$(call counted,ktask-manifest,$(MAKE) --no-print-directory -s -C tests checks-ktask-manifest)
+	$(call counted,rmcs-steal,$(MAKE) --no-print-directory -s -C tests checks-rmcs)
 	$(call step,chunks-build,$(MAKE) --no-print-directory -C tests checks-chunks checks-segmented checks-hybrid)
 	$(call counted,chunks-qemu,$(MAKE) --no-print-directory -s -C tests checks-chunks-qemu)
 	$(call counted,chunks-sim,$(MAKE) --no-print-directory -s -C tests checks-chunks-sim)

@@ -49,7 +49,7 @@ _Static_assert(offsetof(struct k_tcb, stack) == PORT_STACK_DESC,
 _Static_assert(offsetof(struct k_tcb, link) == PORT_LINK && offsetof(cactus_node, next) == 0,
                "the port's tick fast path reads the running task's level neighbour there");
 _Static_assert(offsetof(struct k_tcb, prio) == PORT_PRIO && sizeof(((struct k_tcb *)0)->prio) == 1,
-               "the yield's assembly path reads the running task's priority byte there");
+               "the yield's assembly path and the rmcs switch read the task's priority byte there");
 _Static_assert(offsetof(struct readyq, head) == PORT_READY_HEAD,
                "the yield's assembly path rotates the running task's level there");
 #if CACTUS_STACK_WINDOW

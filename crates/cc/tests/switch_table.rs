@@ -104,6 +104,7 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
     let t = table(TableOptions {
         poison: Some(7),
         mutate: None,
+        rmcs: false,
     });
     assert!(t.routines.contains("csrr tp, mcycle"));
     // Every register outside a mask (of the 29) is written in its restore routine.
@@ -121,6 +122,7 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
     let m = table(TableOptions {
         poison: None,
         mutate: Some(0),
+        rmcs: false,
     });
     let mu = m.mutation.clone().expect("a mutation");
     assert_eq!(mu.range, 0);
@@ -147,8 +149,48 @@ fn poison_fills_every_unsaved_register_and_mutation_drops_one() {
         TableOptions {
             poison: None,
             mutate: Some(999),
+            rmcs: false,
         },
     )
     .unwrap_err();
     assert!(err.to_string().contains("999"), "{err}");
+}
+
+#[test]
+fn rmcs_routines_store_page_zero_only_and_map_the_live_pages_back() {
+    let t = table(TableOptions {
+        poison: Some(7),
+        mutate: None,
+        rmcs: true,
+    });
+    assert!(t.routines.contains("#include \"switch_rmcs.h\""));
+    for r in &t.ranges {
+        let save = format!("__cactus_ccs_save_{:08x}:", r.mask.0);
+        let restore = format!("__cactus_ccs_restore_{:08x}:", r.mask.0);
+        let at = t.routines.find(&save).expect("a save routine per mask");
+        let body = &t.routines[at..t.routines.find(&restore).unwrap()];
+        // The save stores nothing of pages 1-3 (x8-x31): those stay in the register file.
+        for x in 8..32u8 {
+            assert!(!body.contains(&format!("sw x{x},")), "x{x} stored: {body}");
+        }
+        let pages = (1..=3u32).filter(|p| (r.mask.0 >> (8 * p)) & 0xFF != 0);
+        let bits = pages.clone().fold(0, |b, p| b | 1 << (p - 1));
+        assert!(body.contains(&format!("li t0, {bits}\n")), "{body}");
+        let body = &t.routines[t.routines.find(&restore).unwrap()..];
+        let body = &body[..body.find("mret").unwrap()];
+        for p in pages {
+            assert!(
+                body.contains(&format!("RMCS_BACK {p}, {}", p - 1)),
+                "{body}"
+            );
+        }
+        // Poison fills every register outside the mask but t2, the routine's base (set last).
+        for x in (1..32u8).filter(|&x| ![3, 4, 7].contains(&x) && !r.mask.contains(x)) {
+            assert!(
+                body.contains(&format!("lui x{x},")),
+                "x{x} not poisoned: {body}"
+            );
+        }
+        assert!(body.contains("li t2,") || r.mask.contains(7));
+    }
 }

@@ -9,8 +9,9 @@
 //! otherwise the build fails and names the record.
 
 use crate::error::BuildError;
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, SwitchMode};
 use cactus_asm::AsmFile;
+use cactus_cc::switch::rename::pack_pages;
 use cactus_cc::switch::table::{
     bucket_index, switch_table, SwitchTable, TableOptions, INDEX_HEADER_BYTES, INDEX_SYMBOL,
     RECORD_BYTES, SECTION,
@@ -56,14 +57,34 @@ pub fn generate(
     }
     let glue = units.iter().position(|(s, _)| s == glue);
     let tasks = task_entries(m);
+    let rmcs = m.kernel.switch == SwitchMode::Rmcs;
+    // rmcs: the renaming pass packs the switch states into the fewest register pages first;
+    // the table is then computed over the renamed code (docs/ccs.md "rmcs").
+    let renamed = if rmcs {
+        pack_pages(&mut files, &tasks, glue).map_err(|e| fail(m, e.to_string()))?
+    } else {
+        Vec::new()
+    };
     let opts = TableOptions {
         poison: m.kernel.switch_poison,
         mutate: m.kernel.switch_mutate,
+        rmcs,
     };
     let table = switch_table(&files, &tasks, glue, opts).map_err(|e| fail(m, e.to_string()))?;
     let routines = dir.join(ROUTINES_NAME);
     write(&routines, &table.routines)?;
-    write(&dir.join(LISTING_NAME), &listing(&table, &files))?;
+    let mut text = listing(&table, &files);
+    for r in &renamed {
+        let moves: Vec<String> = r.moves.iter().map(|(a, b)| format!("{a}->{b}")).collect();
+        let _ = writeln!(
+            text,
+            "# renamed: {} in {}: {}",
+            r.function,
+            r.unit,
+            moves.join(" ")
+        );
+    }
+    write(&dir.join(LISTING_NAME), &text)?;
     Ok((table.texts, routines))
 }
 

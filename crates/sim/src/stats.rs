@@ -266,4 +266,8 @@ pub struct Stats {
     /// interrupts, deferral cycles, budget expiries), when the guest configured it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub switch_regs: Option<crate::hart::switchregs::SwitchRegStats>,
+    /// The register-page extension's figures (rmcs: pool pages, `mrfmap` writes that changed
+    /// the mapping, writes refused), when it is configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reg_pages: Option<crate::hart::regpages::RegPageStats>,
 }

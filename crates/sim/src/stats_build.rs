@@ -162,6 +162,7 @@ impl Machine {
                 r
             }),
             switch_regs: self.switch_regs.as_ref().and_then(|s| s.report()),
+            reg_pages: self.reg_pages.as_ref().map(|p| p.report()),
         }
     }
 }

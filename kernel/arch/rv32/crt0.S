@@ -1,9 +1,12 @@
 /* Reset entry: gp, kernel stack and its descriptor in tp, .bss cleared (with CACTUS_ISOLATE
- * every task region's .bss part too), trap vector, with ccs-hw the switch registers, then
+ * every task region's .bss part too), trap vector, with ccs-hw the switch registers (rmcs: and
+ * the register pool), then
  * main(). QEMU virt with `-bios none`
  * jumps to 0x80000000, where the linker script places .text.init. */
 #include "port.h"
-#if CACTUS_SWITCH_CCS_HW
+#if CACTUS_SWITCH_RMCS
+#include "switch_rmcs.h"
+#elif CACTUS_SWITCH_CCS_HW
 #include "switch_ccs_hw.h"
 #endif
 
@@ -46,6 +49,9 @@ _start:
     csrw mtvec, t0
 #if CACTUS_SWITCH_CCS_HW
     CCS_HW_BOOT                     /* the switch registers and the deferral budget */
+#endif
+#if CACTUS_SWITCH_RMCS
+    RMCS_BOOT                       /* the register pool: present, its pages free */
 #endif
     call main
     /* main returned: exit with its status through the finisher */

@@ -125,9 +125,12 @@
 #endif
 
 /* The switch strategy, chosen by the kernel's configuration (kernel.switch in the manifest:
- * CACTUS_SWITCH_CCS for ccs-sw, with CACTUS_SWITCH_CCS_HW too for ccs-hw): the hooks the trap
+ * CACTUS_SWITCH_CCS for ccs-sw, with CACTUS_SWITCH_CCS_HW too for ccs-hw, and CACTUS_SWITCH_RMCS
+ * too for rmcs): the hooks the trap
  * paths call (PREEMPT_SAVE, SKIP_LAZY_SAVE, RESUME_PARTIAL, SWITCH_ROUTINES). */
-#if CACTUS_SWITCH_CCS_HW
+#if CACTUS_SWITCH_RMCS
+#include "switch_rmcs.h"
+#elif CACTUS_SWITCH_CCS_HW
 #include "switch_ccs_hw.h"
 #elif CACTUS_SWITCH_CCS
 #include "switch_ccs.h"

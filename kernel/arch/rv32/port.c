@@ -4,6 +4,9 @@
 #include "port.h"
 #include "bound.h"
 #include "window.h"
+#if CACTUS_SWITCH_RMCS
+#include "switch_rmcs.h"
+#endif
 
 _Static_assert(offsetof(struct port_context, ra) == CTX_RA, "CTX_RA");
 _Static_assert(offsetof(struct port_context, sp) == CTX_SP, "CTX_SP");
@@ -52,6 +55,9 @@ void port_context_init(struct port_context *ctx, void (*entry)(void *), void *ar
      * Every exit that completes a context reads mscratch (trap.S, port_syscall), so it is
      * pointed at the kernel's own context, scratch here: the exit then completes that and
      * resumes port_current through the full restore. */
+#if CACTUS_SWITCH_RMCS
+    port_rmcs_release(ctx); /* its held register pages, if any (switch_rmcs.h) */
+#endif
     struct port_context *entered;
     __asm__ volatile("csrr %0, mscratch" : "=r"(entered));
     if (entered == ctx)

@@ -62,7 +62,8 @@
 #define PORT_LINK 128
 #define PORT_TIMER_DEADLINE 4
 /* The yield's assembly path (yield.S) also reads the running task's priority, a byte at its
- * context + PORT_PRIO, and rotates its level: the word at k_ready + PORT_READY_HEAD + 4 * prio
+ * context + PORT_PRIO (the rmcs switch picks the least critical holder of a register page by
+ * it too: switch_rmcs.h), and rotates its level: the word at k_ready + PORT_READY_HEAD + 4 * prio
  * is that level's head (core/k.h checks both). */
 #define PORT_PRIO 156
 #define PORT_READY_HEAD 8

@@ -138,6 +138,39 @@ pub struct Poison {
     /// The ccs-hw poison runs (same seeds).
     #[serde(default)]
     pub hw: Option<HwRuns>,
+    /// The rmcs poison runs (same seeds).
+    #[serde(default)]
+    pub rmcs: Option<RmcsRuns>,
+}
+
+/// The rmcs poison runs of one workload (ccs-hw's deferral, the live register pages kept in
+/// cactus-sim's register pool: `kernel.reg_pool`, default 50 %).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RmcsRuns {
+    /// Runs (one per jitter seed).
+    pub runs: u32,
+    /// Runs whose output and exit matched the full build's.
+    pub matched: u32,
+    /// Timer preemptions.
+    pub preemptions: u64,
+    /// Of those, inside a switch range (pages held, poisoned resume).
+    pub partial: u64,
+    /// Preemption cycles inside a range, from the build without poison, as every figure
+    /// below.
+    pub inside: Cycles,
+    /// Outside every range (budget expired: full save).
+    pub outside: Cycles,
+    /// Pool pages.
+    pub pool_pages: u8,
+    /// `mrfmap` writes that changed the mapping (a hold and a map-back per partial
+    /// preemption, a page stolen adds one, boot's check two per run).
+    pub remaps: u64,
+    /// Pages the preempted task stored itself (no page free and no holder less critical).
+    pub own_spills: u64,
+    /// Pages stolen from a less critical holder.
+    pub stolen: u64,
+    /// Awake cycles summed over the poison runs.
+    pub awake: u64,
 }
 
 /// The ccs-hw poison runs of one workload: the switch registers defer each timer interrupt
@@ -499,12 +532,13 @@ pub fn points<'a>(o: &'a CcsOptions, parts: &[Part]) -> Vec<Point<'a, CcsRow>> {
     }
     if parts.contains(&Part::Mutation) {
         let (ms, k) = o.mutated();
-        for mode in [SwitchMode::CcsSw, SwitchMode::CcsHw] {
+        for mode in [SwitchMode::CcsSw, SwitchMode::CcsHw, SwitchMode::Rmcs] {
             for m in &ms {
                 let name = stem(m);
                 // The ccs-sw points keep their old keys (stored JSON resumes).
                 let key = match mode {
                     SwitchMode::CcsHw => format!("mutation-hw/{name}"),
+                    SwitchMode::Rmcs => format!("mutation-rmcs/{name}"),
                     _ => format!("mutation/{name}"),
                 };
                 let m = m.clone();
@@ -645,7 +679,16 @@ pub fn poison(o: &CcsOptions, manifest: &str) -> CcsRow {
                     hw.runs - hw.matched,
                     hw.runs
                 ))
-            } else if p.partial == 0 || hw.partial == 0 {
+            } else if let Some(r) = p.rmcs.as_ref().filter(|r| r.matched < r.runs) {
+                Some(format!(
+                    "{} of {} rmcs poison runs differ from the full build",
+                    r.runs - r.matched,
+                    r.runs
+                ))
+            } else if p.partial == 0
+                || hw.partial == 0
+                || p.rmcs.as_ref().is_some_and(|r| r.partial == 0)
+            {
                 Some("no preemption landed in a switch range: nothing was tested".into())
             } else {
                 None
@@ -666,6 +709,21 @@ fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
     let sw_time = mode_runs(o, manifest, &seeds, SwitchMode::CcsSw, None)?;
     let hw = mode_runs(o, manifest, &seeds, SwitchMode::CcsHw, Some(reference))?;
     let hw_time = mode_runs(o, manifest, &seeds, SwitchMode::CcsHw, None)?;
+    let rm = mode_runs(o, manifest, &seeds, SwitchMode::Rmcs, Some(reference))?;
+    let rm_time = mode_runs(o, manifest, &seeds, SwitchMode::Rmcs, None)?;
+    let rmcs = RmcsRuns {
+        runs: seeds.len() as u32,
+        matched: rm.matched,
+        preemptions: rm.preemptions,
+        partial: rm.partial,
+        inside: Cycles::of(&rm_time.inside),
+        outside: Cycles::of(&rm_time.outside),
+        pool_pages: rm_time.pool_pages,
+        remaps: rm_time.rmcs.remaps,
+        own_spills: rm_time.rmcs.own_spills,
+        stolen: rm_time.rmcs.stolen,
+        awake: rm.awake,
+    };
     let mut h = HwRuns {
         runs: seeds.len() as u32,
         matched: hw.matched,
@@ -706,6 +764,7 @@ fn poison_runs(o: &CcsOptions, manifest: &str) -> Result<Poison, String> {
         awake_full,
         awake_ccs: sw.awake,
         hw: Some(h),
+        rmcs: Some(rmcs),
     })
 }
 
@@ -723,6 +782,9 @@ struct ModeRuns {
     awake: u64,
     /// The switch registers' figures per run (ccs-hw).
     switch_regs: Vec<cactus_sim::SwitchRegStats>,
+    /// rmcs: the register pages' figures summed over the runs, and the pool's pages.
+    rmcs: run::RmcsCounts,
+    pool_pages: u8,
 }
 
 /// Builds `manifest` with `mode` and runs it under `seeds`: with poison mode against a
@@ -739,6 +801,7 @@ fn mode_runs(
         switch: mode,
         poison: reference.map(|_| POISON_SEED),
         mutate: None,
+        reg_pool: None,
     };
     let fw = build(&o.root, o.build_dir.as_deref(), manifest, v)?;
     let mut r = ModeRuns {
@@ -749,6 +812,8 @@ fn mode_runs(
         outside: Vec::new(),
         awake: 0,
         switch_regs: Vec::new(),
+        rmcs: run::RmcsCounts::default(),
+        pool_pages: fw.reg_pool,
     };
     for &s in seeds {
         let ran = run::run(&fw, Some(s))?;
@@ -771,6 +836,14 @@ fn mode_runs(
             r.switch_regs.push(ran.switch_regs.ok_or_else(|| {
                 format!("seed {s}: the ccs-hw build left the switch registers unused")
             })?);
+        }
+        if mode == SwitchMode::Rmcs {
+            let c = ran
+                .rmcs
+                .ok_or_else(|| format!("seed {s}: the rmcs build has no register pages"))?;
+            r.rmcs.remaps += c.remaps;
+            r.rmcs.own_spills += c.own_spills;
+            r.rmcs.stolen += c.stolen;
         }
     }
     r.preemptions = (r.inside.len() + r.outside.len()) as u64;
@@ -829,6 +902,7 @@ fn mutants(
         switch: mode,
         poison: Some(POISON_SEED),
         mutate: None,
+        reg_pool: None,
     };
     let fw = build(&o.root, o.build_dir.as_deref(), manifest, base)?;
     let mut hits: BTreeMap<u32, u64> = BTreeMap::new();
@@ -946,7 +1020,17 @@ fn reading(size: &str) -> String {
          compiled and after `cactus cc`'s renaming pass; pages exceeding a pool of 25/50/75 % \
          of the 32-entry file (1/2/3 pages) when every task of the set is preempted at its \
          worst point at once (the paper's Tables VI and VII, one-cluster rows, quoted beside). \
-         The kernel's rmcs switch is not built yet: no preemption cycles for it. ",
+         Measured beside them (`spilled/held`): each set built `kernel.switch = \"rmcs\"` \
+         with each pool (`kernel.reg_pool`) in poison mode, run under the first jitter seed \
+         (its output must be the full build's): register pages the kernel stored to memory \
+         (the preempted task's own when no page usable there was free and no holder was less \
+         critical, or a less critical holder's) against the preemptions that held pages. \
+         **rmcs poison** (third table): the poison runs of a `kernel.switch = \"rmcs\"` build \
+         (ccs-hw's deferral and budget; a preemption inside a range stores only ra, sp, t0-t2 \
+         and keeps the range's live register pages in cactus-sim's register file through \
+         `mrfmap`, pool 50 %), preemption cycles from the build without poison beside the full \
+         build's and ccs-hw's inside a range; remaps = `mrfmap` writes that changed the mapping, \
+         spills as above. ",
         if size == "small" { 8 } else { 32 }
     )
 }
@@ -1069,6 +1153,50 @@ pub fn markdown(rows: &[CcsRow]) -> String {
         };
     }
     s.push_str(&h.render());
+    s.push('\n');
+    let mut g = Table::new(&[
+        "workload",
+        ">runs",
+        ">matched",
+        ">preemptions",
+        ">inside a range",
+        ">full worst/avg",
+        ">ccs-hw inside worst/avg",
+        ">rmcs inside worst/avg",
+        ">rmcs outside worst/avg",
+        ">pool pages",
+        ">remaps",
+        ">own pages spilled",
+        ">pages stolen",
+        ">awake rmcs+poison",
+        "result",
+    ]);
+    for r in rows.iter().filter(|r| r.part == Part::Poison) {
+        let wa = |c: &Cycles| format!("{}/{}", c.worst, f1(c.avg));
+        let p = r.poison.as_ref();
+        match p.and_then(|p| p.rmcs.as_ref()) {
+            Some(x) => g.row([
+                r.name.clone(),
+                x.runs.to_string(),
+                x.matched.to_string(),
+                x.preemptions.to_string(),
+                x.partial.to_string(),
+                p.map_or("-".into(), |p| wa(&p.full)),
+                p.and_then(|p| p.hw.as_ref())
+                    .map_or("-".into(), |h| wa(&h.inside)),
+                wa(&x.inside),
+                wa(&x.outside),
+                x.pool_pages.to_string(),
+                x.remaps.to_string(),
+                x.own_spills.to_string(),
+                x.stolen.to_string(),
+                x.awake.to_string(),
+                verdict(r),
+            ]),
+            None => g.row([r.name.clone(), verdict(r)]),
+        };
+    }
+    s.push_str(&g.render());
     s.push('\n');
     let mut m = Table::new(&[
         "mutants",
@@ -1229,6 +1357,18 @@ pub fn summary(rows: &[CcsRow]) -> Summary {
         .max()
     {
         s.add("rmcs_worst_point_pages", w);
+    }
+    let rm: Vec<&RmcsRuns> = poison.iter().filter_map(|p| p.rmcs.as_ref()).collect();
+    if !rm.is_empty() {
+        s.add(
+            "preempt_rmcs_cycles",
+            rm.iter()
+                .filter(|r| r.inside.count > 0)
+                .map(|r| r.inside.worst)
+                .max()
+                .map_or("n/a".to_string(), |w| w.to_string()),
+        );
+        s.add("rmcs_partial", rm.iter().map(|r| r.partial).sum::<u64>());
     }
     s
 }

@@ -8,6 +8,10 @@
 //! program: `lu.c` for `lu`). The paper's worst case: every task preempted at its most
 //! demanding point at once, each holding its pages in the pool; the pages that exceed a pool
 //! of P pages are `max(0, sum - P)` (P = 1, 2, 3 for 25, 50, 75 % of the 32-entry file).
+//!
+//! Beside them, measured: each set's `kernel.switch = "rmcs"` build with each pool size, in
+//! poison mode under the first jitter seed (its output must be the full build's), and the pages
+//! the kernel spilled to memory against the preemptions that held pages (inside a range).
 
 use super::CcsOptions;
 use cactus_cc::switch::rename::{pack_pages, pages};
@@ -42,6 +46,67 @@ pub struct SetPages {
     pub tasks: Vec<TaskPages>,
     /// Functions the renaming pass renamed (whole program).
     pub renamed: u32,
+    /// The kernel's rmcs switch on the set, one run per pool size ([`POOLS`] order).
+    #[serde(default)]
+    pub measured: Vec<PoolRun>,
+}
+
+/// One run of a task set's `kernel.switch = "rmcs"` build (poison mode, the first jitter
+/// seed) with one pool size.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PoolRun {
+    /// Pool, percent of the 32-entry register file.
+    pub pct: u32,
+    /// Timer preemptions inside a switch range (pages held).
+    pub partial: u64,
+    /// Pages the preempted task stored itself (no page free, no holder less critical).
+    pub own_spills: u64,
+    /// Pages stolen from a less critical holder (stored to its context).
+    pub stolen: u64,
+}
+
+impl PoolRun {
+    /// Pages stored to memory: the spills.
+    pub fn spilled(&self) -> u64 {
+        self.own_spills + self.stolen
+    }
+}
+
+/// The rmcs runs of `manifest`, one per pool size, each checked against the full build's
+/// output (poison mode: a page lost or mapped wrong shows).
+fn pool_runs(o: &CcsOptions, manifest: &str) -> Result<Vec<PoolRun>, String> {
+    let seed = o.seeds()[0];
+    let (output, exit, _, _) = super::reference(o, manifest, &[seed])?;
+    let mut out = Vec::new();
+    for (pct, _) in POOLS {
+        let v = super::run::Variant {
+            switch: cactus_firmware::SwitchMode::Rmcs,
+            poison: Some(super::POISON_SEED),
+            mutate: None,
+            reg_pool: Some(pct as u8),
+        };
+        let fw = super::run::build(&o.root, o.build_dir.as_deref(), manifest, v)?;
+        let ran = super::run::run(&fw, Some(seed))?;
+        if ran.output != output || ran.exit != exit {
+            return Err(format!(
+                "the rmcs build with a {pct} % pool differs from the full build ({:?})",
+                ran.exit
+            ));
+        }
+        let c = ran.rmcs.ok_or("the rmcs build has no register pages")?;
+        let partial = ran
+            .preemptions
+            .iter()
+            .filter(|p| super::run::lookup(&fw.table, p.pc).is_some())
+            .count() as u64;
+        out.push(PoolRun {
+            pct,
+            partial,
+            own_spills: c.own_spills,
+            stolen: c.stolen,
+        });
+    }
+    Ok(out)
 }
 
 impl SetPages {
@@ -116,6 +181,7 @@ pub fn set_pages(o: &CcsOptions, manifest: &str) -> Result<SetPages, String> {
     Ok(SetPages {
         tasks,
         renamed: renamed.len() as u32,
+        measured: pool_runs(o, manifest)?,
     })
 }
 
@@ -209,6 +275,7 @@ pub fn markdown(rows: &[super::CcsRow]) -> String {
         let mut head = vec!["pool".to_string()];
         for (col, _) in SETS {
             head.push(format!(">{col} SP/SB (as compiled)"));
+            head.push(format!(">{col} spilled/held"));
             head.push(format!(">{col} paper"));
         }
         let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
@@ -229,6 +296,14 @@ pub fn markdown(rows: &[super::CcsRow]) -> String {
                             format!("{sp}/{sb} ({sp0}/{sb0})")
                         });
                 cells.push(ours);
+                let measured = sets
+                    .iter()
+                    .find(|(n, _)| *n == want)
+                    .and_then(|(_, p)| p.measured.get(i))
+                    .map_or("-".to_string(), |r| {
+                        format!("{}/{}", r.spilled(), r.partial)
+                    });
+                cells.push(measured);
                 cells.push(PAPER[paper_row + i][c].to_string());
             }
             table.row(cells);
@@ -258,6 +333,7 @@ mod tests {
         let set = SetPages {
             tasks: vec![task(1, 2), task(2, 3)],
             renamed: 1,
+            measured: Vec::new(),
         };
         assert_eq!(set.exceeding(1, true), (2, 4));
         assert_eq!(set.exceeding(3, true), (0, 2));

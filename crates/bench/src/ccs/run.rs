@@ -25,6 +25,8 @@ pub struct Variant {
     pub poison: Option<u32>,
     /// kernel.switch_mutate (a range id).
     pub mutate: Option<u32>,
+    /// kernel.reg_pool in percent (rmcs; None: the manifest's or the default).
+    pub reg_pool: Option<u8>,
 }
 
 /// A built firmware.
@@ -38,6 +40,9 @@ pub struct Firmware {
     pub table: Vec<(u32, u32, u32)>,
     /// The mutated range (start, end), if any.
     pub mutated: Option<(u32, u32)>,
+    /// The register pool's pages the kernel is built for (rmcs; 0 otherwise): the
+    /// simulator gets as many.
+    pub reg_pool: u8,
 }
 
 /// Builds `manifest` (relative to `root`) as `v` says.
@@ -51,6 +56,7 @@ pub fn build(
         switch: Some(v.switch.name().into()),
         switch_poison: v.poison,
         switch_mutate: v.mutate,
+        reg_pool: v.reg_pool,
         ..Overrides::default()
     };
     build_overridden(root, build_dir, manifest, v, &overrides)
@@ -105,6 +111,7 @@ fn build_overridden(
         path: built.elf,
         table,
         mutated,
+        reg_pool: m.kernel.reg_pool_pages(),
     })
 }
 
@@ -184,6 +191,30 @@ pub struct Ran {
     pub awake: u64,
     /// The switch registers' figures (ccs-hw builds).
     pub switch_regs: Option<SwitchRegStats>,
+    /// rmcs builds: `mrfmap` writes that changed the mapping, and the kernel's page spills
+    /// (`port_rmcs_stats`: the preempted task's own pages, pages stolen from another holder).
+    pub rmcs: Option<RmcsCounts>,
+}
+
+/// What an rmcs run's register pages did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RmcsCounts {
+    /// `mrfmap` writes that changed the mapping (boot's check included).
+    pub remaps: u64,
+    /// Preemptions that stored one of the preempted task's own pages (no page free and no
+    /// holder less critical).
+    pub own_spills: u64,
+    /// Pages stolen from a less critical holder (its registers stored to its context).
+    pub stolen: u64,
+}
+
+/// The address of symbol `name` in `elf`.
+fn symbol(elf: &[u8], name: &str) -> Option<u32> {
+    use object::{Object, ObjectSymbol};
+    let file = object::File::parse(elf).ok()?;
+    file.symbols()
+        .find(|s| s.name() == Ok(name))
+        .map(|s| s.address() as u32)
 }
 
 /// Runs `fw` with timer jitter `seed` (None: none).
@@ -192,6 +223,7 @@ pub fn run(fw: &Firmware, seed: Option<u64>) -> Result<Ran, String> {
     let mut config = MachineConfig::new(profile);
     config.max_cycles = Some(MAX_CYCLES);
     config.record_events = true;
+    config.reg_pool_pages = fw.reg_pool;
     config.timer_jitter = seed.map(|seed| TimerJitter {
         seed,
         max_cycles: TimerJitter::DEFAULT_MAX_CYCLES,
@@ -201,6 +233,28 @@ pub fn run(fw: &Firmware, seed: Option<u64>) -> Result<Ran, String> {
     let stats = machine.stats();
     let awake = stats.cycles.saturating_sub(stats.sleep_cycles);
     let switch_regs = stats.switch_regs;
+    let rmcs = match (stats.reg_pages, symbol(&fw.elf, "port_rmcs_stats")) {
+        (Some(p), Some(at)) => {
+            let mut buf = [0u8; 8];
+            machine
+                .read_debug(at, &mut buf)
+                .map_err(|e| format!("cannot read port_rmcs_stats: {e:?}"))?;
+            let word = |i: usize| {
+                u64::from(u32::from_le_bytes([
+                    buf[i],
+                    buf[i + 1],
+                    buf[i + 2],
+                    buf[i + 3],
+                ]))
+            };
+            Some(RmcsCounts {
+                remaps: p.remaps,
+                own_spills: word(0),
+                stolen: word(4),
+            })
+        }
+        _ => None,
+    };
     let preemptions = preemptions(machine.events());
     let uart = String::from_utf8_lossy(&machine.take_uart_output()).into_owned();
     let exit = match outcome {
@@ -219,5 +273,6 @@ pub fn run(fw: &Firmware, seed: Option<u64>) -> Result<Ran, String> {
         preemptions,
         awake,
         switch_regs,
+        rmcs,
     })
 }

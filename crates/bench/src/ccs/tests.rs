@@ -86,6 +86,7 @@ fn the_summary_names_every_required_key_and_the_mutants() {
         awake_full: 1,
         awake_ccs: 2,
         hw: None,
+        rmcs: None,
     });
     let mut m = CcsRow::new(Part::Mutation, "a4");
     m.note = Some("mutants not detected".into());
@@ -124,7 +125,11 @@ fn the_summary_names_every_required_key_and_the_mutants() {
             awake: 3,
         });
     }
-    let line = summary(&[a, p, m]).line();
+    let line = summary(&[a.clone(), p.clone(), m.clone()]).line();
+    assert!(
+        !line.contains("preempt_rmcs_cycles"),
+        "no rmcs runs: {line}"
+    );
     for want in [
         "worst_deferral_cycles=75",
         "preempt_ccs_hw_cycles=190",
@@ -135,6 +140,32 @@ fn the_summary_names_every_required_key_and_the_mutants() {
     ] {
         assert!(line.contains(want), "{want} in {line}");
     }
+    // With rmcs runs: its preemption key is added at the end, the others unchanged.
+    if let Some(x) = p.poison.as_mut() {
+        x.rmcs = Some(RmcsRuns {
+            runs: 2,
+            matched: 2,
+            preemptions: 10,
+            partial: 5,
+            inside: Cycles::of(&[300, 310]),
+            pool_pages: 2,
+            ..RmcsRuns::default()
+        });
+    }
+    let with = summary(&[a, p.clone(), m]).line();
+    assert!(
+        with.starts_with(line.split(" passed=").next().unwrap_or(&line)),
+        "{with}"
+    );
+    assert!(
+        with.contains("preempt_rmcs_cycles=310 rmcs_partial=5"),
+        "{with}"
+    );
+    let text = markdown(&[p]);
+    assert!(
+        text.contains("| 300/305.0 |") || text.contains("| 310/305.0 |"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -74,10 +74,10 @@ pub enum Bench {
     /// docs/results/sensmart.md.
     Sensmart(crate::cmd::bench_sensmart::SensmartArgs),
     /// Compiler-driven context switching (paper 002, docs/ccs.md, docs/results/ccs.md): live
-    /// registers at switch points and blocks, the poison test of `kernel.switch = "ccs-sw"`
-    /// and `"ccs-hw"` under seeded timer jitter with the preemption cycles full against
-    /// ccs-sw and ccs-hw and ccs-hw's deferrals, the mutation test per mode, and ccs-hw under
-    /// several deferral budgets.
+    /// registers at switch points and blocks, the poison test of `kernel.switch = "ccs-sw"`,
+    /// `"ccs-hw"` and `"rmcs"` under seeded timer jitter with the preemption cycles full
+    /// against ccs-sw, ccs-hw and rmcs and ccs-hw's deferrals, the mutation test per mode,
+    /// ccs-hw under several deferral budgets, and rmcs's register pages per pool size.
     Ccs(crate::cmd::bench_ccs::CcsArgs),
     /// Join the JSON of the shards of one sweep (`--shard I/N`) into the tables, JSON and
     /// summary a single run gives.

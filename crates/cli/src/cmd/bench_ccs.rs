@@ -12,13 +12,14 @@ use std::process::ExitCode;
 /// Options of `cactus bench ccs`.
 #[derive(Args, Debug)]
 pub struct CcsArgs {
-    /// Size class: `small` analyses the A4 and B4 task sets, runs the poison test (ccs-sw
-    /// and ccs-hw) on both with 8 jitter seeds, mutates the two ranges of A4 its runs preempt
+    /// Size class: `small` analyses the A4 and B4 task sets, runs the poison test (ccs-sw,
+    /// ccs-hw and rmcs) on both with 8 jitter seeds, mutates the two ranges of A4 its runs preempt
     /// most per mode and runs A4's ccs-hw build under budgets of 30, 120 and 1000 cycles;
     /// `full` analyses the unrolled builds too, runs every `-small` manifest of workloads/ccs
     /// and workloads/mtss with 32 seeds, mutates three ranges each of A4, B4 and telecomm per
     /// mode and sweeps six budgets on A4 and B4. The rmcs part analyses the register pages of
-    /// the task sets A2-A4 and B2-B4 (`small`: scalar-only; `full`: with unrolling too).
+    /// the task sets A2-A4 and B2-B4 (`small`: scalar-only; `full`: with unrolling too) and
+    /// runs each set's rmcs build with pools of 25, 50 and 75 % (spilled pages).
     #[arg(long, value_enum, default_value_t = BenchSize::Full)]
     pub size: BenchSize,
     /// The parts to run, comma-separated: analysis, poison, mutation, budget, rmcs.

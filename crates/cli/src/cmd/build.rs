@@ -42,18 +42,19 @@ pub struct ManifestArgs {
     /// Override the manifest's kernel.switch: how a timer preemption saves the task (`full`;
     /// `ccs-sw`: only the live registers inside the tasks' switch blocks and points; `ccs-hw`:
     /// the same with cactus-sim's switch registers deferring the timer into a switch range,
-    /// simulator only; docs/ccs.md).
+    /// simulator only; `rmcs`: ccs-hw keeping the live register pages in cactus-sim's register
+    /// pool, kernel.reg_pool; docs/ccs.md).
     #[arg(long, value_name = "MODE")]
     pub switch: Option<String>,
-    /// Set the manifest's kernel.switch_poison (ccs-sw, ccs-hw): every partial resume fills
+    /// Set the manifest's kernel.switch_poison (ccs-sw, ccs-hw, rmcs): every partial resume fills
     /// the registers it does not restore with garbage derived from SEED (docs/ccs.md).
     #[arg(long, value_name = "SEED")]
     pub switch_poison: Option<u32>,
-    /// Set kernel.switch_mutate (ccs-sw, ccs-hw; the mutation test): drop one register, chosen
+    /// Set kernel.switch_mutate (ccs-sw, ccs-hw, rmcs; the mutation test): drop one register, chosen
     /// by SEED, from one range's live set.
     #[arg(long, value_name = "SEED", hide = true)]
     pub switch_mutate: Option<u32>,
-    /// Set the manifest's kernel.switch_budget (ccs-hw only): the most cycles a pending timer
+    /// Set the manifest's kernel.switch_budget (ccs-hw, rmcs): the most cycles a pending timer
     /// interrupt waits for a switch range before it is taken anyway with a full save.
     #[arg(long, value_name = "CYCLES")]
     pub switch_budget: Option<u32>,
@@ -145,6 +146,7 @@ pub fn build_manifest(path: &Path, args: &ManifestArgs) -> Result<(Manifest, Bui
         switch_poison: args.switch_poison,
         switch_mutate: args.switch_mutate,
         switch_budget: args.switch_budget,
+        reg_pool: None,
         isolate: args.isolate,
         window: args.window.clone(),
         shrink: args.shrink.clone(),

@@ -170,7 +170,9 @@ pub fn main(args: RunArgs) -> Result<ExitCode> {
     config.stack_bound = !args.no_stack_bound;
     config.stack_window = !args.no_stack_window;
     config.switch_regs = !args.no_switch_regs;
-    config.reg_pool_pages = args.reg_pool.unwrap_or(0);
+    // An rmcs firmware's kernel is built for its manifest's pool (kernel.reg_pool).
+    let manifest_pool = manifest.as_ref().map_or(0, |m| m.kernel.reg_pool_pages());
+    config.reg_pool_pages = args.reg_pool.unwrap_or(manifest_pool);
     if let Some(path) = &args.uart_in {
         config.uart_input = read_uart_input(path)?;
     }

@@ -450,6 +450,7 @@ mod tests {
                 switch_poison: None,
                 switch_mutate: None,
                 switch_budget: None,
+                reg_pool: None,
                 isolate: false,
                 window: Default::default(),
                 copier: None,
@@ -493,6 +494,7 @@ mod tests {
             markers: 3,
             memory_system: None,
             switch_regs: None,
+            reg_pages: None,
             energy_outside_tasks_nj: 100.0,
             tasks: vec![TaskStats {
                 id: 0,

@@ -58,6 +58,13 @@ fn figures(s: &Stats) -> TextTable {
     if let Some(w) = &s.switch_regs {
         switch_regs(&mut t, w);
     }
+    if let Some(p) = &s.reg_pages {
+        t.row([
+            "register pages (rmcs)".to_string(),
+            format!("pool {}", p.pool_pages),
+            format!("{} remaps", p.remaps),
+        ]);
+    }
     t.row(["by mode", "cycles", "instructions"]);
     for (name, m) in [("machine", &s.machine_mode), ("user", &s.user_mode)] {
         t.row([sub(name), m.cycles.to_string(), m.instructions.to_string()]);
@@ -317,6 +324,7 @@ mod tests {
             markers: 0,
             memory_system: None,
             switch_regs: None,
+            reg_pages: None,
         }
     }
 

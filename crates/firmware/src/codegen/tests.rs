@@ -65,6 +65,7 @@ fn manifest(target: Target) -> Manifest {
             switch_poison: None,
             switch_mutate: None,
             switch_budget: None,
+            reg_pool: None,
             isolate: false,
             window: Default::default(),
             copier: None,

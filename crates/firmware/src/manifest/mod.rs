@@ -210,6 +210,10 @@ pub enum SwitchMode {
     /// deferred into a switch range (up to `kernel.switch_budget` cycles) and the hardware
     /// reports the range's save routine, so the kernel makes no lookup (simulator only).
     CcsHw,
+    /// ccs-hw with cactus-sim's register pages (paper 002's section 5): a preemption inside a
+    /// switch range keeps the task's live register pages in the register file and maps free
+    /// ones in their place (`kernel.reg_pool`; simulator only; docs/ccs.md "rmcs").
+    Rmcs,
 }
 
 impl SwitchMode {
@@ -219,10 +223,17 @@ impl SwitchMode {
             SwitchMode::Full => "full",
             SwitchMode::CcsSw => "ccs-sw",
             SwitchMode::CcsHw => "ccs-hw",
+            SwitchMode::Rmcs => "rmcs",
         }
     }
 
-    /// True for the modes with a switch table (ccs-sw, ccs-hw).
+    /// True for the modes on cactus-sim's switch registers, which defer the timer interrupt
+    /// (ccs-hw, rmcs): the simulator target only, with a deferral budget.
+    pub fn defers(self) -> bool {
+        matches!(self, SwitchMode::CcsHw | SwitchMode::Rmcs)
+    }
+
+    /// True for the modes with a switch table (ccs-sw, ccs-hw, rmcs).
     pub fn has_table(self) -> bool {
         self != SwitchMode::Full
     }
@@ -233,8 +244,10 @@ impl SwitchMode {
             "full" => Ok(SwitchMode::Full),
             "ccs-sw" => Ok(SwitchMode::CcsSw),
             "ccs-hw" => Ok(SwitchMode::CcsHw),
+            "rmcs" => Ok(SwitchMode::Rmcs),
             _ => Err(format!(
-                "unknown switch \"{text}\"; known switches: \"full\", \"ccs-sw\", \"ccs-hw\""
+                "unknown switch \"{text}\"; known switches: \"full\", \"ccs-sw\", \"ccs-hw\", \
+                 \"rmcs\""
             )),
         }
     }
@@ -252,6 +265,16 @@ pub const CCS_HW_NEEDS_SIM: &str =
      mswtab, mswcount, mswbudget, mswmatch); QEMU has no such CSRs: use target = \"sim\" or \
      kernel.switch = \"ccs-sw\"";
 
+/// Why `kernel.switch = "rmcs"` needs the simulator target.
+pub const RMCS_NEEDS_SIM: &str =
+    "kernel.switch = \"rmcs\" needs the switch registers and the register-page extension, \
+     cactus-sim extensions (CSRs mswtab, mswmatch, mrfmap); QEMU has no such CSRs: use target = \
+     \"sim\" or kernel.switch = \"ccs-sw\"";
+
+/// The default `kernel.reg_pool` of an rmcs firmware, in percent of the 32-entry register file
+/// (2 pages of 8).
+pub const DEFAULT_REG_POOL: u8 = 50;
+
 /// The default `kernel.switch_budget`: the issue's bound on the worst deferral, 64 cycles,
 /// less the longest instruction of the `mcu` profile's common classes past it (a taken
 /// branch or a load, 3 cycles; a division may overshoot further).
@@ -259,7 +282,7 @@ pub const DEFAULT_SWITCH_BUDGET: u32 = 60;
 
 /// The only switch mode with a table to poison or mutate.
 pub const ONLY_CCS_POISONS: &str =
-    "only kernel.switch = \"ccs-sw\" or \"ccs-hw\" has a switch table to poison or mutate";
+    "only kernel.switch = \"ccs-sw\", \"ccs-hw\" or \"rmcs\" has a switch table to poison or mutate";
 
 /// Where the firmware runs: selects the kernel's trace backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -405,9 +428,12 @@ pub struct KernelOptions {
     /// `ccs-sw` only, a test of the tests: drop one register from one range's mask
     /// (`kernel.switch_mutate = SEED`).
     pub switch_mutate: Option<u32>,
-    /// `ccs-hw` only: the deferral budget in cycles (`kernel.switch_budget`, default
-    /// [`DEFAULT_SWITCH_BUDGET`]); None for the other modes.
+    /// `ccs-hw` and `rmcs` only: the deferral budget in cycles (`kernel.switch_budget`,
+    /// default [`DEFAULT_SWITCH_BUDGET`]); None for the other modes.
     pub switch_budget: Option<u32>,
+    /// `rmcs` only: the register pool in percent of the 32-entry file (`kernel.reg_pool`:
+    /// 25, 50 or 75, default [`DEFAULT_REG_POOL`]); None for the other modes.
+    pub reg_pool: Option<u8>,
     /// SenSmart's memory isolation (`kernel.isolate = true`, docs/sensmart.md "Memory
     /// isolation"): `cactus cc --isolate` checks the application's stores, jumps and C library
     /// writer calls against the running task's regions, the kernel keeps the running task's
@@ -536,7 +562,10 @@ impl KernelOptions {
         if self.switch.has_table() {
             d.push("-DCACTUS_SWITCH_CCS=1".to_string());
         }
-        if self.switch == SwitchMode::CcsHw {
+        if self.switch == SwitchMode::Rmcs {
+            d.push(format!("-DCACTUS_SWITCH_RMCS={}", self.reg_pool_pages()));
+        }
+        if self.switch.defers() {
             d.push("-DCACTUS_SWITCH_CCS_HW=1".to_string());
             d.push(format!(
                 "-DCACTUS_SWITCH_BUDGET={}",
@@ -548,6 +577,15 @@ impl KernelOptions {
         }
         d.extend(crate::kernel_units::variant_defines(&self.variants));
         d
+    }
+
+    /// The register pool's pages an rmcs kernel is built for (`kernel.reg_pool` / 25; 0 for
+    /// the other modes): what `cactus run` gives the simulator (`--reg-pool`).
+    pub fn reg_pool_pages(&self) -> u8 {
+        match self.switch {
+            SwitchMode::Rmcs => self.reg_pool.unwrap_or(DEFAULT_REG_POOL) / 25,
+            _ => 0,
+        }
     }
 
     /// Options the firmware is linked with: the kernel stack's size when set
@@ -605,6 +643,11 @@ impl KernelOptions {
             SwitchMode::CcsSw => parts.push("ccs-sw".to_string()),
             SwitchMode::CcsHw => parts.push(format!(
                 "ccs-hw-{}",
+                self.switch_budget.unwrap_or(DEFAULT_SWITCH_BUDGET)
+            )),
+            SwitchMode::Rmcs => parts.push(format!(
+                "rmcs-{}-{}",
+                self.reg_pool.unwrap_or(DEFAULT_REG_POOL),
                 self.switch_budget.unwrap_or(DEFAULT_SWITCH_BUDGET)
             )),
         }
@@ -779,8 +822,10 @@ pub struct Overrides {
     pub switch_poison: Option<u32>,
     /// Sets `kernel.switch_mutate` (ccs-sw and ccs-hw only).
     pub switch_mutate: Option<u32>,
-    /// Sets `kernel.switch_budget` (ccs-hw only; at least 1).
+    /// Sets `kernel.switch_budget` (ccs-hw and rmcs only; at least 1).
     pub switch_budget: Option<u32>,
+    /// Sets `kernel.reg_pool` (rmcs only; 25, 50 or 75).
+    pub reg_pool: Option<u8>,
     /// Sets `kernel.isolate` (the static stack strategy only).
     pub isolate: bool,
     /// Replaces `kernel.window` (`hw` or `sw`; the relocate strategy only). `sw` without
@@ -1040,13 +1085,36 @@ impl Manifest {
             };
             return Err(bad(option, CCS_EXCLUDES_PREEMPT_TRAPS.to_string()));
         }
-        if next.switch == SwitchMode::CcsHw && next.target != Target::Sim {
+        if next.switch.defers() && next.target != Target::Sim {
             let option = if overrides.switch.is_some() {
                 "--switch"
             } else {
                 "--target"
             };
-            return Err(bad(option, CCS_HW_NEEDS_SIM.to_string()));
+            let why = if next.switch == SwitchMode::Rmcs {
+                RMCS_NEEDS_SIM
+            } else {
+                CCS_HW_NEEDS_SIM
+            };
+            return Err(bad(option, why.to_string()));
+        }
+        if let Some(pct) = overrides.reg_pool {
+            if next.switch != SwitchMode::Rmcs {
+                return Err(bad(
+                    "--reg-pool",
+                    "only kernel.switch = \"rmcs\" has a register pool".to_string(),
+                ));
+            }
+            if ![25, 50, 75].contains(&pct) {
+                return Err(bad(
+                    "--reg-pool",
+                    format!("{pct} is not a pool size (25, 50 or 75 % of the register file)"),
+                ));
+            }
+            next.reg_pool = Some(pct);
+        }
+        if next.switch != SwitchMode::Rmcs {
+            next.reg_pool = None;
         }
         for (set, option) in [
             (next.switch_poison.is_some(), "--switch-poison"),
@@ -1065,11 +1133,11 @@ impl Manifest {
             }
             next.switch_budget = Some(n);
         }
-        if next.switch != SwitchMode::CcsHw {
+        if !next.switch.defers() {
             if overrides.switch_budget.is_some() {
                 return Err(bad(
                     "--switch-budget",
-                    "only kernel.switch = \"ccs-hw\" defers preemptions".to_string(),
+                    "only kernel.switch = \"ccs-hw\" or \"rmcs\" defers preemptions".to_string(),
                 ));
             }
             next.switch_budget = None;

@@ -98,7 +98,7 @@ pub(crate) struct RawKernel {
     /// `kernel.variants`: link-time kernel variants (`kernel/variants/<name>.c`).
     #[serde(default)]
     pub variants: Option<Spanned<Vec<String>>>,
-    /// `kernel.switch`: `full`, `ccs-sw` or `ccs-hw` (docs/ccs.md).
+    /// `kernel.switch`: `full`, `ccs-sw`, `ccs-hw` or `rmcs` (docs/ccs.md).
     #[serde(default)]
     pub switch: Option<Spanned<String>>,
     /// `kernel.switch_poison`: poison mode's seed (ccs-sw and ccs-hw only).
@@ -107,9 +107,12 @@ pub(crate) struct RawKernel {
     /// `kernel.switch_mutate`: the mutation test's seed (ccs-sw and ccs-hw only).
     #[serde(default)]
     pub switch_mutate: Option<Spanned<i64>>,
-    /// `kernel.switch_budget`: ccs-hw's deferral budget in cycles.
+    /// `kernel.switch_budget`: ccs-hw's and rmcs's deferral budget in cycles.
     #[serde(default)]
     pub switch_budget: Option<Spanned<i64>>,
+    /// `kernel.reg_pool`: rmcs's register pool, percent of the register file (25, 50, 75).
+    #[serde(default)]
+    pub reg_pool: Option<Spanned<i64>>,
     #[serde(default)]
     pub scheduler: Option<Spanned<String>>,
     #[serde(default)]

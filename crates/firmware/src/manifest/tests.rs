@@ -139,6 +139,7 @@ fn defaults_fill_an_absent_kernel_table() {
             switch_poison: None,
             switch_mutate: None,
             switch_budget: None,
+            reg_pool: None,
             isolate: false,
             window: Default::default(),
             copier: None,
@@ -1640,4 +1641,85 @@ fn isolate_is_read_and_refused_off_static_stacks() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("--stack") && e.contains("static"), "{e}");
+}
+
+#[test]
+fn rmcs_needs_the_simulator_and_carries_its_pool() {
+    use crate::manifest::{SwitchMode, DEFAULT_REG_POOL};
+    let f = Fixture::new();
+    let sim = GOOD.replace("target = \"qemu\"", "target = \"sim\"");
+    let on = sim.replace("slice_ticks = 2", "slice_ticks = 2\nswitch = \"rmcs\"");
+    let m = f.parse(&on).unwrap();
+    assert_eq!(m.kernel.switch, SwitchMode::Rmcs);
+    assert_eq!(m.kernel.reg_pool_pages(), DEFAULT_REG_POOL / 25);
+    let d = m.kernel_defines();
+    for want in [
+        "-DCACTUS_SWITCH_CCS=1".to_string(),
+        "-DCACTUS_SWITCH_CCS_HW=1".to_string(),
+        format!("-DCACTUS_SWITCH_RMCS={}", DEFAULT_REG_POOL / 25),
+    ] {
+        assert!(d.contains(&want), "{want} in {d:?}");
+    }
+    let quarter = on.replace("switch = \"rmcs\"", "switch = \"rmcs\"\nreg_pool = 25");
+    let m = f.parse(&quarter).unwrap();
+    assert_eq!(
+        (m.kernel.reg_pool, m.kernel.reg_pool_pages()),
+        (Some(25), 1)
+    );
+    assert_ne!(
+        m.kernel.variant_dir(),
+        f.parse(&on).unwrap().kernel.variant_dir(),
+        "each pool is its own kernel variant"
+    );
+    // QEMU has no register pages; a pool is 25, 50 or 75 and needs rmcs.
+    let (_, key, msg) =
+        f.error(&GOOD.replace("slice_ticks = 2", "slice_ticks = 2\nswitch = \"rmcs\""));
+    assert_eq!(key, "kernel.switch");
+    assert!(
+        msg.contains("register-page") && msg.contains("target = \"sim\""),
+        "{msg}"
+    );
+    for bad in ["reg_pool = 30", "reg_pool = 100", "reg_pool = 0"] {
+        let (_, key, _) = f.error(&quarter.replace("reg_pool = 25", bad));
+        assert_eq!(key, "kernel.reg_pool", "{bad}");
+    }
+    let (_, key, _) = f.error(&sim.replace("slice_ticks = 2", "slice_ticks = 2\nreg_pool = 50"));
+    assert_eq!(key, "kernel.reg_pool");
+    // Overrides: --switch rmcs on a QEMU manifest; a pool without rmcs or of a bad size.
+    let mut q = f.parse(GOOD).unwrap();
+    assert!(q
+        .apply(&Overrides {
+            switch: Some("rmcs".into()),
+            ..Overrides::default()
+        })
+        .is_err());
+    let mut s = f.parse(&sim).unwrap();
+    for bad in [
+        Overrides {
+            reg_pool: Some(50),
+            ..Overrides::default()
+        },
+        Overrides {
+            switch: Some("rmcs".into()),
+            reg_pool: Some(40),
+            ..Overrides::default()
+        },
+    ] {
+        assert!(s.apply(&bad).is_err(), "{bad:?}");
+    }
+    s.apply(&Overrides {
+        switch: Some("rmcs".into()),
+        reg_pool: Some(75),
+        switch_budget: Some(90),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (
+            s.kernel.switch,
+            s.kernel.reg_pool_pages(),
+            s.kernel.switch_budget
+        ),
+        (SwitchMode::Rmcs, 3, Some(90))
+    );
 }

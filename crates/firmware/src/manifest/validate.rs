@@ -481,17 +481,43 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
             ));
         }
     }
-    if let (SwitchMode::CcsHw, Some(v)) = (switch, &k.switch) {
+    if let (true, Some(v)) = (switch.defers(), &k.switch) {
         if target != Target::Sim {
-            return Err(cx.at(v, "kernel.switch", super::CCS_HW_NEEDS_SIM.to_string()));
+            let why = if switch == SwitchMode::Rmcs {
+                super::RMCS_NEEDS_SIM
+            } else {
+                super::CCS_HW_NEEDS_SIM
+            };
+            return Err(cx.at(v, "kernel.switch", why.to_string()));
         }
     }
+    let reg_pool = match &k.reg_pool {
+        Some(v) if switch != SwitchMode::Rmcs => {
+            return Err(cx.at(
+                v,
+                "kernel.reg_pool",
+                "only kernel.switch = \"rmcs\" has a register pool".to_string(),
+            ));
+        }
+        Some(v) => {
+            let pct = cx.int(v, "kernel.reg_pool", 25..76)?;
+            if pct % 25 != 0 {
+                return Err(cx.at(
+                    v,
+                    "kernel.reg_pool",
+                    format!("{pct} is not a pool size (25, 50 or 75 % of the register file)"),
+                ));
+            }
+            Some(pct as u8)
+        }
+        None => None,
+    };
     let switch_budget = match &k.switch_budget {
-        Some(v) if switch != SwitchMode::CcsHw => {
+        Some(v) if !switch.defers() => {
             return Err(cx.at(
                 v,
                 "kernel.switch_budget",
-                "only kernel.switch = \"ccs-hw\" defers preemptions".to_string(),
+                "only kernel.switch = \"ccs-hw\" or \"rmcs\" defers preemptions".to_string(),
             ));
         }
         Some(v) => Some(cx.int(v, "kernel.switch_budget", 1..1_000_001)?),
@@ -583,6 +609,7 @@ fn kernel_options(cx: &Ctx, raw: &RawManifest) -> Result<KernelOptions, Manifest
         switch_poison,
         switch_mutate,
         switch_budget,
+        reg_pool,
         isolate,
         window,
         copier,
