@@ -114,8 +114,11 @@ pub fn reading() -> String {
      function's `mtss` entry check, 3 cycles, which the software variant needs). Set sp: a \
      function with an `alloca` frame, whose epilogue sets sp from s0 (the software window adds \
      the displacement back; the figure includes its checks and the translated store into the \
-     `alloca` buffer). Context save + restore: `cactus_yield` with no other task ready (trap \
-     entry, the scheduler, the exit; the hardware window writes two CSRs on the way out). Full \
+     `alloca` buffer). Context save + restore: `cactus_yield` with no other task ready; the \
+     relocate builds take the kernel's general path (entry, the context saved, the scheduler, \
+     the context restored, the exit; the hardware window writes two CSRs on the way out), \
+     while under `static` the yield's assembly path finds the caller alone at its level and \
+     returns before saving anything (docs/kernel.md), so that column is the call alone. Full \
      switch: bench/sensmart/switch.toml built the same three ways. Stack relocation: the 1 KiB \
      rows of the relocation table, with cactus-sim's copy engine (a simulation device) and, \
      for the software window, with the CPU copy a QEMU build runs. The paper's figures are ATmega128L cycles (Table II), an 8-bit core \
