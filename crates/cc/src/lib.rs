@@ -15,6 +15,7 @@ pub mod switch;
 mod cfi;
 mod checks;
 mod emit;
+mod frame_end;
 pub mod isolate;
 pub mod logical;
 mod margins;

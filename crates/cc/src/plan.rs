@@ -80,7 +80,10 @@ fn own_pin_reason(p: &Program, f: usize) -> Option<&'static str> {
         return Some("variadic (va_arg reads past the copied arguments)");
     }
     if s.incoming_pointer {
-        return Some("pointer into the incoming-argument area");
+        // Unless every such address only feeds comparisons (`crate::frame_end`).
+        if let Some(why) = p.frame_end[f] {
+            return Some(why);
+        }
     }
     None
 }

@@ -2,6 +2,7 @@
 //! graph across units, which functions are address-taken, and the recursion cycles
 //! (strongly connected components of the direct-call graph).
 
+use crate::frame_end::frame_end_escapes;
 use crate::noreturn::{never_returns, noreturn_calls};
 use crate::refs::address_refs;
 use crate::stack::StackFacts;
@@ -69,6 +70,9 @@ pub struct Program {
     /// function as the end of the path, so registers used by the code GCC lays out after
     /// them are not live across them (and not in `kept_live`).
     pub never_returns: Vec<bool>,
+    /// `frame_end[f]`: why the addresses at or above `f`'s entry `sp` that `f` makes pin its
+    /// frame (`crate::frame_end`); `None` when it makes none or each only feeds comparisons.
+    pub frame_end: Vec<Option<&'static str>>,
 }
 
 impl Program {
@@ -136,6 +140,7 @@ impl Program {
             }
         }
         let kept_live = kept_live(files, &funcs, &graph);
+        let frame_end = frame_end_escapes(files, &funcs, &graph);
         let scc = components(&graph);
         let recursive = (0..funcs.len())
             .map(|f| {
@@ -153,6 +158,7 @@ impl Program {
             callers,
             kept_live,
             never_returns,
+            frame_end,
         }
     }
 

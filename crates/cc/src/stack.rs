@@ -26,8 +26,14 @@ pub struct StackFacts {
     /// which `va_arg` walks on into the caller's outgoing arguments.
     pub variadic: bool,
     /// A register other than `sp`/`s0` was set to an address at or above the entry `sp` (a
-    /// pointer into the incoming-argument area).
+    /// pointer into the incoming-argument area, or the frame's end).
     pub incoming_pointer: bool,
+    /// Where such addresses are made: (entry index of the statement, position of the
+    /// instruction in its expansion); the def-use scan (`crate::frame_end`) follows them.
+    pub frame_end_defs: Vec<(usize, usize)>,
+    /// One of them is made before the first `sp` write of the entry block, so it may hold
+    /// the entry `sp` of the frame's place before a move at the check point.
+    pub frame_end_before_check: bool,
     /// The function uses `-msave-restore` millicode (`__riscv_save_*`/`__riscv_restore_*`).
     pub save_restore: bool,
     /// `sp` before every instruction statement, as an offset from the entry `sp` (≤ 0 in a
@@ -98,8 +104,11 @@ impl StackFacts {
                 };
                 let mut dynamic = false;
                 let before = sp;
-                for inst in &insts {
-                    observe(inst, sp, fp, &consts, &mut facts);
+                for (k, inst) in insts.iter().enumerate() {
+                    if observe(inst, sp, fp, &consts, &mut facts) {
+                        facts.frame_end_defs.push((i, k));
+                        facts.frame_end_before_check |= b == 0 && !entry_block_sp_written;
+                    }
                     if b == 0 && !entry_block_sp_written && inst.op.class() == Class::Store {
                         facts.store_before_check = true;
                     }
@@ -150,14 +159,15 @@ fn mentions_millicode(stmt: &cactus_isa::asm::Statement) -> bool {
     text.contains("__riscv_save_") || text.contains("__riscv_restore_")
 }
 
-/// Records the relocation hazards one instruction shows.
+/// Records the relocation hazards one instruction shows; true if it sets a register other
+/// than `sp`/`s0` to an address at or above the entry `sp`.
 fn observe(
     inst: &Inst,
     sp: Option<i32>,
     fp: Option<i32>,
     consts: &BTreeMap<Reg, i32>,
     facts: &mut StackFacts,
-) {
+) -> bool {
     let base = |r: Reg| match r {
         SP => sp,
         S0 => fp,
@@ -170,13 +180,6 @@ fn observe(
             }
         }
     }
-    if inst.op == Op::Addi && inst.rd != SP && inst.rd != S0 {
-        if let Some(b) = base(inst.rs1) {
-            if b.wrapping_add(inst.imm) >= 0 {
-                facts.incoming_pointer = true;
-            }
-        }
-    }
     // A large frame's locals are reached with `li tX, N; add rd, sp, tX`.
     let konst = |r: Reg| {
         if r == 0 {
@@ -185,7 +188,7 @@ fn observe(
             consts.get(&r).copied()
         }
     };
-    let to_local = inst.rd != SP && inst.rd != S0;
+    let to_local = inst.rd != SP && inst.rd != S0 && inst.rd != 0;
     let local = match inst.op.class() {
         Class::Store => base(inst.rs1).map(|b| b.wrapping_add(inst.imm)),
         _ if inst.op == Op::Addi && to_local => base(inst.rs1).map(|b| b.wrapping_add(inst.imm)),
@@ -199,6 +202,9 @@ fn observe(
     if let Some(at) = local.filter(|&a| a < 0) {
         facts.lowest_write = Some(facts.lowest_write.map_or(at, |l| l.min(at)));
     }
+    let high = inst.op.class() != Class::Store && local.is_some_and(|a| a >= 0);
+    facts.incoming_pointer |= high;
+    high
 }
 
 /// Applies one instruction to the tracked state; returns true if it wrote `sp` with a

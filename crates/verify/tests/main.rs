@@ -6,5 +6,6 @@ mod difftest_qemu;
 mod fuzz_csmith;
 mod mtss_margin_mutation;
 mod mtss_stress;
+mod mtss_unpin_mutation;
 mod random_keep;
 mod randprog_qemu;

@@ -173,6 +173,31 @@ fn the_limit_names_the_kernels_reason_below_the_smallest_budget() {
     assert_eq!(super::table::limit(&t), "-");
 }
 
+#[test]
+fn every_task_under_ten_percent_of_its_high_water_is_named_with_its_reason() {
+    // pgp: smallest 800 of an 850-byte high water (5.9 %), its probe below refused as pinned;
+    // adpcm at the floor is not named.
+    let mut pgp = searched("pgp", 1600, 800, 850);
+    assert_eq!(pgp.smallest, Some(800));
+    below_reason(
+        &mut pgp,
+        "x; the frame is pinned (its address escapes) and cannot move",
+    );
+    let md = markdown(&[pgp, searched("adpcm", 1600, 0, 1000)]);
+    assert!(
+        md.contains(
+            "Shrinking by less than 10 % of the high water, and why: security_small's pgp (5.9 %: \
+             a pinned frame (its address escapes))."
+        ),
+        "{md}"
+    );
+    let md = markdown(&[searched("adpcm", 1600, 0, 1000)]);
+    assert!(
+        md.contains("Every program task shrinks by at least 10 % of its high water."),
+        "{md}"
+    );
+}
+
 fn below_reason(t: &mut TaskMso, reason: &str) {
     let smallest = t.smallest.unwrap();
     let p = t
