@@ -61,7 +61,7 @@ fn kernel_bench_measures_every_path_and_keeps_the_goals_it_meets() {
     assert!(report.minimal.code > 0 && report.library.code > 0);
     let md = report.tables();
     assert!(
-        md.contains("| yield, instructions (task to task) |"),
+        md.contains("| yield, instructions (task to task) [FreeRTOS-equal kernel: `nostats`] |"),
         "{md}"
     );
 }
