@@ -102,6 +102,37 @@
     la sp, port_kstack_top
 .endm
 
+/* Resumes context a0 from kernel code that is not a trap, interrupts masked (switch.S's
+ * port_resume, and inline after the yield's call to k_yield): a context saved by a voluntary
+ * call (pc 0) gets back ra, sp, s0-s11, its stack bound and window, and its call's result in
+ * a0; any other goes through port_resume_full. Clobbers t0 (and t6 on the full path). */
+.macro RESUME_VOLUNTARY
+    lw t0, CTX_PC(a0)
+    bnez t0, 9f
+    lw ra, CTX_RA(a0)
+    STACK_BOUND_FROM t0, PORT_TP - 4, a0
+    STACK_WINDOW_FROM t0, PORT_TP - 4, a0
+    lw sp, CTX_SP(a0)
+    lw s0, CTX_X(8)(a0)
+    lw s1, CTX_X(9)(a0)
+    lw s2, CTX_X(18)(a0)
+    lw s3, CTX_X(19)(a0)
+    lw s4, CTX_X(20)(a0)
+    lw s5, CTX_X(21)(a0)
+    lw s6, CTX_X(22)(a0)
+    lw s7, CTX_X(23)(a0)
+    lw s8, CTX_X(24)(a0)
+    lw s9, CTX_X(25)(a0)
+    lw s10, CTX_X(26)(a0)
+    lw s11, CTX_X(27)(a0)
+    addi tp, a0, PORT_TP            /* the task's stack descriptor */
+    lw a0, CTX_X(10)(a0)            /* the result of the call the task made; base register last */
+    csrsi mstatus, MSTATUS_MIE
+    ret
+9:  mv t6, a0
+    j port_resume_full
+.endm
+
 /* The exit of a kernel entry that called C with the interrupted code's mstatus at 0(sp)
  * (preempt.S, isolate.S): mret's MPIE is the task's own interrupt enable when it resumes in
  * place, 1 when another task resumes (as after every trap); MPP is machine; then the general

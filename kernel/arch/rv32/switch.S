@@ -11,7 +11,6 @@
 #include "entry.h"
 
 #define SAVE(r, n) sw r, CTX_X(n)(t6)
-#define LOADA(r, n) lw r, CTX_X(n)(a0)
 #define LOADT1(r, n) lw r, CTX_X(n)(t1)
 
     .section .text.port, "ax"
@@ -25,30 +24,7 @@ port_start:
 
 /* ---- Resume context a0 from kernel code that is not a trap (interrupts masked) ------------- */
 port_resume:
-    lw t0, CTX_PC(a0)
-    bnez t0, 1f
-    lw ra, CTX_RA(a0)
-    STACK_BOUND_FROM t0, PORT_TP - 4, a0
-    STACK_WINDOW_FROM t0, PORT_TP - 4, a0
-    lw sp, CTX_SP(a0)
-    LOADA(s0, 8)
-    LOADA(s1, 9)
-    LOADA(s2, 18)
-    LOADA(s3, 19)
-    LOADA(s4, 20)
-    LOADA(s5, 21)
-    LOADA(s6, 22)
-    LOADA(s7, 23)
-    LOADA(s8, 24)
-    LOADA(s9, 25)
-    LOADA(s10, 26)
-    LOADA(s11, 27)
-    addi tp, a0, PORT_TP    /* the task's stack descriptor */
-    LOADA(a0, 10)                   /* the result of the call the task made; base register last */
-    csrsi mstatus, MSTATUS_MIE
-    ret
-1:  mv t6, a0
-    j port_resume_full
+    RESUME_VOLUNTARY
 
 /* ---- Generic kernel call: a0-a3 arguments, a4 = C function; lazy save ---------------------
  * Laid out for the measured wake paths (notify, resume, give, blocking): a call from a task

@@ -51,7 +51,6 @@
 /* Context slot of register n relative to tp (the running task's context is tp - PORT_TP). */
 #define TP_X(n) (CTX_X(n) - PORT_TP)
 #define SAVEA(r, n) sw r, CTX_X(n)(a0)
-#define LOADA(r, n) lw r, CTX_X(n)(a0)
 #define SAVETP(r, n) sw r, TP_X(n)(tp)
 #define LOADTP(r, n) lw r, TP_X(n)(tp)
 
@@ -164,30 +163,7 @@ cactus_yield:
 1:  ENTER_KERNEL_STACK t0
     call k_yield                    /* a0 = the context to resume (port_current) */
     /* Resume context a0 (switch.S's port_resume, inline: no jump after the call). */
-    lw t0, CTX_PC(a0)
-    bnez t0, 2f
-    lw ra, CTX_RA(a0)
-    STACK_BOUND_FROM t0, PORT_TP - 4, a0
-    STACK_WINDOW_FROM t0, PORT_TP - 4, a0
-    lw sp, CTX_SP(a0)
-    LOADA(s0, 8)
-    LOADA(s1, 9)
-    LOADA(s2, 18)
-    LOADA(s3, 19)
-    LOADA(s4, 20)
-    LOADA(s5, 21)
-    LOADA(s6, 22)
-    LOADA(s7, 23)
-    LOADA(s8, 24)
-    LOADA(s9, 25)
-    LOADA(s10, 26)
-    LOADA(s11, 27)
-    addi tp, a0, PORT_TP            /* the task's stack descriptor */
-    LOADA(a0, 10)                   /* the result of the call the task made; base register last */
-    csrsi mstatus, MSTATUS_MIE
-    ret
-2:  mv t6, a0
-    j port_resume_full
+    RESUME_VOLUNTARY
 
 /* Stack depth for the static stack analysis (docs/stack-analysis.md): the yield leaves the
  * caller's stack (la sp, port_kstack_top, or lw sp from the next context) before it calls
