@@ -9,3 +9,4 @@ mod mtss_stress;
 mod mtss_unpin_mutation;
 mod random_keep;
 mod randprog_qemu;
+mod scenario;

@@ -8,11 +8,8 @@
 //! the oracle reports the lender's write into the borrower's frame. Skipped (with a message)
 //! only when riscv64-unknown-elf-gcc is not installed.
 
-use cactus_firmware::{BuildOptions, Manifest};
 use cactus_sim::{Machine, MachineConfig, OracleMode, Profile, RunOutcome};
 use object::{Object, ObjectSection, ObjectSymbol};
-use std::path::Path;
-use std::process::Command;
 
 /// The table's "no bound here" value (the kernel uses the firmware-wide margin).
 const NO_MARGIN: u32 = u32::MAX;
@@ -77,23 +74,10 @@ fn run(elf: &[u8], target_addr: u32, target: u32) -> Seen {
 
 #[test]
 fn a_margin_one_unit_short_is_caught_by_the_oracle() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !crate::scenario::gcc_installed() {
         return;
     }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mtss-margin/margin.toml");
-    let manifest = Manifest::load(&path).unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        out_root: Some(out.path().to_path_buf()),
-        ..BuildOptions::default()
-    };
-    let built = cactus_firmware::build(&manifest, &options).unwrap();
-    let elf = std::fs::read(&built.elf).unwrap();
+    let elf = crate::scenario::build_elf("tests/mtss-margin/margin.toml");
     let file = object::File::parse(&*elf).unwrap();
     let target_addr = file
         .symbols()

@@ -8,7 +8,6 @@ use cactus_verify::stress::{
     build_pair, judge, points, run::run_variant, DEFAULT_MAX_CYCLES, DEFAULT_SHRINK,
 };
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn manifest() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,12 +18,7 @@ fn manifest() -> PathBuf {
 
 #[test]
 fn seeds_pass_share_stacks_and_a_corrupted_reference_is_caught() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !crate::scenario::gcc_installed() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
@@ -107,12 +101,7 @@ fn copy_tree(from: &Path, to: &Path) {
 /// frame checks see the changed arguments, so the outputs differ).
 #[test]
 fn a_kernel_that_corrupts_moved_arguments_is_caught() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !crate::scenario::gcc_installed() {
         return;
     }
     let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

@@ -9,11 +9,8 @@
 //! the bytes its callee reaches through the pointer. Skipped (with a message) only when
 //! riscv64-unknown-elf-gcc is not installed.
 
-use cactus_firmware::{BuildOptions, Manifest};
 use cactus_sim::{Machine, MachineConfig, OracleMode, Profile, RunOutcome};
 use object::{Object, ObjectSection, ObjectSymbol};
-use std::path::Path;
-use std::process::Command;
 
 /// Bits 30-31 of a `cactus_checks` entry's fourth word: the site's kind.
 const KIND_MASK: u32 = 3 << 30;
@@ -65,23 +62,10 @@ fn run(elf: &[u8]) -> (Option<u32>, u64, String) {
 
 #[test]
 fn a_frame_end_only_compared_moves_and_a_wrongly_unpinned_frame_is_caught() {
-    if Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("riscv64-unknown-elf-gcc not installed: skipping");
+    if !crate::scenario::gcc_installed() {
         return;
     }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mtss-unpin/unpin.toml");
-    let manifest = Manifest::load(&path).unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        out_root: Some(out.path().to_path_buf()),
-        ..BuildOptions::default()
-    };
-    let built = cactus_firmware::build(&manifest, &options).unwrap();
-    let elf = std::fs::read(&built.elf).unwrap();
+    let elf = crate::scenario::build_elf("tests/mtss-unpin/unpin.toml");
     // The compare-only frame is movable, the escaping one pinned.
     let (ends, _) = unpin(&elf, "fill_sum");
     assert_eq!(ends, vec![0], "fill_sum's entry site is KIND 0");
