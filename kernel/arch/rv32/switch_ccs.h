@@ -108,7 +108,7 @@
  * interrupts masked. Clears the context's pc and CTX_CCS (running again), prepares mret and the
  * stack bound and window as the full restore does, and jumps to the routine, which loads the
  * saved registers, sets tp and leaves through mret. */
-.macro SWITCH_ROUTINES
+.macro CCS_RESUME_ROUTINE
     .globl port_ccs_resume
 port_ccs_resume:
     csrw mepc, t0
@@ -119,6 +119,9 @@ port_ccs_resume:
     STACK_BOUND_FROM t0, PORT_TP - 4, t6
     STACK_WINDOW_FROM t0, PORT_TP - 4, t6
     jr t1
+.endm
+.macro SWITCH_ROUTINES
+    CCS_RESUME_ROUTINE
 .endm
 #endif
 

@@ -295,16 +295,7 @@ void port_rmcs_release(struct port_context *ctx);
 /* ccs's port_ccs_resume, port_rmcs_release and the page records. */
 .purgem SWITCH_ROUTINES
 .macro SWITCH_ROUTINES
-    .globl port_ccs_resume
-port_ccs_resume:
-    csrw mepc, t0
-    sw zero, CTX_PC(t6)
-    sw zero, CTX_CCS(t6)
-    li t0, MSTATUS_MPP_M | MSTATUS_MPIE
-    csrs mstatus, t0
-    STACK_BOUND_FROM t0, PORT_TP - 4, t6
-    STACK_WINDOW_FROM t0, PORT_TP - 4, t6
-    jr t1
+    CCS_RESUME_ROUTINE              /* switch_ccs.h */
 
     /* void port_rmcs_release(struct port_context *ctx) */
     .globl port_rmcs_release
