@@ -311,3 +311,22 @@ fn a_task_follows_its_stack_calls_through_a_call_by_pointer() {
     assert_eq!(any.len(), 1, "{any:?}");
     assert!(any[0].ends_with("ja"), "{any:?}");
 }
+
+#[test]
+fn a_tail_call_out_of_the_program_keeps_ra_live() {
+    // A leaf that ends in a tail call to code outside the program (GCC's `j memcpy` at the end
+    // of pegwit's `reduce`): memcpy returns through ra, so ra is live in the loop even though
+    // the function itself never reads it. Without it a partial resume leaves the previous
+    // task's ra in place and memcpy returns into that task's code.
+    let body = SUM_LOOP.replace("\tret\n", "\tli a2,24\n\ttail memcpy\n");
+    let rows = report(
+        &(func(
+            "main_task",
+            "\taddi sp,sp,-16\n\tsw ra,12(sp)\n\tcall work\n\tlw ra,12(sp)\n\taddi sp,sp,16\n\tret\n",
+        ) + &func("work", &body)),
+        "main_task",
+    );
+    assert_eq!(rows.len(), 1);
+    // The caller reloads its own ra after the call: only the tail call keeps ra live here.
+    assert!(rows[0].point_regs.contains(&"ra"), "{:?}", rows[0]);
+}

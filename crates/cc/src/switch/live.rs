@@ -20,6 +20,9 @@
 //!   ABI promises its caller (ra, sp, gp, tp, s0-s11, a0/a1), but in a closed world
 //!   ([`super::closed`]) an address-taken function only the task code can reach through a
 //!   pointer, which needs the union of what is live after the task code's indirect calls;
+//! - a tail call (or a jump through a register) reads ra, which the callee returns through:
+//!   a tail call to code outside the program (`j memcpy`) would otherwise leave ra dead in
+//!   the tail-calling function, and a resume with a stale ra sends memcpy's `ret` elsewhere;
 //! - an inline-asm line the IR does not know reads every register, and a block whose
 //!   successors are unknown has every register live after it.
 //!
@@ -35,6 +38,8 @@ use cactus_asm::{AsmFile, Flow, Item};
 use cactus_isa::{Reg, RegSet};
 
 const SP: RegSet = RegSet(1 << 2);
+/// The return address, which a tail call or a jump through a register passes on.
+const RA: RegSet = RegSet(1 << 1);
 /// What a task entry's return needs: sp, and s1, where the kernel's context initialisation
 /// puts the task's exit function for `port_task_return_to` (kernel/arch/rv32/switch.S) to jump
 /// to. An entry that never touches s1 leaves it live throughout.
@@ -306,8 +311,10 @@ fn effects(
                 w.union(kill).union(RegSet::of(1)),
             )
         }
-        Flow::TailCall(_) => (r.union(reads_args(&target())).union(exit_live), w),
-        Flow::IndirectJump(_) => (r.union(ABI_ARGS).union(exit_live), w),
+        // A tail call hands its callee the return address: the callee's return reads ra (a
+        // callee outside the program, memcpy say, is not analysed, so ra must be read here).
+        Flow::TailCall(_) => (r.union(reads_args(&target())).union(exit_live).union(RA), w),
+        Flow::IndirectJump(_) => (r.union(ABI_ARGS).union(exit_live).union(RA), w),
         Flow::Return => (r.union(exit_live), w),
         _ => (r, w),
     }
