@@ -6,9 +6,7 @@
 
 use crate::common::*;
 use cactus_isa::{Inst, Op};
-use cactus_sim::{
-    Machine, COPIER_BASE, COPIER_DST, COPIER_GO, COPIER_REFUSED, COPIER_SRC, COPIER_WORDS,
-};
+use cactus_sim::{Machine, COPIER_GO, COPIER_REFUSED};
 
 const MCYCLE: u16 = 0xB00;
 const BUF: u32 = RAM + 0x4000;
@@ -16,14 +14,8 @@ const BUF: u32 = RAM + 0x4000;
 /// SRC, DST and WORDS written, then GO between two mcycle reads (A0, A1); GO read into A2.
 fn copy(src: u32, dst: u32, words: u32) -> Vec<Inst> {
     cat(&[
-        li(S0, COPIER_BASE),
-        li(T0, src),
-        vec![s(Op::Sw, T0, S0, COPIER_SRC as i32)],
-        li(T0, dst),
-        vec![s(Op::Sw, T0, S0, COPIER_DST as i32)],
-        li(T0, words),
+        copier_setup(src, dst, words),
         vec![
-            s(Op::Sw, T0, S0, COPIER_WORDS as i32),
             csr(Op::Csrrs, A0, MCYCLE, ZERO),
             s(Op::Sw, T0, S0, COPIER_GO as i32),
             csr(Op::Csrrs, A1, MCYCLE, ZERO),

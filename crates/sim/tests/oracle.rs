@@ -257,19 +257,11 @@ fn task_stats_from_switches_and_samples() {
 /// `stop` the run ends at the copy with task 2's words unwritten).
 #[test]
 fn the_copy_engine_writes_as_the_running_task() {
-    use cactus_sim::{COPIER_BASE, COPIER_DST, COPIER_GO, COPIER_SRC, COPIER_WORDS};
+    use cactus_sim::COPIER_GO;
     let copy = |src: u32, dst: u32| {
         cat(&[
-            li(S0, COPIER_BASE),
-            li(T0, src),
-            vec![s(Op::Sw, T0, S0, COPIER_SRC as i32)],
-            li(T0, dst),
-            vec![s(Op::Sw, T0, S0, COPIER_DST as i32)],
-            li(T0, 8),
-            vec![
-                s(Op::Sw, T0, S0, COPIER_WORDS as i32),
-                s(Op::Sw, T0, S0, COPIER_GO as i32),
-            ],
+            copier_setup(src, dst, 8),
+            vec![s(Op::Sw, T0, S0, COPIER_GO as i32)],
         ])
     };
     let prog = cat(&[

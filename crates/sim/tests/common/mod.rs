@@ -220,3 +220,18 @@ pub fn fault(outcome: RunOutcome) -> Box<FaultReport> {
         other => panic!("expected a fault, got {other:?}"),
     }
 }
+
+/// Programs the copy engine (devices/copier.rs) for a copy of `words` words from `src` to
+/// `dst`: S0 = its base, T0 = `words`, SRC, DST and WORDS written; the caller writes GO.
+pub fn copier_setup(src: u32, dst: u32, words: u32) -> Vec<Inst> {
+    use cactus_sim::{COPIER_BASE, COPIER_DST, COPIER_SRC, COPIER_WORDS};
+    cat(&[
+        li(S0, COPIER_BASE),
+        li(T0, src),
+        vec![s(Op::Sw, T0, S0, COPIER_SRC as i32)],
+        li(T0, dst),
+        vec![s(Op::Sw, T0, S0, COPIER_DST as i32)],
+        li(T0, words),
+        vec![s(Op::Sw, T0, S0, COPIER_WORDS as i32)],
+    ])
+}
